@@ -1,0 +1,3 @@
+//! Admission plugins that change or reject pods before they reach the scheduler.
+
+pub mod priority;

@@ -1,0 +1,232 @@
+//! The validated cluster model that the engines evaluate.
+//!
+//! Built from the objects the input layer read: duplicates are rejected, API-server
+//! defaulting and Priority admission are applied, and pod owners contribute the pods
+//! they are missing.
+
+use alloc::collections::BTreeMap;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::admission::priority::{self, Decision};
+use crate::diagnostic::Diagnostic;
+use crate::input::{self, Loaded, Object, Resource, Source, Span};
+use crate::model::{Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, ResourceList, Service, Workload, WorkloadKind};
+use crate::owners;
+use crate::resources::{self, QosClass};
+
+/// The annotation that turns a bound pod into a pending what-if ("would it fit there").
+pub const PENDING_ANNOTATION: &str = "kubefit.io/pending";
+
+/// Where a pod stands before any engine runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "lowercase")]
+pub enum PodState {
+    /// Assigned to a node (`spec.nodeName`).
+    Bound,
+    /// Waiting for the scheduler.
+    Pending,
+    /// Refused by admission; it never reaches the scheduler.
+    Rejected,
+    /// Succeeded or Failed: it holds no resources and is ignored by placement.
+    Terminated,
+}
+
+/// A pod with what kubefit derived for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PodEntry {
+    /// The pod, defaulted and admitted.
+    pub pod: Pod,
+    /// Bound, pending, rejected or terminated.
+    pub state: PodState,
+    /// `spec.priority` after admission (0 for rejected pods).
+    pub priority: i32,
+    /// The QoS class.
+    pub qos: QosClass,
+    /// Effective requests (`PodRequests`).
+    pub requests: ResourceList,
+    /// Why admission rejected the pod.
+    pub rejection: Option<String>,
+    /// The owner that would create this pod, for pods kubefit generated.
+    pub generated_from: Option<String>,
+    /// Where the pod is in the input (`None` for generated pods).
+    pub span: Option<Span>,
+}
+
+/// Everything kubefit knows about the cluster.
+#[derive(Clone, Debug, Default)]
+pub struct Cluster {
+    /// Nodes, in input order.
+    pub nodes: Vec<Node>,
+    /// Pods: input pods in input order, then generated pods.
+    pub pods: Vec<PodEntry>,
+    /// Priority classes.
+    pub priority_classes: Vec<PriorityClass>,
+    /// Pod disruption budgets.
+    pub disruption_budgets: Vec<PodDisruptionBudget>,
+    /// Namespaces.
+    pub namespaces: Vec<Namespace>,
+    /// Services.
+    pub services: Vec<Service>,
+    /// Pod owners.
+    pub workloads: Vec<(WorkloadKind, Workload)>,
+    /// Every diagnostic, located.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Objects read per kind (valid ones only).
+    pub counts: BTreeMap<String, usize>,
+    /// Kinds that are not modelled, with counts.
+    pub ignored: Vec<(String, usize)>,
+}
+
+impl Cluster {
+    /// Builds the cluster from what the input layer read.
+    #[must_use]
+    pub fn build(loaded: Loaded, sources: &[Source<'_>]) -> Self {
+        let Loaded {
+            objects,
+            mut diagnostics,
+            ignored,
+        } = loaded;
+        let objects = reject_duplicates(objects, sources, &mut diagnostics);
+        let mut cluster = Self {
+            ignored,
+            ..Self::default()
+        };
+        let mut pods = Vec::new();
+        for Object { mut resource, span } in objects {
+            crate::defaults::apply(&mut resource);
+            *cluster.counts.entry(resource.kind().to_string()).or_insert(0) += 1;
+            match resource {
+                Resource::Node(node) => cluster.nodes.push(node),
+                Resource::Pod(pod) => pods.push((pod, Some(span))),
+                Resource::PriorityClass(class) => cluster.priority_classes.push(class),
+                Resource::PodDisruptionBudget(pdb) => cluster.disruption_budgets.push(pdb),
+                Resource::Namespace(namespace) => cluster.namespaces.push(namespace),
+                Resource::Service(service) => cluster.services.push(service),
+                Resource::Workload(kind, workload) => cluster.workloads.push((kind, workload)),
+            }
+        }
+        let input_pods: Vec<Pod> = pods.iter().map(|(pod, _)| pod.clone()).collect();
+        for pod in owners::missing_pods(&cluster.workloads, &input_pods, &cluster.nodes) {
+            pods.push((pod, None));
+        }
+        for (pod, span) in pods {
+            let entry = cluster.admit(pod, span, &mut diagnostics);
+            cluster.pods.push(entry);
+        }
+        let known: Vec<&str> = cluster.nodes.iter().map(|node| node.metadata.name.as_str()).collect();
+        for entry in &cluster.pods {
+            if entry.state == PodState::Bound && !known.contains(&entry.pod.spec.node_name.as_str()) {
+                let mut diagnostic = Diagnostic::warning(
+                    "pod/unknown-node",
+                    alloc::format!("pod is bound to node `{}`, which is not in the input", entry.pod.spec.node_name),
+                )
+                .with_object(pod_id(&entry.pod))
+                .with_path("spec.nodeName");
+                if let Some(span) = entry.span {
+                    diagnostic = diagnostic.with_span(span);
+                }
+                diagnostics.push(diagnostic);
+            }
+        }
+        input::locate::resolve(&mut diagnostics, sources);
+        cluster.diagnostics = diagnostics;
+        cluster
+    }
+
+    fn admit(&self, mut pod: Pod, span: Option<Span>, diagnostics: &mut Vec<Diagnostic>) -> PodEntry {
+        let generated_from = pod.metadata.annotations.get(owners::GENERATED_FROM).cloned().filter(|_| span.is_none());
+        let decision = priority::admit(&mut pod, &self.priority_classes);
+        let mut rejection = None;
+        match decision {
+            Decision::Admitted => {}
+            Decision::AdmittedWithoutClass => {
+                let mut diagnostic = Diagnostic::warning(
+                    "priority/unknown-class",
+                    alloc::format!(
+                        "PriorityClass `{}` is not in the input; the pod keeps its `spec.priority` of {}",
+                        pod.spec.priority_class_name,
+                        pod.spec.priority.unwrap_or(0)
+                    ),
+                )
+                .with_object(pod_id(&pod))
+                .with_path("spec.priorityClassName");
+                if let Some(span) = span {
+                    diagnostic = diagnostic.with_span(span);
+                }
+                diagnostics.push(diagnostic);
+            }
+            Decision::Rejected(message) => {
+                let mut diagnostic = Diagnostic::error("admission/priority", message.clone())
+                    .with_object(pod_id(&pod))
+                    .with_path("spec.priorityClassName");
+                if let Some(span) = span {
+                    diagnostic = diagnostic.with_span(span);
+                }
+                diagnostics.push(diagnostic);
+                rejection = Some(message);
+            }
+        }
+        let terminal = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
+        let what_if = pod.metadata.annotations.get(PENDING_ANNOTATION).is_some_and(|value| value == "true");
+        let state = if rejection.is_some() {
+            PodState::Rejected
+        } else if terminal {
+            PodState::Terminated
+        } else if !pod.spec.node_name.is_empty() && !what_if {
+            PodState::Bound
+        } else {
+            PodState::Pending
+        };
+        PodEntry {
+            state,
+            priority: if rejection.is_some() { 0 } else { pod.spec.priority.unwrap_or(0) },
+            qos: resources::qos_class(&pod.spec),
+            requests: resources::pod_requests(&pod.spec),
+            rejection,
+            generated_from,
+            span,
+            pod,
+        }
+    }
+}
+
+/// `namespace/name` of a pod.
+#[must_use]
+pub fn pod_id(pod: &Pod) -> String {
+    alloc::format!("Pod/{}/{}", pod.metadata.namespace, pod.metadata.name)
+}
+
+/// Keeps the first of objects with the same kind, namespace and name; reports the others.
+fn reject_duplicates(objects: Vec<Object>, sources: &[Source<'_>], diagnostics: &mut Vec<Diagnostic>) -> Vec<Object> {
+    let mut seen: BTreeMap<String, Span> = BTreeMap::new();
+    let mut kept = Vec::with_capacity(objects.len());
+    for object in objects {
+        let id = object.resource.id();
+        if object.resource.meta().name.is_empty() {
+            kept.push(object);
+            continue;
+        }
+        match seen.get(&id) {
+            Some(first) => {
+                let (line, _) = input::locate::line_column(sources, *first);
+                let source = sources.get(first.source as usize).map_or("input", |source| source.name);
+                diagnostics.push(
+                    Diagnostic::error(
+                        "input/duplicate-object",
+                        alloc::format!("`{id}` is defined twice; the first definition is at line {line} of `{source}`"),
+                    )
+                    .with_help("kubefit keeps the first definition and leaves this one out")
+                    .with_object(id)
+                    .with_span(object.span),
+                );
+            }
+            None => {
+                seen.insert(id, object.span);
+                kept.push(object);
+            }
+        }
+    }
+    kept
+}

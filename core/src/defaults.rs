@@ -1,0 +1,113 @@
+//! API-server defaulting, applied to every object before evaluation.
+//!
+//! Follows `pkg/apis/core/v1/defaults.go`, `pkg/apis/apps/v1/defaults.go`,
+//! `pkg/apis/batch/v1/defaults.go` and `pkg/apis/scheduling/v1/defaults.go`.
+
+use alloc::string::String;
+
+use crate::input::Resource;
+use crate::model::{Container, Node, PodSpec, ResourceList, Workload, WorkloadKind};
+
+/// The scheduler that serves pods which name none.
+pub const DEFAULT_SCHEDULER: &str = "default-scheduler";
+
+/// The grace period a pod gets when it states none.
+pub const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS: i64 = 30;
+
+/// Fills in every field the API server would default.
+pub fn apply(resource: &mut Resource) {
+    match resource {
+        Resource::Node(node) => node_status(node),
+        Resource::Pod(pod) => {
+            default_namespace(&mut pod.metadata.namespace);
+            pod_spec(&mut pod.spec);
+        }
+        Resource::PriorityClass(class) => {
+            class
+                .preemption_policy
+                .get_or_insert_with(|| String::from("PreemptLowerPriority"));
+        }
+        Resource::PodDisruptionBudget(pdb) => default_namespace(&mut pdb.metadata.namespace),
+        Resource::Service(service) => {
+            default_namespace(&mut service.metadata.namespace);
+            if service.spec.type_.is_empty() {
+                service.spec.type_ = String::from("ClusterIP");
+            }
+        }
+        Resource::Namespace(_) => {}
+        Resource::Workload(kind, workload) => self::workload(*kind, workload),
+    }
+}
+
+fn default_namespace(namespace: &mut String) {
+    if namespace.is_empty() {
+        *namespace = String::from("default");
+    }
+}
+
+/// A node without `status.allocatable` gets its capacity (`SetDefaults_NodeStatus`).
+fn node_status(node: &mut Node) {
+    if node.status.allocatable.is_none() {
+        node.status.allocatable = Some(node.status.capacity.clone());
+    }
+}
+
+/// Pod spec defaults (`SetDefaults_PodSpec`, `SetDefaults_Pod`, `SetDefaults_ContainerPort`).
+pub fn pod_spec(spec: &mut PodSpec) {
+    if spec.scheduler_name.is_empty() {
+        spec.scheduler_name = String::from(DEFAULT_SCHEDULER);
+    }
+    if spec.restart_policy.is_empty() {
+        spec.restart_policy = String::from("Always");
+    }
+    spec.termination_grace_period_seconds
+        .get_or_insert(DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS);
+    let host_network = spec.host_network;
+    for container in spec.containers.iter_mut().chain(spec.init_containers.iter_mut()) {
+        container_defaults(container, host_network);
+    }
+    if let Some(resources) = spec.resources.as_mut() {
+        requests_from_limits(&mut resources.requests, &resources.limits);
+    }
+}
+
+fn container_defaults(container: &mut Container, host_network: bool) {
+    requests_from_limits(&mut container.resources.requests, &container.resources.limits);
+    for port in &mut container.ports {
+        if port.protocol.is_empty() {
+            port.protocol = String::from("TCP");
+        }
+        if host_network && port.host_port == 0 {
+            port.host_port = port.container_port;
+        }
+    }
+}
+
+/// A resource with a limit but no request is requested at its limit.
+fn requests_from_limits(requests: &mut ResourceList, limits: &ResourceList) {
+    for (name, limit) in limits {
+        requests.entry(name.clone()).or_insert(*limit);
+    }
+}
+
+fn workload(kind: WorkloadKind, workload: &mut Workload) {
+    default_namespace(&mut workload.metadata.namespace);
+    let spec = &mut workload.spec;
+    match kind {
+        WorkloadKind::Job => {
+            // `SetDefaults_Job`: with neither set, one pod runs once.
+            if spec.completions.is_none() && spec.parallelism.is_none() {
+                spec.completions = Some(1);
+            }
+            spec.parallelism.get_or_insert(1);
+        }
+        WorkloadKind::DaemonSet => {}
+        _ => {
+            spec.replicas.get_or_insert(1);
+        }
+    }
+    if spec.template.metadata.namespace.is_empty() {
+        spec.template.metadata.namespace.clone_from(&workload.metadata.namespace);
+    }
+    pod_spec(&mut spec.template.spec);
+}

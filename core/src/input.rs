@@ -1,0 +1,156 @@
+//! Reading untrusted text into Kubernetes objects: parse, locate, decode and validate.
+//!
+//! Each source is read as JSON (fast path) or YAML into a compact tree, one object at a
+//! time: the items of a `List` are decoded, validated and released as soon as they are
+//! complete, so memory stays close to the size of the input and of the model. Every tree
+//! node keeps its byte span, so every diagnostic points at the offending line and column.
+
+mod decode;
+mod json;
+mod limits;
+pub mod locate;
+mod objects;
+mod path;
+mod scalar;
+mod tree;
+#[cfg(feature = "yaml")]
+mod yaml;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::diagnostic::Diagnostic;
+
+pub use limits::Limits;
+pub use objects::{Object, Resource};
+pub use path::{FieldPath, Segment};
+
+/// One input text, as bytes (it must be UTF-8) with a name for diagnostics.
+#[derive(Clone, Copy, Debug)]
+pub struct Source<'a> {
+    /// A file name, or `input` for pasted text.
+    pub name: &'a str,
+    /// The text itself.
+    pub bytes: &'a [u8],
+}
+
+impl<'a> Source<'a> {
+    /// A source from anything that can be viewed as bytes (`&str`, `&[u8]`, `&Vec<u8>`).
+    #[must_use]
+    pub fn new(name: &'a str, bytes: &'a (impl AsRef<[u8]> + ?Sized)) -> Self {
+        Self {
+            name,
+            bytes: bytes.as_ref(),
+        }
+    }
+}
+
+/// A place in a source: which source, and a range of byte offsets in it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    /// Index of the source in the slice given to [`crate::evaluate`].
+    pub source: u32,
+    /// Byte offset of the first byte.
+    pub start: u32,
+    /// Byte offset just past the last byte.
+    pub end: u32,
+}
+
+/// What [`load`] read: the objects that decoded and validated, and every diagnostic.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// Valid objects, in input order.
+    pub objects: Vec<Object>,
+    /// Problems found, not yet located (see [`locate::resolve`]).
+    pub diagnostics: Vec<Diagnostic>,
+    /// Kinds that kubefit does not model, with how many objects of each were seen.
+    pub ignored: Vec<(String, usize)>,
+}
+
+/// Reads every source into objects.
+#[must_use]
+pub fn load(sources: &[Source<'_>], limits: &Limits) -> Loaded {
+    let mut sink = objects::Sink::default();
+    for (index, source) in sources.iter().enumerate() {
+        let index = u32::try_from(index).unwrap_or(u32::MAX);
+        read_source(index, source, limits, &mut sink);
+    }
+    sink.finish()
+}
+
+/// Checks size and encoding, then hands the text to the JSON or YAML reader.
+fn read_source(index: u32, source: &Source<'_>, limits: &Limits, sink: &mut objects::Sink) {
+    let at = |start: usize| Span {
+        source: index,
+        start: u32::try_from(start).unwrap_or(u32::MAX),
+        end: u32::try_from(start).unwrap_or(u32::MAX),
+    };
+    if source.bytes.len() > limits.max_input_bytes {
+        sink.diagnostic(
+            Diagnostic::error(
+                "input/too-large",
+                alloc::format!(
+                    "input `{}` is {} bytes, more than the limit of {} bytes",
+                    source.name,
+                    source.bytes.len(),
+                    limits.max_input_bytes
+                ),
+            )
+            .with_help("raise `limits.maxInputBytes` to read it")
+            .with_span(at(0)),
+        );
+        return;
+    }
+    let text = match core::str::from_utf8(source.bytes) {
+        Ok(text) => text,
+        Err(error) => {
+            let utf16 = source.bytes.starts_with(&[0xFF, 0xFE]) || source.bytes.starts_with(&[0xFE, 0xFF]);
+            let mut diagnostic = Diagnostic::error(
+                "input/not-utf8",
+                alloc::format!("input is not valid UTF-8 at byte offset {}", error.valid_up_to()),
+            )
+            .with_span(at(error.valid_up_to()));
+            if utf16 {
+                diagnostic = diagnostic.with_help("the file looks like UTF-16; save it as UTF-8");
+            }
+            sink.diagnostic(diagnostic);
+            return;
+        }
+    };
+    // A byte order mark is allowed at the very start, as kubectl allows it.
+    let offset = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let body = text.get(offset..).unwrap_or("");
+    let checkpoint = sink.checkpoint();
+    if looks_like_json(body) {
+        let mut reader = tree::Reader::new(index, offset, limits, sink);
+        let Err(error) = json::read(body, &mut reader) else {
+            return;
+        };
+        // Not JSON after all: a YAML flow mapping such as `{kind: Pod}` starts the same way.
+        sink.rollback(checkpoint);
+        #[cfg(feature = "yaml")]
+        {
+            yaml::read(body, &mut tree::Reader::new(index, offset, limits, sink));
+            if !sink.failed_since(checkpoint) {
+                return;
+            }
+            sink.rollback(checkpoint);
+        }
+        sink.diagnostic(Diagnostic::error("json/syntax", error.message).with_span(at(offset + error.at)));
+        return;
+    }
+    #[cfg(feature = "yaml")]
+    yaml::read(body, &mut tree::Reader::new(index, offset, limits, sink));
+    #[cfg(not(feature = "yaml"))]
+    if !body.trim().is_empty() {
+        sink.diagnostic(
+            Diagnostic::error("input/yaml-disabled", "YAML input needs the `yaml` feature of kubefit-core")
+                .with_span(at(offset)),
+        );
+    }
+}
+
+/// Like kubectl: a text whose first non-blank character is `{` or `[` is JSON.
+fn looks_like_json(text: &str) -> bool {
+    matches!(text.trim_start().as_bytes().first(), Some(b'{' | b'['))
+}

@@ -1,0 +1,335 @@
+//! Objects read from the input, and the sink that decodes and validates each one.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::decode::{self, decode};
+use super::path::FieldPath;
+use super::tree::{NodeId, Tree, Value};
+use super::{Loaded, Span};
+use crate::diagnostic::Diagnostic;
+use crate::model::{
+    LabelSelector, Namespace, Node, ObjectMeta, Pod, PodDisruptionBudget, PriorityClass, Service, StringMap, Workload,
+    WorkloadKind,
+};
+use crate::validation;
+
+/// A decoded object of a kind kubefit models.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Resource {
+    Node(Node),
+    Pod(Pod),
+    PriorityClass(PriorityClass),
+    PodDisruptionBudget(PodDisruptionBudget),
+    Namespace(Namespace),
+    Service(Service),
+    Workload(WorkloadKind, Workload),
+}
+
+impl Resource {
+    /// The API kind, such as `Pod`.
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Node(_) => "Node",
+            Self::Pod(_) => "Pod",
+            Self::PriorityClass(_) => "PriorityClass",
+            Self::PodDisruptionBudget(_) => "PodDisruptionBudget",
+            Self::Namespace(_) => "Namespace",
+            Self::Service(_) => "Service",
+            Self::Workload(kind, _) => kind.as_str(),
+        }
+    }
+
+    /// The object's metadata.
+    #[must_use]
+    pub fn meta(&self) -> &ObjectMeta {
+        match self {
+            Self::Node(node) => &node.metadata,
+            Self::Pod(pod) => &pod.metadata,
+            Self::PriorityClass(class) => &class.metadata,
+            Self::PodDisruptionBudget(pdb) => &pdb.metadata,
+            Self::Namespace(namespace) => &namespace.metadata,
+            Self::Service(service) => &service.metadata,
+            Self::Workload(_, workload) => &workload.metadata,
+        }
+    }
+
+    /// True for kinds that live in a namespace.
+    #[must_use]
+    pub fn namespaced(&self) -> bool {
+        is_namespaced(self.kind())
+    }
+
+    /// `Kind/namespace/name`, or `Kind/name` for cluster-scoped kinds.
+    #[must_use]
+    pub fn id(&self) -> String {
+        let meta = self.meta();
+        object_id(self.kind(), &meta.namespace, &meta.name)
+    }
+}
+
+fn is_namespaced(kind: &str) -> bool {
+    !matches!(kind, "Node" | "PriorityClass" | "Namespace")
+}
+
+/// `Kind/namespace/name` with the namespace defaulted to `default`.
+pub(crate) fn object_id(kind: &str, namespace: &str, name: &str) -> String {
+    if is_namespaced(kind) {
+        let namespace = if namespace.is_empty() { "default" } else { namespace };
+        alloc::format!("{kind}/{namespace}/{name}")
+    } else {
+        alloc::format!("{kind}/{name}")
+    }
+}
+
+/// A valid object and where it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Object {
+    /// The object.
+    pub resource: Resource,
+    /// Where the object is in the input.
+    pub span: Span,
+}
+
+/// Collects objects and diagnostics as the readers produce them.
+#[derive(Debug, Default)]
+pub(crate) struct Sink {
+    objects: Vec<Object>,
+    diagnostics: Vec<Diagnostic>,
+    ignored: Vec<(String, usize)>,
+    /// Items of the current document's `items` sequence, kept until the document shows it
+    /// is a list.
+    pending: Vec<Object>,
+    pending_diagnostics: Vec<Diagnostic>,
+    pending_ignored: Vec<String>,
+    /// The kinds of the objects decoded from the current document's items.
+    list_root: Option<bool>,
+}
+
+/// A point to return to when a reading attempt is abandoned.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Checkpoint {
+    objects: usize,
+    diagnostics: usize,
+}
+
+impl Sink {
+    pub fn diagnostic(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            objects: self.objects.len(),
+            diagnostics: self.diagnostics.len(),
+        }
+    }
+
+    pub fn rollback(&mut self, checkpoint: Checkpoint) {
+        self.objects.truncate(checkpoint.objects);
+        self.diagnostics.truncate(checkpoint.diagnostics);
+    }
+
+    /// True if an error was reported since the checkpoint.
+    pub fn failed_since(&self, checkpoint: Checkpoint) -> bool {
+        self.diagnostics.iter().skip(checkpoint.diagnostics).any(Diagnostic::is_error)
+    }
+
+    /// An element of a top-level `items` sequence.
+    pub fn item(&mut self, tree: &Tree<'_>, id: NodeId, index: usize, list_kind: Option<&str>) {
+        let item_kind = list_kind.and_then(|kind| kind.strip_suffix("List")).filter(|kind| !kind.is_empty());
+        let mut read = Read::default();
+        read_object(tree, id, item_kind, Some(index), &mut read);
+        self.pending.extend(read.object);
+        self.pending_diagnostics.extend(read.diagnostics);
+        self.pending_ignored.extend(read.ignored);
+    }
+
+    /// The root of a complete document.
+    pub fn document(&mut self, tree: &Tree<'_>, root: NodeId) {
+        let kind = tree.str_at(root, &["kind"]).unwrap_or_default();
+        let is_list = kind.ends_with("List") && tree.get(root, "items").is_some();
+        self.list_root = Some(is_list);
+        if is_list {
+            return;
+        }
+        let mut read = Read::default();
+        read_object(tree, root, None, None, &mut read);
+        self.objects.extend(read.object);
+        self.diagnostics.extend(read.diagnostics);
+        if let Some(kind) = read.ignored {
+            self.count_ignored(kind);
+        }
+    }
+
+    /// Ends a document: its list items count only if it was a list and nothing failed.
+    pub fn end_document(&mut self, failed: bool) {
+        let keep = !failed && self.list_root == Some(true);
+        let pending = core::mem::take(&mut self.pending);
+        let pending_diagnostics = core::mem::take(&mut self.pending_diagnostics);
+        let pending_ignored = core::mem::take(&mut self.pending_ignored);
+        if keep {
+            self.objects.extend(pending);
+            self.diagnostics.extend(pending_diagnostics);
+            for kind in pending_ignored {
+                self.count_ignored(kind);
+            }
+        }
+        self.list_root = None;
+    }
+
+    fn count_ignored(&mut self, kind: String) {
+        match self.ignored.iter_mut().find(|(seen, _)| *seen == kind) {
+            Some((_, count)) => *count += 1,
+            None => self.ignored.push((kind, 1)),
+        }
+    }
+
+    pub fn finish(self) -> Loaded {
+        Loaded {
+            objects: self.objects,
+            diagnostics: self.diagnostics,
+            ignored: self.ignored,
+        }
+    }
+}
+
+/// What reading one object produced.
+#[derive(Default)]
+struct Read {
+    object: Option<Object>,
+    diagnostics: Vec<Diagnostic>,
+    ignored: Option<String>,
+}
+
+/// Decodes and validates one object node.
+fn read_object(tree: &Tree<'_>, id: NodeId, implied_kind: Option<&str>, item: Option<usize>, read: &mut Read) {
+    let span = tree.span(id);
+    let place = match item {
+        Some(index) => alloc::format!("items[{index}]"),
+        None => "the document".to_string(),
+    };
+    if !matches!(tree.node(id).map(|node| &node.value), Some(Value::Map { .. })) {
+        let found = match tree.node(id).map(|node| &node.value) {
+            Some(Value::Seq { .. }) => "a list",
+            _ => "a scalar",
+        };
+        read.diagnostics.push(
+            Diagnostic::error(
+                "input/not-an-object",
+                alloc::format!("{place} is {found}, expected a Kubernetes object"),
+            )
+            .with_span(span),
+        );
+        return;
+    }
+    let kind = match tree.str_at(id, &["kind"]).or(implied_kind) {
+        Some(kind) if !kind.is_empty() => kind,
+        _ => {
+            let mut diagnostic = Diagnostic::error("input/required", "`kind` is required").with_span(span);
+            if item.is_some() {
+                diagnostic = diagnostic.with_path(alloc::format!("{place}.kind"));
+            } else {
+                diagnostic = diagnostic.with_path("kind");
+            }
+            read.diagnostics.push(diagnostic);
+            return;
+        }
+    };
+    let name = tree.str_at(id, &["metadata", "name"]).unwrap_or_default();
+    let namespace = tree.str_at(id, &["metadata", "namespace"]).unwrap_or_default();
+    let object = object_id(kind, namespace, name);
+    let decoded = match kind {
+        "Node" => decode(tree, id).map(Resource::Node),
+        "Pod" => decode(tree, id).map(Resource::Pod),
+        "PriorityClass" => decode(tree, id).map(Resource::PriorityClass),
+        "PodDisruptionBudget" => decode(tree, id).map(Resource::PodDisruptionBudget),
+        "Namespace" => decode(tree, id).map(Resource::Namespace),
+        "Service" => decode(tree, id).map(Resource::Service),
+        "ReplicaSet" => workload(tree, id, WorkloadKind::ReplicaSet),
+        "ReplicationController" => workload(tree, id, WorkloadKind::ReplicationController),
+        "Deployment" => workload(tree, id, WorkloadKind::Deployment),
+        "StatefulSet" => workload(tree, id, WorkloadKind::StatefulSet),
+        "DaemonSet" => workload(tree, id, WorkloadKind::DaemonSet),
+        "Job" => workload(tree, id, WorkloadKind::Job),
+        kind if kind.ends_with("List") && item.is_some() => {
+            read.diagnostics.push(
+                Diagnostic::error("input/nested-list", alloc::format!("a `{kind}` inside a list is not supported"))
+                    .with_object(object)
+                    .with_span(span),
+            );
+            return;
+        }
+        other => {
+            read.ignored = Some(other.to_string());
+            return;
+        }
+    };
+    let resource = match decoded {
+        Ok(resource) => resource,
+        Err(error) => {
+            let path = error.path();
+            let mut diagnostic = Diagnostic::error(error.code, error.message.clone())
+                .with_object(object)
+                .with_span(error.node.map_or(span, |node| tree.span(node)));
+            if !path.is_root() {
+                diagnostic = diagnostic.with_path(path.to_string());
+            }
+            if let Some(help) = error.help {
+                diagnostic = diagnostic.with_help(help);
+            }
+            read.diagnostics.push(diagnostic);
+            return;
+        }
+    };
+    let violations = validation::validate(&resource);
+    let mut valid = true;
+    for violation in violations {
+        valid &= !violation.diagnostic.is_error();
+        let node = find(tree, id, &violation.path, violation.at_key);
+        let mut diagnostic = violation.diagnostic.with_object(object.clone()).with_span(tree.span(node));
+        if !violation.path.is_root() {
+            diagnostic = diagnostic.with_path(violation.path.to_string());
+        }
+        read.diagnostics.push(diagnostic);
+    }
+    if valid {
+        read.object = Some(Object { resource, span });
+    }
+}
+
+/// Decodes a pod owner; the selector is a label selector except on a ReplicationController.
+fn workload(tree: &Tree<'_>, id: NodeId, kind: WorkloadKind) -> Result<Resource, decode::Error> {
+    let mut workload: Workload = decode(tree, id)?;
+    if let Some(selector) = tree.get(id, "spec").and_then(|spec| tree.get(spec, "selector")) {
+        let decoded = if kind == WorkloadKind::ReplicationController {
+            decode::<StringMap>(tree, selector).map(|labels| LabelSelector {
+                match_labels: labels,
+                ..LabelSelector::default()
+            })
+        } else {
+            decode::<LabelSelector>(tree, selector)
+        };
+        workload.spec.selector = Some(decoded.map_err(|error| error.prefixed(&["spec", "selector"]))?);
+    }
+    Ok(Resource::Workload(kind, workload))
+}
+
+/// The deepest node along `path` (its key node when `at_key`).
+fn find(tree: &Tree<'_>, mut id: NodeId, path: &FieldPath, at_key: bool) -> NodeId {
+    use super::path::Segment;
+    let last = path.0.len().saturating_sub(1);
+    for (position, segment) in path.0.iter().enumerate() {
+        let next = match segment {
+            Segment::Field(key) | Segment::Key(key) if at_key && position == last => tree.get_key(id, key),
+            Segment::Field(key) | Segment::Key(key) => tree.get(id, key),
+            Segment::Index(index) => tree.elements(id).get(*index).copied(),
+        };
+        match next {
+            Some(next) => id = next,
+            None => break,
+        }
+    }
+    id
+}

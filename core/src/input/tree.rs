@@ -1,0 +1,443 @@
+//! A compact tree of one YAML or JSON document, built from parser events, with byte spans.
+//!
+//! The [`Reader`] receives events from the JSON or YAML reader and builds the tree. The
+//! elements of a top-level `items` sequence (a `List`) are handed to the sink one at a time
+//! and then released, so a 300 MB `kubectl get -o yaml` dump never exists as one tree.
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::objects::Sink;
+use super::{Limits, Span};
+use crate::diagnostic::Diagnostic;
+
+/// Index of a node in a [`Tree`].
+pub(crate) type NodeId = u32;
+
+/// How a scalar was written: only unquoted scalars are open to YAML 1.1 resolution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Style {
+    /// Unquoted (a JSON number, `true`, `false` or `null`, or a YAML plain scalar).
+    Plain,
+    /// Quoted or a block scalar: always a string.
+    Quoted,
+}
+
+/// The content of a node.
+#[derive(Clone, Debug)]
+pub(crate) enum Value<'s> {
+    Scalar(Cow<'s, str>, Style),
+    /// Keys and values alternate in `kids[start..start + 2 * len]`.
+    Map { start: u32, len: u32 },
+    Seq { start: u32, len: u32 },
+}
+
+/// One node with its place in the source.
+#[derive(Clone, Debug)]
+pub(crate) struct Node<'s> {
+    pub value: Value<'s>,
+    pub start: u32,
+    pub end: u32,
+    /// How many nodes this node stands for once aliases are expanded (saturating).
+    pub weight: u64,
+}
+
+/// The nodes of one document (or of one `List` item while it is being read).
+#[derive(Debug, Default)]
+pub(crate) struct Tree<'s> {
+    nodes: Vec<Node<'s>>,
+    kids: Vec<NodeId>,
+    /// Index of the source, to build spans.
+    pub source: u32,
+}
+
+impl<'s> Tree<'s> {
+    pub fn node(&self, id: NodeId) -> Option<&Node<'s>> {
+        self.nodes.get(id as usize)
+    }
+
+    pub fn span(&self, id: NodeId) -> Span {
+        let (start, end) = self.node(id).map_or((0, 0), |node| (node.start, node.end));
+        Span {
+            source: self.source,
+            start,
+            end,
+        }
+    }
+
+    /// The entries of a mapping as (key, value) pairs; empty for other nodes.
+    pub fn entries(&self, id: NodeId) -> impl Iterator<Item = (NodeId, NodeId)> + '_ {
+        let range = match self.node(id).map(|node| &node.value) {
+            Some(Value::Map { start, len }) => {
+                let start = *start as usize;
+                self.kids.get(start..start + 2 * (*len as usize)).unwrap_or(&[])
+            }
+            _ => &[],
+        };
+        range.chunks_exact(2).filter_map(|pair| Some((*pair.first()?, *pair.get(1)?)))
+    }
+
+    /// The elements of a sequence; empty for other nodes.
+    pub fn elements(&self, id: NodeId) -> &[NodeId] {
+        match self.node(id).map(|node| &node.value) {
+            Some(Value::Seq { start, len }) => {
+                let start = *start as usize;
+                self.kids.get(start..start + *len as usize).unwrap_or(&[])
+            }
+            _ => &[],
+        }
+    }
+
+    /// The text of a scalar node.
+    pub fn text(&self, id: NodeId) -> Option<&str> {
+        match self.node(id).map(|node| &node.value) {
+            Some(Value::Scalar(text, _)) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The value of a mapping's entry with the given key.
+    pub fn get(&self, map: NodeId, key: &str) -> Option<NodeId> {
+        self.entries(map)
+            .find(|(k, _)| self.text(*k) == Some(key))
+            .map(|(_, v)| v)
+    }
+
+    /// The key node of a mapping's entry with the given key.
+    pub fn get_key(&self, map: NodeId, key: &str) -> Option<NodeId> {
+        self.entries(map).find(|(k, _)| self.text(*k) == Some(key)).map(|(k, _)| k)
+    }
+
+    /// The text of a scalar at a path of keys, such as `["metadata", "name"]`.
+    pub fn str_at(&self, mut id: NodeId, keys: &[&str]) -> Option<&str> {
+        for key in keys {
+            id = self.get(id, key)?;
+        }
+        self.text(id)
+    }
+
+    fn push(&mut self, node: Node<'s>) -> NodeId {
+        let id = u32::try_from(self.nodes.len()).unwrap_or(u32::MAX);
+        self.nodes.push(node);
+        id
+    }
+
+    fn truncate(&mut self, mark: (usize, usize)) {
+        self.nodes.truncate(mark.0);
+        self.kids.truncate(mark.1);
+    }
+
+    fn mark(&self) -> (usize, usize) {
+        (self.nodes.len(), self.kids.len())
+    }
+
+    fn clear(&mut self) {
+        self.nodes.clear();
+        self.kids.clear();
+    }
+}
+
+/// A container that is still open.
+#[derive(Debug)]
+struct Frame {
+    is_map: bool,
+    start: u32,
+    /// Where this container's children start on the scratch stack.
+    first_child: usize,
+    anchor: usize,
+    /// Set on the `items` sequence of a top-level mapping: its elements are streamed.
+    items: Option<Items>,
+}
+
+/// The state of a streamed `items` sequence.
+#[derive(Debug)]
+struct Items {
+    /// The `kind` of the list, when it came before `items` (as in API server JSON).
+    list_kind: Option<String>,
+    next_index: usize,
+    /// Tree size before the current element started.
+    mark: (usize, usize),
+}
+
+/// Why a document stopped early.
+#[derive(Debug)]
+pub(crate) struct Stop;
+
+/// Builds trees from parser events and passes complete objects to the sink.
+pub(crate) struct Reader<'s, 'k> {
+    tree: Tree<'s>,
+    stack: Vec<Frame>,
+    scratch: Vec<NodeId>,
+    anchors: Vec<(usize, NodeId)>,
+    /// Offset of the text given to the parser within the source (after a byte order mark).
+    base: u32,
+    limits: &'k Limits,
+    pub sink: &'k mut Sink,
+    documents: usize,
+    /// Set once an error stopped the current document.
+    failed: bool,
+}
+
+impl<'s, 'k> Reader<'s, 'k> {
+    pub fn new(source: u32, base: usize, limits: &'k Limits, sink: &'k mut Sink) -> Self {
+        Self {
+            tree: Tree {
+                source,
+                ..Tree::default()
+            },
+            stack: Vec::new(),
+            scratch: Vec::new(),
+            anchors: Vec::new(),
+            base: u32::try_from(base).unwrap_or(u32::MAX),
+            limits,
+            sink,
+            documents: 0,
+            failed: false,
+        }
+    }
+
+    /// A span in the source from offsets in the parsed text.
+    pub fn span(&self, start: usize, end: usize) -> Span {
+        let offset = |at: usize| u32::try_from(at).unwrap_or(u32::MAX).saturating_add(self.base);
+        Span {
+            source: self.tree.source,
+            start: offset(start),
+            end: offset(end),
+        }
+    }
+
+    fn offset(&self, at: usize) -> u32 {
+        u32::try_from(at).unwrap_or(u32::MAX).saturating_add(self.base)
+    }
+
+    /// Starts a new document.
+    pub fn begin_document(&mut self, at: usize) -> Result<(), Stop> {
+        self.tree.clear();
+        self.stack.clear();
+        self.scratch.clear();
+        self.anchors.clear();
+        self.failed = false;
+        self.documents += 1;
+        if self.documents > self.limits.max_documents {
+            return self.fail(
+                Diagnostic::error(
+                    "input/too-many-documents",
+                    alloc::format!("more than {} documents in one input", self.limits.max_documents),
+                ),
+                at,
+            );
+        }
+        Ok(())
+    }
+
+    /// Ends the current document and hands its root to the sink.
+    pub fn end_document(&mut self) {
+        if !self.failed && self.stack.is_empty() {
+            if let Some(&root) = self.scratch.first() {
+                self.sink.document(&self.tree, root);
+            }
+        }
+        self.sink.end_document(self.failed);
+        self.tree.clear();
+        self.scratch.clear();
+        self.stack.clear();
+    }
+
+    /// Reports an error at a text offset and stops the current document.
+    pub fn fail(&mut self, diagnostic: Diagnostic, at: usize) -> Result<(), Stop> {
+        let span = self.span(at, at);
+        self.fail_at(diagnostic, span)
+    }
+
+    fn fail_at(&mut self, diagnostic: Diagnostic, span: Span) -> Result<(), Stop> {
+        self.failed = true;
+        self.sink.diagnostic(diagnostic.with_span(span));
+        Err(Stop)
+    }
+
+    /// Gives up the current document without a diagnostic (the caller reports the cause).
+    pub fn abandon(&mut self) {
+        self.failed = true;
+    }
+
+    fn begin_child(&mut self) {
+        let mark = self.tree.mark();
+        if let Some(items) = self.stack.last_mut().and_then(|frame| frame.items.as_mut()) {
+            items.mark = mark;
+        }
+    }
+
+    pub fn scalar(&mut self, text: Cow<'s, str>, style: Style, start: usize, end: usize, anchor: usize) -> Result<(), Stop> {
+        self.begin_child();
+        let node = Node {
+            value: Value::Scalar(text, style),
+            start: self.offset(start),
+            end: self.offset(end),
+            weight: 1,
+        };
+        let id = self.tree.push(node);
+        self.define_anchor(anchor, id);
+        self.add_child(id)
+    }
+
+    pub fn open(&mut self, is_map: bool, start: usize, anchor: usize) -> Result<(), Stop> {
+        if self.stack.len() >= self.limits.max_depth {
+            return self.fail(
+                Diagnostic::error(
+                    "input/too-deep",
+                    alloc::format!("nesting is deeper than {} levels", self.limits.max_depth),
+                ),
+                start,
+            );
+        }
+        self.begin_child();
+        let items = self.items_frame(is_map);
+        self.stack.push(Frame {
+            is_map,
+            start: self.offset(start),
+            first_child: self.scratch.len(),
+            anchor,
+            items,
+        });
+        Ok(())
+    }
+
+    /// Decides whether a sequence being opened is the `items` of a top-level mapping.
+    fn items_frame(&self, is_map: bool) -> Option<Items> {
+        if is_map || self.stack.len() != 1 {
+            return None;
+        }
+        let root = self.stack.first()?;
+        if !root.is_map {
+            return None;
+        }
+        let entries = self.scratch.get(root.first_child..)?;
+        let key = *entries.last()?;
+        if entries.len() % 2 != 1 || self.tree.text(key) != Some("items") {
+            return None;
+        }
+        let list_kind = entries
+            .chunks_exact(2)
+            .find(|pair| pair.first().and_then(|k| self.tree.text(*k)) == Some("kind"))
+            .and_then(|pair| pair.get(1))
+            .and_then(|value| self.tree.text(*value))
+            .map(String::from);
+        Some(Items {
+            list_kind,
+            next_index: 0,
+            mark: self.tree.mark(),
+        })
+    }
+
+    pub fn close(&mut self, end: usize) -> Result<(), Stop> {
+        let Some(frame) = self.stack.pop() else {
+            return Ok(());
+        };
+        let children = self.scratch.split_off(frame.first_child.min(self.scratch.len()));
+        let mut weight: u64 = 1;
+        for child in &children {
+            weight = weight.saturating_add(self.tree.node(*child).map_or(1, |node| node.weight));
+        }
+        let start = u32::try_from(self.tree.kids.len()).unwrap_or(u32::MAX);
+        let count = u32::try_from(children.len()).unwrap_or(u32::MAX);
+        if frame.is_map {
+            self.check_duplicate_keys(&children)?;
+        }
+        self.tree.kids.extend_from_slice(&children);
+        let value = if frame.is_map {
+            Value::Map { start, len: count / 2 }
+        } else {
+            Value::Seq { start, len: count }
+        };
+        let id = self.tree.push(Node {
+            value,
+            start: frame.start,
+            end: self.offset(end),
+            weight,
+        });
+        if !self.anchors.is_empty() {
+            let own = u64::try_from(self.tree.nodes.len()).unwrap_or(u64::MAX);
+            if weight > own.saturating_add(self.limits.max_alias_expansion) {
+                let span = self.tree.span(id);
+                return self.fail_at(
+                    Diagnostic::error(
+                        "input/alias-budget",
+                        alloc::format!(
+                            "aliases expand this document to more than {} extra nodes",
+                            self.limits.max_alias_expansion
+                        ),
+                    )
+                    .with_help("kubectl rejects such documents too (\"excessive aliasing\")"),
+                    span,
+                );
+            }
+        }
+        self.define_anchor(frame.anchor, id);
+        self.add_child(id)
+    }
+
+    /// A YAML alias: the anchored node is shared, not copied.
+    pub fn alias(&mut self, anchor: usize, start: usize) -> Result<(), Stop> {
+        self.begin_child();
+        match self.anchors.iter().rev().find(|(a, _)| *a == anchor) {
+            Some(&(_, id)) => self.add_child(id),
+            None => self.fail(Diagnostic::error("yaml/unknown-anchor", "alias refers to an unknown anchor"), start),
+        }
+    }
+
+    fn define_anchor(&mut self, anchor: usize, id: NodeId) {
+        if anchor != 0 {
+            self.anchors.push((anchor, id));
+        }
+    }
+
+    fn add_child(&mut self, id: NodeId) -> Result<(), Stop> {
+        let streaming = self.anchors.is_empty();
+        if let Some(items) = self.stack.last_mut().and_then(|frame| frame.items.as_mut()) {
+            if streaming {
+                let index = items.next_index;
+                items.next_index += 1;
+                let mark = items.mark;
+                let list_kind = items.list_kind.clone();
+                self.sink.item(&self.tree, id, index, list_kind.as_deref());
+                self.tree.truncate(mark);
+                return Ok(());
+            }
+        }
+        self.scratch.push(id);
+        Ok(())
+    }
+
+    /// Rejects a mapping that has the same key twice, as kubectl does (strict decoding).
+    fn check_duplicate_keys(&mut self, entries: &[NodeId]) -> Result<(), Stop> {
+        let keys: Vec<NodeId> = entries.iter().step_by(2).copied().collect();
+        let text = |id: NodeId| self.tree.text(id);
+        let duplicate = if keys.len() <= 16 {
+            keys.iter().enumerate().find_map(|(i, &k)| {
+                let key = text(k)?;
+                keys.get(..i)?.iter().any(|&earlier| text(earlier) == Some(key)).then_some(k)
+            })
+        } else {
+            let mut sorted: Vec<(&str, NodeId)> = keys.iter().filter_map(|&k| Some((text(k)?, k))).collect();
+            sorted.sort_unstable();
+            sorted
+                .windows(2)
+                .find(|pair| pair.first().map(|p| p.0) == pair.get(1).map(|p| p.0))
+                .and_then(|pair| pair.get(1).map(|p| p.1))
+        };
+        match duplicate {
+            Some(key) => {
+                let name = text(key).unwrap_or_default();
+                let diagnostic = Diagnostic::error(
+                    "input/duplicate-key",
+                    alloc::format!("mapping key `{name}` already defined"),
+                )
+                .with_help("kubectl rejects duplicate keys; keep one of them");
+                let span = self.tree.span(key);
+                self.fail_at(diagnostic, span)
+            }
+            None => Ok(()),
+        }
+    }
+}

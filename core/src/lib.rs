@@ -1,0 +1,55 @@
+#![doc = include_str!("../README.md")]
+#![no_std]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::unreachable
+    )
+)]
+
+extern crate alloc;
+#[cfg(any(test, feature = "std"))]
+extern crate std;
+
+pub mod admission;
+pub mod cluster;
+pub mod defaults;
+pub mod diagnostic;
+pub mod input;
+pub mod labels;
+pub mod model;
+pub mod owners;
+pub mod quantity;
+pub mod report;
+pub mod resources;
+pub mod taints;
+pub mod validation;
+
+pub use diagnostic::{Diagnostic, Severity};
+pub use input::{Limits, Source};
+pub use report::Report;
+
+/// The kubefit version, as reported in every [`Report`].
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Options for [`evaluate`].
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Budgets that bound the work done on untrusted input.
+    pub limits: Limits,
+}
+
+/// Reads every source, builds the validated cluster model and reports on it.
+///
+/// Never panics: problems with the input come back as diagnostics in the report, and
+/// objects with errors are left out while everything else is still evaluated.
+#[must_use]
+pub fn evaluate(sources: &[Source<'_>], options: &Options) -> Report {
+    let loaded = input::load(sources, &options.limits);
+    let cluster = cluster::Cluster::build(loaded, sources);
+    report::Report::from_cluster(&cluster)
+}

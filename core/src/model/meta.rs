@@ -1,0 +1,41 @@
+//! Object metadata shared by every kind.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use super::StringMap;
+
+/// `metadata`: identity, labels, annotations and owners.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ObjectMeta {
+    pub name: String,
+    pub generate_name: String,
+    pub namespace: String,
+    pub uid: String,
+    pub labels: StringMap,
+    pub annotations: StringMap,
+    pub owner_references: Vec<OwnerReference>,
+    pub creation_timestamp: Option<String>,
+    pub deletion_timestamp: Option<String>,
+}
+
+/// An entry of `metadata.ownerReferences`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct OwnerReference {
+    pub api_version: String,
+    pub kind: String,
+    pub name: String,
+    pub uid: String,
+    pub controller: Option<bool>,
+}
+
+impl ObjectMeta {
+    /// The owner reference marked as the managing controller, if any.
+    #[must_use]
+    pub fn controller(&self) -> Option<&OwnerReference> {
+        self.owner_references.iter().find(|owner| owner.controller == Some(true))
+    }
+}

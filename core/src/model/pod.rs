@@ -1,0 +1,247 @@
+//! `Pod`: containers and their resources, placement constraints, priority and volumes.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use super::{LabelSelector, NodeSelector, NodeSelectorTerm, ObjectMeta, Present, ResourceList, StringMap};
+use crate::quantity::Quantity;
+
+/// A `v1/Pod`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Pod {
+    pub metadata: ObjectMeta,
+    pub spec: PodSpec,
+    pub status: PodStatus,
+}
+
+/// `spec` of a Pod (also the `template.spec` of workloads).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodSpec {
+    pub node_name: String,
+    pub node_selector: StringMap,
+    pub affinity: Option<Affinity>,
+    pub tolerations: Vec<Toleration>,
+    pub containers: Vec<Container>,
+    pub init_containers: Vec<Container>,
+    pub overhead: ResourceList,
+    /// Pod-level `resources` (the PodLevelResources feature).
+    pub resources: Option<ResourceRequirements>,
+    pub priority: Option<i32>,
+    pub priority_class_name: String,
+    pub preemption_policy: Option<String>,
+    pub scheduler_name: String,
+    pub termination_grace_period_seconds: Option<i64>,
+    pub volumes: Vec<Volume>,
+    pub host_network: bool,
+    pub restart_policy: String,
+    pub topology_spread_constraints: Vec<TopologySpreadConstraint>,
+}
+
+/// A container (regular, init or sidecar).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Container {
+    pub name: String,
+    pub image: String,
+    pub resources: ResourceRequirements,
+    pub ports: Vec<ContainerPort>,
+    /// `Always` on an init container makes it a sidecar.
+    pub restart_policy: Option<String>,
+}
+
+/// `requests` and `limits`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ResourceRequirements {
+    pub requests: ResourceList,
+    pub limits: ResourceList,
+}
+
+/// A container port; `hostPort` makes it a scheduling constraint.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ContainerPort {
+    pub name: String,
+    pub container_port: i32,
+    pub host_port: i32,
+    pub protocol: String,
+    #[serde(rename = "hostIP")]
+    pub host_ip: String,
+}
+
+/// A toleration.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Toleration {
+    pub key: String,
+    pub operator: String,
+    pub value: String,
+    pub effect: String,
+    pub toleration_seconds: Option<i64>,
+}
+
+/// `spec.affinity`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Affinity {
+    pub node_affinity: Option<NodeAffinity>,
+    pub pod_affinity: Option<PodAffinity>,
+    pub pod_anti_affinity: Option<PodAntiAffinity>,
+}
+
+/// `spec.affinity.nodeAffinity`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NodeAffinity {
+    pub required_during_scheduling_ignored_during_execution: Option<NodeSelector>,
+    pub preferred_during_scheduling_ignored_during_execution: Vec<PreferredSchedulingTerm>,
+}
+
+/// A weighted node selector term.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PreferredSchedulingTerm {
+    pub weight: i32,
+    pub preference: NodeSelectorTerm,
+}
+
+/// `spec.affinity.podAffinity`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodAffinity {
+    pub required_during_scheduling_ignored_during_execution: Vec<PodAffinityTerm>,
+    pub preferred_during_scheduling_ignored_during_execution: Vec<WeightedPodAffinityTerm>,
+}
+
+/// `spec.affinity.podAntiAffinity`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodAntiAffinity {
+    pub required_during_scheduling_ignored_during_execution: Vec<PodAffinityTerm>,
+    pub preferred_during_scheduling_ignored_during_execution: Vec<WeightedPodAffinityTerm>,
+}
+
+/// A pod (anti-)affinity term.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodAffinityTerm {
+    pub label_selector: Option<LabelSelector>,
+    pub namespaces: Vec<String>,
+    pub namespace_selector: Option<LabelSelector>,
+    pub topology_key: String,
+    pub match_label_keys: Vec<String>,
+    pub mismatch_label_keys: Vec<String>,
+}
+
+/// A weighted pod (anti-)affinity term.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct WeightedPodAffinityTerm {
+    pub weight: i32,
+    pub pod_affinity_term: PodAffinityTerm,
+}
+
+/// A topology spread constraint.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct TopologySpreadConstraint {
+    pub max_skew: i32,
+    pub topology_key: String,
+    pub when_unsatisfiable: String,
+    pub label_selector: Option<LabelSelector>,
+    pub min_domains: Option<i32>,
+    pub node_affinity_policy: Option<String>,
+    pub node_taints_policy: Option<String>,
+    pub match_label_keys: Vec<String>,
+}
+
+/// A volume; only the sources that scheduling and eviction look at are modelled.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Volume {
+    pub name: String,
+    pub empty_dir: Option<EmptyDirVolumeSource>,
+    pub host_path: Option<Present>,
+    pub persistent_volume_claim: Option<PersistentVolumeClaimVolumeSource>,
+    pub gce_persistent_disk: Option<GcePersistentDiskVolumeSource>,
+    pub aws_elastic_block_store: Option<AwsElasticBlockStoreVolumeSource>,
+    pub azure_disk: Option<AzureDiskVolumeSource>,
+    pub rbd: Option<RbdVolumeSource>,
+    pub iscsi: Option<IscsiVolumeSource>,
+    pub ephemeral: Option<Present>,
+}
+
+/// `emptyDir`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct EmptyDirVolumeSource {
+    pub medium: String,
+    pub size_limit: Option<Quantity>,
+}
+
+/// `persistentVolumeClaim`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PersistentVolumeClaimVolumeSource {
+    pub claim_name: String,
+    pub read_only: bool,
+}
+
+/// `gcePersistentDisk`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct GcePersistentDiskVolumeSource {
+    pub pd_name: String,
+    pub read_only: bool,
+}
+
+/// `awsElasticBlockStore`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct AwsElasticBlockStoreVolumeSource {
+    #[serde(rename = "volumeID")]
+    pub volume_id: String,
+    pub read_only: bool,
+}
+
+/// `azureDisk`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct AzureDiskVolumeSource {
+    pub disk_name: String,
+    #[serde(rename = "diskURI")]
+    pub disk_uri: String,
+}
+
+/// `rbd`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct RbdVolumeSource {
+    pub monitors: Vec<String>,
+    pub pool: String,
+    pub image: String,
+    pub read_only: bool,
+}
+
+/// `iscsi`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct IscsiVolumeSource {
+    pub target_portal: String,
+    pub iqn: String,
+    pub lun: i32,
+    pub read_only: bool,
+}
+
+/// `status` of a Pod.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodStatus {
+    pub phase: String,
+    pub nominated_node_name: String,
+    pub start_time: Option<String>,
+    pub qos_class: String,
+}

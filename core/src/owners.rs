@@ -1,0 +1,280 @@
+//! Pending pods that pod owners would create when their pods are not in the input.
+//!
+//! A ReplicaSet, ReplicationController, Deployment, StatefulSet or Job whose pods are
+//! fewer than it wants, and a DaemonSet missing a pod on an eligible node, contribute the
+//! missing pods as pending pods built from their template, named the way the controller
+//! names them (with a deterministic suffix where the controller uses a random one).
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::labels;
+use crate::model::{
+    Affinity, Node, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, OwnerReference, Pod,
+    Toleration, Workload, WorkloadKind,
+};
+use crate::taints;
+
+/// The annotation kubefit puts on pods it creates for an owner: the owner's `Kind/ns/name`.
+pub const GENERATED_FROM: &str = "kubefit.io/generated-from";
+
+/// The pods the owners would create, in owner order.
+#[must_use]
+pub fn missing_pods(workloads: &[(WorkloadKind, Workload)], pods: &[Pod], nodes: &[Node]) -> Vec<Pod> {
+    let mut created = Vec::new();
+    for (kind, workload) in workloads {
+        match kind {
+            WorkloadKind::Deployment => deployment(workload, workloads, pods, &mut created),
+            WorkloadKind::ReplicaSet | WorkloadKind::ReplicationController => {
+                let have = owned(pods, *kind, workload).filter(|pod| !is_terminal(pod)).count();
+                let want = workload.spec.replicas.unwrap_or(1);
+                for index in have..usize::try_from(want).unwrap_or(0) {
+                    let name = alloc::format!("{}-{}", workload.metadata.name, suffix(&workload.metadata.name, index));
+                    created.push(pod_for(*kind, workload, name, owner_ref(*kind, workload)));
+                }
+            }
+            WorkloadKind::StatefulSet => {
+                for ordinal in 0..usize::try_from(workload.spec.replicas.unwrap_or(1)).unwrap_or(0) {
+                    let name = alloc::format!("{}-{ordinal}", workload.metadata.name);
+                    let exists = pods
+                        .iter()
+                        .any(|pod| pod.metadata.name == name && pod.metadata.namespace == workload.metadata.namespace);
+                    if !exists {
+                        created.push(pod_for(*kind, workload, name, owner_ref(*kind, workload)));
+                    }
+                }
+            }
+            WorkloadKind::Job => job(workload, pods, &mut created),
+            WorkloadKind::DaemonSet => daemon_set(workload, pods, nodes, &mut created),
+        }
+    }
+    created
+}
+
+fn deployment(deployment: &Workload, workloads: &[(WorkloadKind, Workload)], pods: &[Pod], created: &mut Vec<Pod>) {
+    let has_replica_set = workloads.iter().any(|(kind, workload)| {
+        *kind == WorkloadKind::ReplicaSet && is_owned_by(&workload.metadata, WorkloadKind::Deployment, deployment)
+    });
+    if has_replica_set {
+        return;
+    }
+    let selector = deployment.spec.selector.clone().unwrap_or_default();
+    let have = pods
+        .iter()
+        .filter(|pod| pod.metadata.namespace == deployment.metadata.namespace && !is_terminal(pod))
+        .filter(|pod| labels::selector_matches(&selector, &pod.metadata.labels))
+        .count();
+    let hash = deployment
+        .spec
+        .template
+        .metadata
+        .labels
+        .get("pod-template-hash")
+        .cloned()
+        .unwrap_or_else(|| suffix(&deployment.metadata.name, usize::MAX).repeat(2));
+    let replica_set = alloc::format!("{}-{hash}", deployment.metadata.name);
+    for index in have..usize::try_from(deployment.spec.replicas.unwrap_or(1)).unwrap_or(0) {
+        let name = alloc::format!("{replica_set}-{}", suffix(&replica_set, index));
+        let owner = OwnerReference {
+            api_version: "apps/v1".into(),
+            kind: "ReplicaSet".into(),
+            name: replica_set.clone(),
+            uid: String::new(),
+            controller: Some(true),
+        };
+        let mut pod = pod_for(WorkloadKind::Deployment, deployment, name, owner);
+        pod.metadata.labels.insert("pod-template-hash".into(), hash.clone());
+        created.push(pod);
+    }
+}
+
+fn job(job: &Workload, pods: &[Pod], created: &mut Vec<Pod>) {
+    let owned: Vec<&Pod> = owned(pods, WorkloadKind::Job, job).collect();
+    let active = owned.iter().filter(|pod| !is_terminal(pod)).count();
+    let succeeded_pods = owned.iter().filter(|pod| pod.status.phase == "Succeeded").count();
+    let succeeded = usize::try_from(job.status.succeeded.unwrap_or(0)).unwrap_or(0).max(succeeded_pods);
+    let parallelism = usize::try_from(job.spec.parallelism.unwrap_or(1)).unwrap_or(0);
+    let want = match job.spec.completions {
+        Some(completions) => parallelism.min(usize::try_from(completions).unwrap_or(0).saturating_sub(succeeded)),
+        None if succeeded > 0 => 0,
+        None => parallelism,
+    };
+    for index in active..want {
+        let name = alloc::format!("{}-{}", job.metadata.name, suffix(&job.metadata.name, index));
+        created.push(pod_for(WorkloadKind::Job, job, name, owner_ref(WorkloadKind::Job, job)));
+    }
+}
+
+/// Tolerations the DaemonSet controller adds to every daemon pod
+/// (`pkg/controller/daemon/util/daemonset_util.go`, `AddOrUpdateDaemonPodTolerations`).
+#[must_use]
+pub fn daemon_tolerations(host_network: bool) -> Vec<Toleration> {
+    let toleration = |key: &str, effect: &str| Toleration {
+        key: key.into(),
+        operator: "Exists".into(),
+        value: String::new(),
+        effect: effect.into(),
+        toleration_seconds: None,
+    };
+    let mut tolerations = alloc::vec![
+        toleration("node.kubernetes.io/not-ready", "NoExecute"),
+        toleration("node.kubernetes.io/unreachable", "NoExecute"),
+        toleration("node.kubernetes.io/disk-pressure", "NoSchedule"),
+        toleration("node.kubernetes.io/memory-pressure", "NoSchedule"),
+        toleration("node.kubernetes.io/pid-pressure", "NoSchedule"),
+        toleration("node.kubernetes.io/unschedulable", "NoSchedule"),
+    ];
+    if host_network {
+        tolerations.push(toleration("node.kubernetes.io/network-unavailable", "NoSchedule"));
+    }
+    tolerations
+}
+
+fn daemon_set(daemon_set: &Workload, pods: &[Pod], nodes: &[Node], created: &mut Vec<Pod>) {
+    let template = &daemon_set.spec.template.spec;
+    let mut tolerations = template.tolerations.clone();
+    for extra in daemon_tolerations(template.host_network) {
+        if !tolerations.contains(&extra) {
+            tolerations.push(extra);
+        }
+    }
+    for node in nodes {
+        let name = &node.metadata.name;
+        let has_pod = owned(pods, WorkloadKind::DaemonSet, daemon_set)
+            .any(|pod| !is_terminal(pod) && (pod.spec.node_name == *name || pinned_node(pod) == Some(name.as_str())));
+        if has_pod || !daemon_should_run(daemon_set, &tolerations, node) {
+            continue;
+        }
+        let pod_name = alloc::format!("{}-{}", daemon_set.metadata.name, suffix(name, 0));
+        let mut pod = pod_for(WorkloadKind::DaemonSet, daemon_set, pod_name, owner_ref(WorkloadKind::DaemonSet, daemon_set));
+        pod.spec.tolerations.clone_from(&tolerations);
+        pin_to_node(&mut pod, name);
+        created.push(pod);
+    }
+}
+
+/// `nodeShouldRunDaemonPod`: the node satisfies the template's node selector and required
+/// node affinity, and every NoSchedule/NoExecute taint is tolerated.
+fn daemon_should_run(daemon_set: &Workload, tolerations: &[Toleration], node: &Node) -> bool {
+    let template = &daemon_set.spec.template.spec;
+    if !labels::map_matches(&template.node_selector, &node.metadata.labels) {
+        return false;
+    }
+    let required = template
+        .affinity
+        .as_ref()
+        .and_then(|affinity| affinity.node_affinity.as_ref())
+        .and_then(|affinity| affinity.required_during_scheduling_ignored_during_execution.as_ref());
+    if required.is_some_and(|selector| !labels::node_selector_matches(selector, node)) {
+        return false;
+    }
+    node.spec
+        .taints
+        .iter()
+        .filter(|taint| taint.effect == "NoSchedule" || taint.effect == "NoExecute")
+        .all(|taint| taints::tolerated(tolerations, taint))
+}
+
+/// The node a daemon pod is pinned to through `matchFields` on `metadata.name`.
+fn pinned_node(pod: &Pod) -> Option<&str> {
+    let required = pod
+        .spec
+        .affinity
+        .as_ref()?
+        .node_affinity
+        .as_ref()?
+        .required_during_scheduling_ignored_during_execution
+        .as_ref()?;
+    required.node_selector_terms.iter().find_map(|term| {
+        term.match_fields
+            .iter()
+            .find(|field| field.key == "metadata.name" && field.operator == "In")
+            .and_then(|field| field.values.first())
+            .map(String::as_str)
+    })
+}
+
+/// Pins a daemon pod to one node as the controller does (`ReplaceDaemonSetPodNodeNameNodeAffinity`).
+fn pin_to_node(pod: &mut Pod, node: &str) {
+    let term = NodeSelectorTerm {
+        match_expressions: Vec::new(),
+        match_fields: alloc::vec![NodeSelectorRequirement {
+            key: "metadata.name".into(),
+            operator: "In".into(),
+            values: alloc::vec![node.to_string()],
+        }],
+    };
+    let affinity = pod.spec.affinity.get_or_insert_with(Affinity::default);
+    let node_affinity = affinity.node_affinity.get_or_insert_with(NodeAffinity::default);
+    node_affinity.required_during_scheduling_ignored_during_execution = Some(NodeSelector {
+        node_selector_terms: alloc::vec![term],
+    });
+}
+
+fn owned<'a>(pods: &'a [Pod], kind: WorkloadKind, owner: &'a Workload) -> impl Iterator<Item = &'a Pod> + 'a {
+    pods.iter().filter(move |pod| is_owned_by(&pod.metadata, kind, owner))
+}
+
+fn is_owned_by(meta: &crate::model::ObjectMeta, kind: WorkloadKind, owner: &Workload) -> bool {
+    meta.namespace == owner.metadata.namespace
+        && meta.controller().is_some_and(|reference| {
+            reference.kind == kind.as_str()
+                && reference.name == owner.metadata.name
+                && (reference.uid.is_empty() || owner.metadata.uid.is_empty() || reference.uid == owner.metadata.uid)
+        })
+}
+
+fn is_terminal(pod: &Pod) -> bool {
+    matches!(pod.status.phase.as_str(), "Succeeded" | "Failed")
+}
+
+fn owner_ref(kind: WorkloadKind, workload: &Workload) -> OwnerReference {
+    let api_version = match kind {
+        WorkloadKind::ReplicationController => "v1",
+        WorkloadKind::Job => "batch/v1",
+        _ => "apps/v1",
+    };
+    OwnerReference {
+        api_version: api_version.into(),
+        kind: kind.as_str().into(),
+        name: workload.metadata.name.clone(),
+        uid: workload.metadata.uid.clone(),
+        controller: Some(true),
+    }
+}
+
+fn pod_for(kind: WorkloadKind, workload: &Workload, name: String, owner: OwnerReference) -> Pod {
+    let template = &workload.spec.template;
+    let mut pod = Pod::default();
+    pod.metadata.name = name;
+    pod.metadata.namespace.clone_from(&workload.metadata.namespace);
+    pod.metadata.labels.clone_from(&template.metadata.labels);
+    pod.metadata.annotations.clone_from(&template.metadata.annotations);
+    pod.metadata.annotations.insert(
+        GENERATED_FROM.into(),
+        alloc::format!("{}/{}/{}", kind.as_str(), workload.metadata.namespace, workload.metadata.name),
+    );
+    pod.metadata.owner_references = alloc::vec![owner];
+    pod.spec = template.spec.clone();
+    pod.spec.node_name.clear();
+    pod
+}
+
+/// A five-character suffix in the alphabet Kubernetes uses for generated names
+/// (`k8s.io/apimachinery/pkg/util/rand`), derived from the seed and index instead of
+/// drawn at random so that results are reproducible.
+fn suffix(seed: &str, index: usize) -> String {
+    const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in seed.bytes().chain(index.to_le_bytes()) {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    let mut out = String::new();
+    for _ in 0..5 {
+        let position = usize::try_from(hash % 27).unwrap_or(0);
+        out.push(char::from(*ALPHABET.get(position).unwrap_or(&b'x')));
+        hash /= 27;
+    }
+    out
+}

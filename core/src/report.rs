@@ -1,0 +1,196 @@
+//! The report: what kubefit tells about the cluster, serialised as camelCase JSON.
+//!
+//! This is the contract every engine extends: later sections (scheduling, evictions,
+//! scaling, updates) are added beside these.
+
+mod text;
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::Serialize;
+
+use crate::cluster::{Cluster, PodState};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::model::{Node, ResourceList};
+use crate::quantity::Quantity;
+use crate::resources::{self, QosClass};
+
+/// The scheduling profile reported until a scheduling engine chooses one.
+pub const DEFAULT_PROFILE: &str = "kubernetes-1.34";
+
+/// Everything kubefit has to say about the input.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    /// The kubefit version that wrote the report.
+    pub kubefit_version: String,
+    /// The scheduling profile: `kubernetes-1.34` or `openshift-3.11`.
+    pub profile: String,
+    /// Problems with the input, errors first in input order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// What the input contained.
+    pub inventory: Inventory,
+    /// One row per node, in input order.
+    pub nodes: Vec<NodeRow>,
+    /// One row per pod: input pods in input order, then pods owners would create.
+    pub pods: Vec<PodRow>,
+}
+
+/// Counts of what the input contained.
+#[derive(Clone, Debug, Default, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Inventory {
+    /// Valid objects per modelled kind.
+    pub kinds: BTreeMap<String, usize>,
+    /// Objects of kinds kubefit does not model, per kind.
+    pub ignored: BTreeMap<String, usize>,
+    /// Pending pods kubefit built from owners' templates.
+    pub generated_pods: usize,
+}
+
+/// A node's capacity and use.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct NodeRow {
+    /// The node name.
+    pub name: String,
+    /// `status.allocatable` (capacity when absent).
+    #[cfg_attr(feature = "tsify", tsify(type = "Record<string, string>"))]
+    pub allocatable: ResourceList,
+    /// The sum of the effective requests of the pods bound to the node.
+    #[cfg_attr(feature = "tsify", tsify(type = "Record<string, string>"))]
+    pub requested: ResourceList,
+    /// Allocatable minus requested, per allocatable resource (negative when overcommitted).
+    #[cfg_attr(feature = "tsify", tsify(type = "Record<string, string>"))]
+    pub free: ResourceList,
+    /// Pods bound to the node.
+    pub pods: usize,
+    /// The `Ready` condition is `True`.
+    pub ready: bool,
+    /// `spec.unschedulable` (cordoned).
+    pub unschedulable: bool,
+    /// Taints as `key=value:Effect`.
+    pub taints: Vec<String>,
+}
+
+/// A pod and where it stands.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct PodRow {
+    /// `namespace/name`.
+    pub pod: String,
+    /// The node it is bound to, if any.
+    pub node: Option<String>,
+    /// Bound, pending, rejected or terminated.
+    pub state: PodState,
+    /// The priority after admission.
+    pub priority: i32,
+    /// The QoS class.
+    pub qos_class: QosClass,
+    /// Effective requests.
+    #[cfg_attr(feature = "tsify", tsify(type = "Record<string, string>"))]
+    pub requests: ResourceList,
+    /// For pods kubefit built: the owner (`Kind/namespace/name`) that would create it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub generated_from: Option<String>,
+    /// For rejected pods: the admission message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub rejection: Option<String>,
+}
+
+impl Report {
+    /// Builds the report on a cluster.
+    #[must_use]
+    pub fn from_cluster(cluster: &Cluster) -> Self {
+        let mut diagnostics = cluster.diagnostics.clone();
+        for (kind, count) in &cluster.ignored {
+            diagnostics.push(Diagnostic::warning(
+                "input/ignored-kind",
+                alloc::format!("ignored {count} `{kind}` object(s): kubefit does not model this kind"),
+            ));
+        }
+        // Errors before warnings; within each, input order.
+        diagnostics.sort_by_key(|diagnostic| diagnostic.severity != Severity::Error);
+        let mut inventory = Inventory {
+            kinds: cluster.counts.clone(),
+            ignored: cluster.ignored.iter().cloned().collect(),
+            generated_pods: cluster.pods.iter().filter(|entry| entry.generated_from.is_some()).count(),
+        };
+        if inventory.generated_pods > 0 {
+            inventory.kinds.entry("Pod".into()).or_insert(0);
+        }
+        Self {
+            kubefit_version: crate::VERSION.into(),
+            profile: DEFAULT_PROFILE.into(),
+            diagnostics,
+            inventory,
+            nodes: cluster.nodes.iter().map(|node| node_row(node, cluster)).collect(),
+            pods: cluster.pods.iter().map(|entry| PodRow {
+                pod: alloc::format!("{}/{}", entry.pod.metadata.namespace, entry.pod.metadata.name),
+                node: (entry.state == PodState::Bound).then(|| entry.pod.spec.node_name.clone()),
+                state: entry.state,
+                priority: entry.priority,
+                qos_class: entry.qos,
+                requests: entry.requests.clone(),
+                generated_from: entry.generated_from.clone(),
+                rejection: entry.rejection.clone(),
+            }).collect(),
+        }
+    }
+
+    /// True if any diagnostic is an error.
+    #[must_use]
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// The report as aligned text tables, like `kubectl get`.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        text::render(self)
+    }
+}
+
+fn node_row(node: &Node, cluster: &Cluster) -> NodeRow {
+    let allocatable = node.status.allocatable.clone().unwrap_or_default();
+    let mut requested = ResourceList::new();
+    let mut pods = 0;
+    for entry in cluster
+        .pods
+        .iter()
+        .filter(|entry| entry.state == PodState::Bound && entry.pod.spec.node_name == node.metadata.name)
+    {
+        pods += 1;
+        for (name, quantity) in &entry.requests {
+            let sum = match requested.get(name) {
+                Some(current) => resources::saturating_add(*current, *quantity),
+                None => *quantity,
+            };
+            requested.insert(name.clone(), sum);
+        }
+    }
+    let free = allocatable
+        .iter()
+        .map(|(name, available)| {
+            let used = requested.get(name).copied().unwrap_or_else(Quantity::zero);
+            (name.clone(), resources::saturating_sub(*available, used))
+        })
+        .collect();
+    NodeRow {
+        name: node.metadata.name.clone(),
+        allocatable,
+        requested,
+        free,
+        pods,
+        ready: node.condition("Ready") == Some("True"),
+        unschedulable: node.spec.unschedulable,
+        taints: node.spec.taints.iter().map(crate::taints::describe).collect(),
+    }
+}
