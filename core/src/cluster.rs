@@ -51,7 +51,18 @@ pub struct PodEntry {
     /// The owner that would create this pod, for pods kubefit generated.
     pub generated_from: Option<String>,
     /// Where the pod is in the input (`None` for generated pods).
-    pub span: Option<Span>,
+    pub spans: Option<PodSpans>,
+}
+
+/// Where a pod and the fields later stages report on are in the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PodSpans {
+    /// The whole object.
+    pub object: Span,
+    /// `spec.priorityClassName` (the object when absent).
+    pub priority_class: Span,
+    /// `spec.nodeName` (the object when absent).
+    pub node_name: Span,
 }
 
 /// Everything kubefit knows about the cluster.
@@ -94,12 +105,18 @@ impl Cluster {
             ..Self::default()
         };
         let mut pods = Vec::new();
-        for Object { mut resource, span } in objects {
+        for object in objects {
+            let spans = PodSpans {
+                object: object.span,
+                priority_class: object.span_of("spec.priorityClassName"),
+                node_name: object.span_of("spec.nodeName"),
+            };
+            let mut resource = object.resource;
             crate::defaults::apply(&mut resource);
             *cluster.counts.entry(resource.kind().to_string()).or_insert(0) += 1;
             match resource {
                 Resource::Node(node) => cluster.nodes.push(node),
-                Resource::Pod(pod) => pods.push((pod, Some(span))),
+                Resource::Pod(pod) => pods.push((pod, Some(spans))),
                 Resource::PriorityClass(class) => cluster.priority_classes.push(class),
                 Resource::PodDisruptionBudget(pdb) => cluster.disruption_budgets.push(pdb),
                 Resource::Namespace(namespace) => cluster.namespaces.push(namespace),
@@ -124,8 +141,8 @@ impl Cluster {
                 )
                 .with_object(pod_id(&entry.pod))
                 .with_path("spec.nodeName");
-                if let Some(span) = entry.span {
-                    diagnostic = diagnostic.with_span(span);
+                if let Some(spans) = entry.spans {
+                    diagnostic = diagnostic.with_span(spans.node_name);
                 }
                 diagnostics.push(diagnostic);
             }
@@ -135,8 +152,8 @@ impl Cluster {
         cluster
     }
 
-    fn admit(&self, mut pod: Pod, span: Option<Span>, diagnostics: &mut Vec<Diagnostic>) -> PodEntry {
-        let generated_from = pod.metadata.annotations.get(owners::GENERATED_FROM).cloned().filter(|_| span.is_none());
+    fn admit(&self, mut pod: Pod, spans: Option<PodSpans>, diagnostics: &mut Vec<Diagnostic>) -> PodEntry {
+        let generated_from = pod.metadata.annotations.get(owners::GENERATED_FROM).cloned().filter(|_| spans.is_none());
         let decision = priority::admit(&mut pod, &self.priority_classes);
         let mut rejection = None;
         match decision {
@@ -152,8 +169,8 @@ impl Cluster {
                 )
                 .with_object(pod_id(&pod))
                 .with_path("spec.priorityClassName");
-                if let Some(span) = span {
-                    diagnostic = diagnostic.with_span(span);
+                if let Some(spans) = spans {
+                    diagnostic = diagnostic.with_span(spans.priority_class);
                 }
                 diagnostics.push(diagnostic);
             }
@@ -161,8 +178,8 @@ impl Cluster {
                 let mut diagnostic = Diagnostic::error("admission/priority", message.clone())
                     .with_object(pod_id(&pod))
                     .with_path("spec.priorityClassName");
-                if let Some(span) = span {
-                    diagnostic = diagnostic.with_span(span);
+                if let Some(spans) = spans {
+                    diagnostic = diagnostic.with_span(spans.priority_class);
                 }
                 diagnostics.push(diagnostic);
                 rejection = Some(message);
@@ -186,7 +203,7 @@ impl Cluster {
             requests: resources::pod_requests(&pod.spec),
             rejection,
             generated_from,
-            span,
+            spans,
             pod,
         }
     }

@@ -120,23 +120,12 @@ fn read_source(index: u32, source: &Source<'_>, limits: &Limits, sink: &mut obje
     // A byte order mark is allowed at the very start, as kubectl allows it.
     let offset = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let body = text.get(offset..).unwrap_or("");
-    let checkpoint = sink.checkpoint();
     if looks_like_json(body) {
+        // Like kubectl, text that starts like JSON is read as JSON only.
         let mut reader = tree::Reader::new(index, offset, limits, sink);
-        let Err(error) = json::read(body, &mut reader) else {
-            return;
-        };
-        // Not JSON after all: a YAML flow mapping such as `{kind: Pod}` starts the same way.
-        sink.rollback(checkpoint);
-        #[cfg(feature = "yaml")]
-        {
-            yaml::read(body, &mut tree::Reader::new(index, offset, limits, sink));
-            if !sink.failed_since(checkpoint) {
-                return;
-            }
-            sink.rollback(checkpoint);
+        if let Err(error) = json::read(body, &mut reader) {
+            sink.diagnostic(Diagnostic::error("json/syntax", error.message).with_span(at(offset + error.at)));
         }
-        sink.diagnostic(Diagnostic::error("json/syntax", error.message).with_span(at(offset + error.at)));
         return;
     }
     #[cfg(feature = "yaml")]

@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use super::decode::{self, decode};
 use super::path::FieldPath;
-use super::tree::{NodeId, Tree, Value};
+use super::tree::{NodeId, Style, Tree, Value};
 use super::{Loaded, Span};
 use crate::diagnostic::Diagnostic;
 use crate::model::{
@@ -90,7 +90,25 @@ pub struct Object {
     pub resource: Resource,
     /// Where the object is in the input.
     pub span: Span,
+    /// Where some fields that later stages report on are: `spec.priorityClassName` and
+    /// `spec.nodeName`, when present.
+    pub field_spans: Vec<(&'static str, Span)>,
 }
+
+impl Object {
+    /// The span of a field listed in [`Object::field_spans`], or of the whole object.
+    #[must_use]
+    pub fn span_of(&self, path: &str) -> Span {
+        self.field_spans
+            .iter()
+            .find(|(field, _)| *field == path)
+            .map_or(self.span, |(_, span)| *span)
+    }
+}
+
+/// Fields whose spans are kept for diagnostics raised after decoding.
+const TRACKED_FIELDS: [(&str, [&str; 2]); 2] =
+    [("spec.priorityClassName", ["spec", "priorityClassName"]), ("spec.nodeName", ["spec", "nodeName"])];
 
 /// Collects objects and diagnostics as the readers produce them.
 #[derive(Debug, Default)]
@@ -107,33 +125,9 @@ pub(crate) struct Sink {
     list_root: Option<bool>,
 }
 
-/// A point to return to when a reading attempt is abandoned.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Checkpoint {
-    objects: usize,
-    diagnostics: usize,
-}
-
 impl Sink {
     pub fn diagnostic(&mut self, diagnostic: Diagnostic) {
         self.diagnostics.push(diagnostic);
-    }
-
-    pub fn checkpoint(&self) -> Checkpoint {
-        Checkpoint {
-            objects: self.objects.len(),
-            diagnostics: self.diagnostics.len(),
-        }
-    }
-
-    pub fn rollback(&mut self, checkpoint: Checkpoint) {
-        self.objects.truncate(checkpoint.objects);
-        self.diagnostics.truncate(checkpoint.diagnostics);
-    }
-
-    /// True if an error was reported since the checkpoint.
-    pub fn failed_since(&self, checkpoint: Checkpoint) -> bool {
-        self.diagnostics.iter().skip(checkpoint.diagnostics).any(Diagnostic::is_error)
     }
 
     /// An element of a top-level `items` sequence.
@@ -148,6 +142,12 @@ impl Sink {
 
     /// The root of a complete document.
     pub fn document(&mut self, tree: &Tree<'_>, root: NodeId) {
+        // An empty document (comments only, or nothing between two `---`) holds no object.
+        if let Some(Value::Scalar(text, Style::Plain)) = tree.node(root).map(|node| &node.value) {
+            if super::scalar::resolve(text) == super::scalar::Plain::Null {
+                return;
+            }
+        }
         let kind = tree.str_at(root, &["kind"]).unwrap_or_default();
         let is_list = kind.ends_with("List") && tree.get(root, "items").is_some();
         self.list_root = Some(is_list);
@@ -295,7 +295,14 @@ fn read_object(tree: &Tree<'_>, id: NodeId, implied_kind: Option<&str>, item: Op
         read.diagnostics.push(diagnostic);
     }
     if valid {
-        read.object = Some(Object { resource, span });
+        let field_spans = TRACKED_FIELDS
+            .iter()
+            .filter_map(|(name, keys)| {
+                let spec = tree.get(id, keys.first()?)?;
+                Some((*name, tree.span(tree.get(spec, keys.get(1)?)?)))
+            })
+            .collect();
+        read.object = Some(Object { resource, span, field_spans });
     }
 }
 
