@@ -143,3 +143,59 @@ fn read_source(index: u32, source: &Source<'_>, limits: &Limits, sink: &mut obje
 fn looks_like_json(text: &str) -> bool {
     matches!(text.trim_start().as_bytes().first(), Some(b'{' | b'['))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Pod;
+
+    fn pods(text: &str) -> (Vec<Object>, Vec<Diagnostic>) {
+        let loaded = load(&[Source::new("t", text)], &Limits::default());
+        (loaded.objects, loaded.diagnostics)
+    }
+
+    fn first_pod(text: &str) -> Pod {
+        match pods(text).0.into_iter().next().map(|object| object.resource) {
+            Some(Resource::Pod(pod)) => pod,
+            other => panic!("no pod: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn json_strings_unescape_like_go() {
+        let pod = first_pod(r#"{"kind":"Pod","metadata":{"name":"p","annotations":{"a":"x\"\\\/\n\u00e9\ud83d\ude00\ud800"}}}"#);
+        assert_eq!(pod.metadata.annotations.get("a").map(String::as_str), Some("x\"\\/\né\u{1F600}\u{FFFD}"));
+    }
+
+    #[test]
+    fn yaml_merge_keys_expand_like_go_yaml() {
+        let pod = first_pod(
+            "kind: Pod\nmetadata:\n  name: p\n  labels:\n    <<: [{a: '1', b: '1'}, {b: '2', c: '2'}]\n    a: '0'\n",
+        );
+        let labels: Vec<(&str, &str)> =
+            pod.metadata.labels.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(labels, [("a", "0"), ("b", "1"), ("c", "2")]);
+    }
+
+    #[test]
+    fn a_syntax_error_stops_only_its_own_document() {
+        let (objects, diagnostics) = pods("kind: Pod\nmetadata: {name: a\n---\nkind: Pod\nmetadata: {name: b}\n");
+        assert_eq!(objects.len(), 1);
+        assert_eq!(diagnostics.len(), 1);
+    }
+
+    #[test]
+    fn quoted_and_numeric_quantities_are_the_same() {
+        let pod = first_pod("kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {cpu: 0.5, memory: '1e3'}}\n");
+        let requests = &pod.spec.containers[0].resources.requests;
+        assert_eq!(requests.get("cpu").map(|q| q.milli_value()), Some(500));
+        assert_eq!(requests.get("memory").map(|q| q.value()), Some(1000));
+    }
+
+    #[test]
+    fn yaml_1_1_keys_become_strings_like_kubectl() {
+        let pod = first_pod("kind: Pod\nmetadata:\n  name: p\n  annotations: {y: 'x', 4: 'z'}\n");
+        let keys: Vec<&str> = pod.metadata.annotations.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["4", "true"]);
+    }
+}

@@ -350,7 +350,7 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
         match self.value() {
             Some(Value::Map { .. }) => visitor.visit_map(Entries {
                 tree: self.tree,
-                entries: self.tree.entries(self.id).collect(),
+                entries: merged_entries(self.tree, self.id),
                 index: 0,
             }),
             _ if self.is_null() => visitor.visit_map(Entries {
@@ -392,6 +392,31 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
     fn deserialize_ignored_any<V: Visitor<'t>>(self, visitor: V) -> Result<V::Value, Error> {
         visitor.visit_unit()
     }
+}
+
+/// A mapping's entries with YAML merge keys (`<<: *base`) expanded as go-yaml v2 does:
+/// keys written in the mapping win over merged ones, and of several merged mappings the
+/// earlier wins.
+fn merged_entries(tree: &Tree<'_>, id: NodeId) -> Vec<(NodeId, NodeId)> {
+    let is_merge = |key: NodeId| {
+        matches!(tree.node(key).map(|node| &node.value), Some(Value::Scalar(text, Style::Plain)) if text == "<<")
+    };
+    let mut entries: Vec<(NodeId, NodeId)> = tree.entries(id).filter(|(key, _)| !is_merge(*key)).collect();
+    for (_, value) in tree.entries(id).filter(|(key, _)| is_merge(*key)) {
+        let sources: Vec<NodeId> = match tree.node(value).map(|node| &node.value) {
+            Some(Value::Seq { .. }) => tree.elements(value).to_vec(),
+            _ => alloc::vec![value],
+        };
+        for source in sources {
+            for (key, merged) in tree.entries(source) {
+                let name = tree.text(key);
+                if !entries.iter().any(|(existing, _)| tree.text(*existing) == name) {
+                    entries.push((key, merged));
+                }
+            }
+        }
+    }
+    entries
 }
 
 /// The elements of a sequence node.
