@@ -124,17 +124,17 @@ impl Cluster {
                 Resource::Workload(kind, workload) => cluster.workloads.push((kind, workload)),
             }
         }
-        let input_pods: Vec<Pod> = pods.iter().map(|(pod, _)| pod.clone()).collect();
-        for pod in owners::missing_pods(&cluster.workloads, &input_pods, &cluster.nodes) {
-            pods.push((pod, None));
-        }
+        let input_pods: Vec<&Pod> = pods.iter().map(|(pod, _)| pod).collect();
+        let created = owners::missing_pods(&cluster.workloads, &input_pods, &cluster.nodes);
+        pods.extend(created.into_iter().map(|pod| (pod, None)));
         for (pod, span) in pods {
             let entry = cluster.admit(pod, span, &mut diagnostics);
             cluster.pods.push(entry);
         }
-        let known: Vec<&str> = cluster.nodes.iter().map(|node| node.metadata.name.as_str()).collect();
+        let known: alloc::collections::BTreeSet<&str> =
+            cluster.nodes.iter().map(|node| node.metadata.name.as_str()).collect();
         for entry in &cluster.pods {
-            if entry.state == PodState::Bound && !known.contains(&entry.pod.spec.node_name.as_str()) {
+            if entry.state == PodState::Bound && !known.contains(entry.pod.spec.node_name.as_str()) {
                 let mut diagnostic = Diagnostic::warning(
                     "pod/unknown-node",
                     alloc::format!("pod is bound to node `{}`, which is not in the input", entry.pod.spec.node_name),

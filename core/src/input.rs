@@ -163,14 +163,14 @@ mod tests {
 
     #[test]
     fn json_strings_unescape_like_go() {
-        let pod = first_pod(r#"{"kind":"Pod","metadata":{"name":"p","annotations":{"a":"x\"\\\/\n\u00e9\ud83d\ude00\ud800"}}}"#);
+        let pod = first_pod(r#"{"kind":"Pod","metadata":{"name":"p","annotations":{"a":"x\"\\\/\n\u00e9\ud83d\ude00\ud800"}},"spec":{"containers":[{"name":"c"}]}}"#);
         assert_eq!(pod.metadata.annotations.get("a").map(String::as_str), Some("x\"\\/\né\u{1F600}\u{FFFD}"));
     }
 
     #[test]
     fn yaml_merge_keys_expand_like_go_yaml() {
         let pod = first_pod(
-            "kind: Pod\nmetadata:\n  name: p\n  labels:\n    <<: [{a: '1', b: '1'}, {b: '2', c: '2'}]\n    a: '0'\n",
+            "kind: Pod\nmetadata:\n  name: p\n  labels:\n    <<: [{a: '1', b: '1'}, {b: '2', c: '2'}]\n    a: '0'\nspec: {containers: [{name: c}]}\n",
         );
         let labels: Vec<(&str, &str)> =
             pod.metadata.labels.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
@@ -179,7 +179,7 @@ mod tests {
 
     #[test]
     fn a_syntax_error_stops_only_its_own_document() {
-        let (objects, diagnostics) = pods("kind: Pod\nmetadata: {name: a\n---\nkind: Pod\nmetadata: {name: b}\n");
+        let (objects, diagnostics) = pods("kind: Pod\nmetadata: {name: a\n---\nkind: Pod\nmetadata: {name: b}\nspec: {containers: [{name: c}]}\n");
         assert_eq!(objects.len(), 1);
         assert_eq!(diagnostics.len(), 1);
     }
@@ -194,7 +194,7 @@ mod tests {
 
     #[test]
     fn yaml_1_1_keys_become_strings_like_kubectl() {
-        let pod = first_pod("kind: Pod\nmetadata:\n  name: p\n  annotations: {y: 'x', 4: 'z'}\n");
+        let pod = first_pod("kind: Pod\nmetadata:\n  name: p\n  annotations: {y: 'x', 4: 'z'}\nspec: {containers: [{name: c}]}\n");
         let keys: Vec<&str> = pod.metadata.annotations.keys().map(String::as_str).collect();
         assert_eq!(keys, ["4", "true"]);
     }

@@ -5,6 +5,7 @@
 //! missing pods as pending pods built from their template, named the way the controller
 //! names them (with a deterministic suffix where the controller uses a random one).
 
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
@@ -20,8 +21,13 @@ pub const GENERATED_FROM: &str = "kubefit.io/generated-from";
 
 /// The pods the owners would create, in owner order.
 #[must_use]
-pub fn missing_pods(workloads: &[(WorkloadKind, Workload)], pods: &[Pod], nodes: &[Node]) -> Vec<Pod> {
+pub fn missing_pods(workloads: &[(WorkloadKind, Workload)], pods: &[&Pod], nodes: &[Node]) -> Vec<Pod> {
     let mut created = Vec::new();
+    if workloads.is_empty() {
+        return created;
+    }
+    let index = Index::new(pods);
+    let pods = &index;
     for (kind, workload) in workloads {
         match kind {
             WorkloadKind::Deployment => deployment(workload, workloads, pods, &mut created),
@@ -37,8 +43,8 @@ pub fn missing_pods(workloads: &[(WorkloadKind, Workload)], pods: &[Pod], nodes:
                 for ordinal in 0..usize::try_from(workload.spec.replicas.unwrap_or(1)).unwrap_or(0) {
                     let name = alloc::format!("{}-{ordinal}", workload.metadata.name);
                     let exists = pods
-                        .iter()
-                        .any(|pod| pod.metadata.name == name && pod.metadata.namespace == workload.metadata.namespace);
+                        .in_namespace(&workload.metadata.namespace)
+                        .any(|pod| pod.metadata.name == name);
                     if !exists {
                         created.push(pod_for(*kind, workload, name, owner_ref(*kind, workload)));
                     }
@@ -51,7 +57,7 @@ pub fn missing_pods(workloads: &[(WorkloadKind, Workload)], pods: &[Pod], nodes:
     created
 }
 
-fn deployment(deployment: &Workload, workloads: &[(WorkloadKind, Workload)], pods: &[Pod], created: &mut Vec<Pod>) {
+fn deployment(deployment: &Workload, workloads: &[(WorkloadKind, Workload)], pods: &Index<'_>, created: &mut Vec<Pod>) {
     let has_replica_set = workloads.iter().any(|(kind, workload)| {
         *kind == WorkloadKind::ReplicaSet && is_owned_by(&workload.metadata, WorkloadKind::Deployment, deployment)
     });
@@ -60,8 +66,8 @@ fn deployment(deployment: &Workload, workloads: &[(WorkloadKind, Workload)], pod
     }
     let selector = deployment.spec.selector.clone().unwrap_or_default();
     let have = pods
-        .iter()
-        .filter(|pod| pod.metadata.namespace == deployment.metadata.namespace && !is_terminal(pod))
+        .in_namespace(&deployment.metadata.namespace)
+        .filter(|pod| !is_terminal(pod))
         .filter(|pod| labels::selector_matches(&selector, &pod.metadata.labels))
         .count();
     let hash = deployment
@@ -88,7 +94,7 @@ fn deployment(deployment: &Workload, workloads: &[(WorkloadKind, Workload)], pod
     }
 }
 
-fn job(job: &Workload, pods: &[Pod], created: &mut Vec<Pod>) {
+fn job(job: &Workload, pods: &Index<'_>, created: &mut Vec<Pod>) {
     let owned: Vec<&Pod> = owned(pods, WorkloadKind::Job, job).collect();
     let active = owned.iter().filter(|pod| !is_terminal(pod)).count();
     let succeeded_pods = owned.iter().filter(|pod| pod.status.phase == "Succeeded").count();
@@ -130,7 +136,7 @@ pub fn daemon_tolerations(host_network: bool) -> Vec<Toleration> {
     tolerations
 }
 
-fn daemon_set(daemon_set: &Workload, pods: &[Pod], nodes: &[Node], created: &mut Vec<Pod>) {
+fn daemon_set(daemon_set: &Workload, pods: &Index<'_>, nodes: &[Node], created: &mut Vec<Pod>) {
     let template = &daemon_set.spec.template.spec;
     let mut tolerations = template.tolerations.clone();
     for extra in daemon_tolerations(template.host_network) {
@@ -138,11 +144,13 @@ fn daemon_set(daemon_set: &Workload, pods: &[Pod], nodes: &[Node], created: &mut
             tolerations.push(extra);
         }
     }
+    let covered: BTreeSet<&str> = owned(pods, WorkloadKind::DaemonSet, daemon_set)
+        .filter(|pod| !is_terminal(pod))
+        .filter_map(|pod| if pod.spec.node_name.is_empty() { pinned_node(pod) } else { Some(pod.spec.node_name.as_str()) })
+        .collect();
     for node in nodes {
         let name = &node.metadata.name;
-        let has_pod = owned(pods, WorkloadKind::DaemonSet, daemon_set)
-            .any(|pod| !is_terminal(pod) && (pod.spec.node_name == *name || pinned_node(pod) == Some(name.as_str())));
-        if has_pod || !daemon_should_run(daemon_set, &tolerations, node) {
+        if covered.contains(name.as_str()) || !daemon_should_run(daemon_set, &tolerations, node) {
             continue;
         }
         let pod_name = alloc::format!("{}-{}", daemon_set.metadata.name, suffix(name, 0));
@@ -211,8 +219,42 @@ fn pin_to_node(pod: &mut Pod, node: &str) {
     });
 }
 
-fn owned<'a>(pods: &'a [Pod], kind: WorkloadKind, owner: &'a Workload) -> impl Iterator<Item = &'a Pod> + 'a {
-    pods.iter().filter(move |pod| is_owned_by(&pod.metadata, kind, owner))
+/// Input pods by namespace and by controller, so each owner finds its pods at once.
+struct Index<'p> {
+    by_namespace: BTreeMap<&'p str, Vec<&'p Pod>>,
+    by_controller: BTreeMap<(&'p str, &'p str, &'p str), Vec<&'p Pod>>,
+}
+
+impl<'p> Index<'p> {
+    fn new(pods: &[&'p Pod]) -> Self {
+        let mut index = Self {
+            by_namespace: BTreeMap::new(),
+            by_controller: BTreeMap::new(),
+        };
+        for &pod in pods {
+            let namespace = pod.metadata.namespace.as_str();
+            index.by_namespace.entry(namespace).or_default().push(pod);
+            if let Some(owner) = pod.metadata.controller() {
+                let key = (namespace, owner.kind.as_str(), owner.name.as_str());
+                index.by_controller.entry(key).or_default().push(pod);
+            }
+        }
+        index
+    }
+
+    fn in_namespace(&self, namespace: &str) -> impl Iterator<Item = &'p Pod> + '_ {
+        self.by_namespace.get(namespace).into_iter().flatten().copied()
+    }
+}
+
+fn owned<'a>(pods: &'a Index<'a>, kind: WorkloadKind, owner: &'a Workload) -> impl Iterator<Item = &'a Pod> + 'a {
+    let key = (owner.metadata.namespace.as_str(), kind.as_str(), owner.metadata.name.as_str());
+    pods.by_controller
+        .get(&key)
+        .into_iter()
+        .flatten()
+        .copied()
+        .filter(move |pod| is_owned_by(&pod.metadata, kind, owner))
 }
 
 fn is_owned_by(meta: &crate::model::ObjectMeta, kind: WorkloadKind, owner: &Workload) -> bool {

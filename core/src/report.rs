@@ -131,7 +131,7 @@ impl Report {
             profile: DEFAULT_PROFILE.into(),
             diagnostics,
             inventory,
-            nodes: cluster.nodes.iter().map(|node| node_row(node, cluster)).collect(),
+            nodes: node_rows(cluster),
             pods: cluster.pods.iter().map(|entry| PodRow {
                 pod: alloc::format!("{}/{}", entry.pod.metadata.namespace, entry.pod.metadata.name),
                 node: (entry.state == PodState::Bound).then(|| entry.pod.spec.node_name.clone()),
@@ -158,16 +158,12 @@ impl Report {
     }
 }
 
-fn node_row(node: &Node, cluster: &Cluster) -> NodeRow {
-    let allocatable = node.status.allocatable.clone().unwrap_or_default();
-    let mut requested = ResourceList::new();
-    let mut pods = 0;
-    for entry in cluster
-        .pods
-        .iter()
-        .filter(|entry| entry.state == PodState::Bound && entry.pod.spec.node_name == node.metadata.name)
-    {
-        pods += 1;
+/// One row per node; bound pods are summed in one pass over the pods.
+fn node_rows(cluster: &Cluster) -> Vec<NodeRow> {
+    let mut usage: BTreeMap<&str, (ResourceList, usize)> = BTreeMap::new();
+    for entry in cluster.pods.iter().filter(|entry| entry.state == PodState::Bound) {
+        let (requested, pods) = usage.entry(entry.pod.spec.node_name.as_str()).or_default();
+        *pods += 1;
         for (name, quantity) in &entry.requests {
             let sum = match requested.get(name) {
                 Some(current) => resources::saturating_add(*current, *quantity),
@@ -176,6 +172,18 @@ fn node_row(node: &Node, cluster: &Cluster) -> NodeRow {
             requested.insert(name.clone(), sum);
         }
     }
+    cluster
+        .nodes
+        .iter()
+        .map(|node| {
+            let (requested, pods) = usage.remove(node.metadata.name.as_str()).unwrap_or_default();
+            node_row(node, requested, pods)
+        })
+        .collect()
+}
+
+fn node_row(node: &Node, requested: ResourceList, pods: usize) -> NodeRow {
+    let allocatable = node.status.allocatable.clone().unwrap_or_default();
     let free = allocatable
         .iter()
         .map(|(name, available)| {

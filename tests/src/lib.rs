@@ -8,6 +8,8 @@
 //! engines add sections. `KUBEFIT_BLESS=1 cargo test -p kubefit-tests` writes the full
 //! report into fixtures that have no `expected.json` yet.
 
+pub mod generate;
+
 use kubefit_core::{evaluate, Options, Source};
 use serde_json::Value;
 

@@ -144,13 +144,8 @@ impl<'t, 's> NodeDeserializer<'t, 's> {
         matches!(self.scalar(), Some((text, Style::Plain)) if scalar::resolve(text) == Plain::Null)
     }
 
-    fn visit_text<V: Visitor<'t>>(&self, text: &'t Cow<'s, str>, visitor: V) -> Result<V::Value, Error> {
-        match text {
-            // The tree borrows from the source, which outlives `'t`.
-            Cow::Borrowed(borrowed) => visitor.visit_str(borrowed),
-            Cow::Owned(owned) => visitor.visit_str(owned),
-        }
-        .map_err(|error: Error| error.at(self.id))
+    fn visit_text<V: Visitor<'t>>(&self, text: &str, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_str(text).map_err(|error: Error| error.at(self.id))
     }
 
     fn wrong_type<T>(&self, expected: &str) -> Result<T, Error> {

@@ -125,18 +125,17 @@ impl<'s> Parser<'s> {
                     self.at += 1;
                     self.skip_space();
                 }
-                Some(Open::Array) => {
-                    if first && self.peek() == Some(b']') {
-                        self.at += 1;
-                        reader.close(self.at)?;
-                        open.pop();
-                        first = false;
-                        if self.after_value(&mut open, reader)? {
-                            return Ok(());
-                        }
-                        continue;
+                Some(Open::Array) if first && self.peek() == Some(b']') => {
+                    self.at += 1;
+                    reader.close(self.at)?;
+                    open.pop();
+                    first = false;
+                    if self.after_value(&mut open, reader)? {
+                        return Ok(());
                     }
+                    continue;
                 }
+                Some(Open::Array) => {}
                 None => {}
             }
             first = false;

@@ -15,7 +15,11 @@ use crate::model::{
 use crate::validation;
 
 /// A decoded object of a kind kubefit models.
+///
+/// Variants differ in size (a pod template makes workloads large); each object is moved a
+/// few times only, so boxing would cost an allocation per object for nothing.
 #[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum Resource {
     Node(Node),
     Pod(Pod),

@@ -14,10 +14,7 @@ use crate::diagnostic::Diagnostic;
 pub(crate) fn read<'s>(text: &'s str, reader: &mut Reader<'s, '_>) {
     let mut parser = Parser::new_from_str(text);
     let mut in_document = false;
-    loop {
-        let Some(next) = parser.next_event() else {
-            break;
-        };
+    while let Some(next) = parser.next_event() {
         let (event, span) = match next {
             Ok(pair) => pair,
             Err(error) => {

@@ -1,0 +1,436 @@
+//! Label selectors (`matchLabels`, `matchExpressions`) and node selectors (required
+//! node affinity terms and their `matchFields`).
+//!
+//! Upstream: `ValidateLabelSelector` in `k8s.io/apimachinery/pkg/apis/meta/v1/validation`
+//! and `ValidateNodeSelector`, `ValidateNodeSelectorRequirement`,
+//! `ValidateNodeFieldSelectorRequirement` in `pkg/apis/core/validation/validation.go`.
+//!
+//! One addition: a `Gt`/`Lt` node requirement whose value is not an integer is an error.
+//! The API server admits it, but `labels.NewRequirement` rejects it when the scheduler
+//! builds the selector, so the term can never match a node.
+
+use crate::model::{
+    LabelSelector, LabelSelectorRequirement, NodeSelector, NodeSelectorRequirement,
+    NodeSelectorTerm,
+};
+
+use super::metadata;
+use super::names;
+use super::path::{At, Sink};
+
+/// `ValidateLabelSelector` with label values checked (`AllowInvalidLabelValueInSelector`
+/// is false on create).
+pub(super) fn label_selector(selector: &LabelSelector, at: &At<'_>, sink: &mut Sink) {
+    metadata::labels(&selector.match_labels, &at.field("matchLabels"), sink);
+    let expressions = at.field("matchExpressions");
+    for (index, requirement) in selector.match_expressions.iter().enumerate() {
+        label_requirement(requirement, &expressions.index(index), sink);
+    }
+}
+
+/// `ValidateLabelSelectorRequirement`.
+fn label_requirement(requirement: &LabelSelectorRequirement, at: &At<'_>, sink: &mut Sink) {
+    match requirement.operator.as_str() {
+        "In" | "NotIn" => {
+            if requirement.values.is_empty() {
+                sink.error(
+                    &at.field("values"),
+                    "selector/missing-values",
+                    "must be specified when `operator` is 'In' or 'NotIn'",
+                );
+            }
+        }
+        "Exists" | "DoesNotExist" => {
+            if !requirement.values.is_empty() {
+                sink.error(
+                    &at.field("values"),
+                    "selector/forbidden-values",
+                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+                );
+            }
+        }
+        _ => sink.error(
+            &at.field("operator"),
+            "selector/invalid-operator",
+            "not a valid selector operator",
+        ),
+    }
+    sink.errors(
+        &at.field("key"),
+        "selector/invalid-key",
+        &names::qualified_name(&requirement.key),
+    );
+    values(&requirement.values, at, sink);
+}
+
+/// Each value must be a label value.
+fn values(values: &[alloc::string::String], at: &At<'_>, sink: &mut Sink) {
+    for (index, value) in values.iter().enumerate() {
+        let errors = names::label_value(value);
+        if !errors.is_empty() {
+            let list = at.field("values");
+            sink.errors(&list.index(index), "selector/invalid-value", &errors);
+        }
+    }
+}
+
+/// `ValidateNodeSelector`: a required node affinity needs at least one term.
+pub(super) fn node_selector(selector: &NodeSelector, at: &At<'_>, sink: &mut Sink) {
+    let terms = at.field("nodeSelectorTerms");
+    if selector.node_selector_terms.is_empty() {
+        sink.error(
+            &terms,
+            "affinity/no-terms",
+            "must have at least one node selector term",
+        );
+        return;
+    }
+    for (index, term) in selector.node_selector_terms.iter().enumerate() {
+        node_selector_term(term, false, &terms.index(index), sink);
+    }
+}
+
+/// `ValidateNodeSelectorTerm`. Preferred terms allow values that are not label values,
+/// as upstream does ("they can succeed when the cluster has only one node").
+pub(super) fn node_selector_term(
+    term: &NodeSelectorTerm,
+    preferred: bool,
+    at: &At<'_>,
+    sink: &mut Sink,
+) {
+    if term.match_expressions.is_empty() && term.match_fields.is_empty() {
+        // Upstream accepts this; the scheduler's `nodeaffinity` matches nothing with it.
+        sink.warning(
+            at,
+            "affinity/empty-term",
+            "this term has neither `matchExpressions` nor `matchFields`, so it matches no node",
+        );
+    }
+    let expressions = at.field("matchExpressions");
+    for (index, requirement) in term.match_expressions.iter().enumerate() {
+        node_requirement(requirement, !preferred, &expressions.index(index), sink);
+    }
+    let fields = at.field("matchFields");
+    for (index, requirement) in term.match_fields.iter().enumerate() {
+        node_field_requirement(requirement, &fields.index(index), sink);
+    }
+}
+
+/// `ValidateNodeSelectorRequirement`, plus the kubefit check of `Gt`/`Lt` values.
+fn node_requirement(
+    requirement: &NodeSelectorRequirement,
+    check_values: bool,
+    at: &At<'_>,
+    sink: &mut Sink,
+) {
+    match requirement.operator.as_str() {
+        "In" | "NotIn" => {
+            if requirement.values.is_empty() {
+                sink.error(
+                    &at.field("values"),
+                    "selector/missing-values",
+                    "must be specified when `operator` is 'In' or 'NotIn'",
+                );
+            }
+        }
+        "Exists" | "DoesNotExist" => {
+            if !requirement.values.is_empty() {
+                sink.error(
+                    &at.field("values"),
+                    "selector/forbidden-values",
+                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+                );
+            }
+        }
+        "Gt" | "Lt" => match requirement.values.as_slice() {
+            [value] => {
+                if value.parse::<i64>().is_err() {
+                    let list = at.field("values");
+                    sink.push(
+                        super::Violation::error(
+                            list.index(0).path(),
+                            "selector/gt-lt-not-integer",
+                            alloc::format!(
+                                "for 'Gt', 'Lt' operators, the value must be an integer; Kubernetes admits `{value}` here, but the term can never match"
+                            ),
+                        )
+                        .with_help("write a whole number such as `4`; the node label must be a whole number too"),
+                    );
+                }
+            }
+            _ => sink.error(
+                &at.field("values"),
+                "selector/single-value",
+                "must be specified single value when `operator` is 'Lt' or 'Gt'",
+            ),
+        },
+        _ => sink.error(
+            &at.field("operator"),
+            "selector/invalid-operator",
+            "not a valid selector operator",
+        ),
+    }
+    sink.errors(
+        &at.field("key"),
+        "selector/invalid-key",
+        &names::qualified_name(&requirement.key),
+    );
+    if check_values {
+        values(&requirement.values, at, sink);
+    }
+}
+
+/// `ValidateNodeFieldSelectorRequirement`: only `metadata.name`, with `In` or `NotIn` and
+/// exactly one node name.
+fn node_field_requirement(requirement: &NodeSelectorRequirement, at: &At<'_>, sink: &mut Sink) {
+    match requirement.operator.as_str() {
+        "In" | "NotIn" => {
+            if requirement.values.len() != 1 {
+                sink.error(
+                    &at.field("values"),
+                    "selector/single-value",
+                    "must be only one value when `operator` is 'In' or 'NotIn' for node field selector",
+                );
+            }
+        }
+        _ => sink.error(
+            &at.field("operator"),
+            "selector/invalid-operator",
+            "not a valid selector operator",
+        ),
+    }
+    if requirement.key == "metadata.name" {
+        let list = at.field("values");
+        for (index, value) in requirement.values.iter().enumerate() {
+            let errors = names::dns1123_subdomain(value);
+            if !errors.is_empty() {
+                sink.errors(&list.index(index), "selector/invalid-field-value", &errors);
+            }
+        }
+    } else {
+        sink.error(
+            &at.field("key"),
+            "selector/invalid-field-key",
+            "not a valid field selector key",
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::{String, ToString};
+    use alloc::vec::Vec;
+
+    fn requirement(key: &str, operator: &str, values: &[&str]) -> NodeSelectorRequirement {
+        NodeSelectorRequirement {
+            key: key.into(),
+            operator: operator.into(),
+            values: values.iter().map(|v| String::from(*v)).collect(),
+        }
+    }
+
+    fn run_term(term: &NodeSelectorTerm, preferred: bool) -> Vec<(String, &'static str, String)> {
+        let mut sink = Sink::default();
+        node_selector_term(term, preferred, &At::root("term"), &mut sink);
+        sink.finish()
+            .into_iter()
+            .map(|v| (v.path.to_string(), v.diagnostic.code, v.diagnostic.message))
+            .collect()
+    }
+
+    fn expressions(requirements: Vec<NodeSelectorRequirement>) -> NodeSelectorTerm {
+        NodeSelectorTerm {
+            match_expressions: requirements,
+            ..NodeSelectorTerm::default()
+        }
+    }
+
+    #[test]
+    fn node_requirement_operators() {
+        // Upstream TestValidatePod: "invalid node selector requirement in node affinity,
+        // more values for exists operator" and friends.
+        let cases: [(NodeSelectorRequirement, &str, &str); 5] = [
+            (
+                requirement("key1", "Exists", &["value1"]),
+                "term.matchExpressions[0].values",
+                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+            ),
+            (
+                requirement("key1", "In", &[]),
+                "term.matchExpressions[0].values",
+                "must be specified when `operator` is 'In' or 'NotIn'",
+            ),
+            (
+                requirement("key1", "Gt", &["1", "2"]),
+                "term.matchExpressions[0].values",
+                "must be specified single value when `operator` is 'Lt' or 'Gt'",
+            ),
+            (
+                requirement("key1", "", &["value1"]),
+                "term.matchExpressions[0].operator",
+                "not a valid selector operator",
+            ),
+            (
+                requirement("key1", "Gte", &["1"]),
+                "term.matchExpressions[0].operator",
+                "not a valid selector operator",
+            ),
+        ];
+        for (requirement, path, message) in cases {
+            let found = run_term(&expressions(alloc::vec![requirement]), false);
+            assert_eq!(found.len(), 1, "{found:?}");
+            assert_eq!(found[0].0, path);
+            assert_eq!(found[0].2, message);
+        }
+        let valid = expressions(alloc::vec![
+            requirement("key1", "In", &["a", "b"]),
+            requirement("key2", "DoesNotExist", &[]),
+            requirement("cores", "Gt", &["4"]),
+            requirement("cores", "Lt", &["-4"]),
+        ]);
+        // `-4` is not a label value, which required terms check.
+        let found = run_term(&valid, false);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, "term.matchExpressions[3].values[0]");
+        assert!(run_term(&valid, true).is_empty());
+    }
+
+    #[test]
+    fn gt_lt_values_must_be_integers() {
+        let found = run_term(
+            &expressions(alloc::vec![requirement("cores", "Gt", &["abc"])]),
+            true,
+        );
+        assert_eq!(
+            found,
+            [(
+                "term.matchExpressions[0].values[0]".into(),
+                "selector/gt-lt-not-integer",
+                "for 'Gt', 'Lt' operators, the value must be an integer; Kubernetes admits `abc` here, but the term can never match".into()
+            )]
+        );
+    }
+
+    #[test]
+    fn node_requirement_keys_are_qualified_names() {
+        let found = run_term(
+            &expressions(alloc::vec![requirement("invalid key ___@#", "Exists", &[])]),
+            false,
+        );
+        assert_eq!(found[0].0, "term.matchExpressions[0].key");
+        assert_eq!(found[0].1, "selector/invalid-key");
+    }
+
+    #[test]
+    fn match_fields_only_know_metadata_name() {
+        // Upstream TestValidateNodeFieldSelectorRequirement-style cases.
+        let term = |requirement| NodeSelectorTerm {
+            match_fields: alloc::vec![requirement],
+            ..NodeSelectorTerm::default()
+        };
+        assert!(run_term(
+            &term(requirement("metadata.name", "In", &["host-1"])),
+            false
+        )
+        .is_empty());
+        let found = run_term(&term(requirement("metadata.labels", "In", &["x"])), false);
+        assert_eq!(
+            found,
+            [(
+                "term.matchFields[0].key".into(),
+                "selector/invalid-field-key",
+                "not a valid field selector key".into()
+            )]
+        );
+        let found = run_term(
+            &term(requirement("metadata.name", "In", &["a", "b"])),
+            false,
+        );
+        assert_eq!(
+            found[0].2,
+            "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"
+        );
+        let found = run_term(&term(requirement("metadata.name", "Exists", &["a"])), false);
+        assert_eq!(found[0].0, "term.matchFields[0].operator");
+        let found = run_term(
+            &term(requirement("metadata.name", "In", &["Host_1"])),
+            false,
+        );
+        assert_eq!(found[0].0, "term.matchFields[0].values[0]");
+        assert_eq!(found[0].2, names::DNS1123_SUBDOMAIN_FORMAT);
+    }
+
+    #[test]
+    fn required_node_selectors_need_a_term_and_empty_terms_warn() {
+        let mut sink = Sink::default();
+        node_selector(&NodeSelector::default(), &At::root("required"), &mut sink);
+        let found = sink.finish();
+        assert_eq!(
+            found[0].diagnostic.message,
+            "must have at least one node selector term"
+        );
+        assert_eq!(found[0].path.to_string(), "required.nodeSelectorTerms");
+        let found = run_term(&NodeSelectorTerm::default(), false);
+        assert_eq!(found[0].1, "affinity/empty-term");
+    }
+
+    #[test]
+    fn label_selectors() {
+        let selector = LabelSelector {
+            match_labels: [(String::from("app"), String::from("web"))]
+                .into_iter()
+                .collect(),
+            match_expressions: alloc::vec![
+                LabelSelectorRequirement {
+                    key: "tier".into(),
+                    operator: "In".into(),
+                    values: alloc::vec![]
+                },
+                LabelSelectorRequirement {
+                    key: "x".into(),
+                    operator: "Exists".into(),
+                    values: alloc::vec!["y".into()]
+                },
+                LabelSelectorRequirement {
+                    key: "z".into(),
+                    operator: "Gt".into(),
+                    values: alloc::vec!["1".into()]
+                },
+                LabelSelectorRequirement {
+                    key: "v".into(),
+                    operator: "NotIn".into(),
+                    values: alloc::vec!["a b".into()]
+                },
+            ],
+        };
+        let mut sink = Sink::default();
+        label_selector(&selector, &At::root("selector"), &mut sink);
+        let found: Vec<(String, &str)> = sink
+            .finish()
+            .into_iter()
+            .map(|v| (v.path.to_string(), v.diagnostic.code))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "selector.matchExpressions[0].values".into(),
+                    "selector/missing-values"
+                ),
+                (
+                    "selector.matchExpressions[1].values".into(),
+                    "selector/forbidden-values"
+                ),
+                (
+                    "selector.matchExpressions[2].operator".into(),
+                    "selector/invalid-operator"
+                ),
+                (
+                    "selector.matchExpressions[3].values[0]".into(),
+                    "selector/invalid-value"
+                ),
+            ]
+        );
+    }
+}
