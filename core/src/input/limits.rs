@@ -21,7 +21,7 @@ impl Default for Limits {
             max_input_bytes: 512 << 20,
             max_depth: 64,
             max_alias_expansion: 100_000,
-            max_documents: 100_000,
+            max_documents: 1_000_000,
         }
     }
 }
