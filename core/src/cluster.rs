@@ -11,7 +11,10 @@ use alloc::vec::Vec;
 use crate::admission::priority::{self, Decision};
 use crate::diagnostic::Diagnostic;
 use crate::input::{self, Loaded, Object, Resource, Source, Span};
-use crate::model::{Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, ResourceList, Service, Workload, WorkloadKind};
+use crate::model::{
+    Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, ResourceList, Service, Workload,
+    WorkloadKind,
+};
 use crate::owners;
 use crate::resources::{self, QosClass};
 
@@ -113,7 +116,10 @@ impl Cluster {
             };
             let mut resource = object.resource;
             crate::defaults::apply(&mut resource);
-            *cluster.counts.entry(resource.kind().to_string()).or_insert(0) += 1;
+            *cluster
+                .counts
+                .entry(resource.kind().to_string())
+                .or_insert(0) += 1;
             match resource {
                 Resource::Node(node) => cluster.nodes.push(node),
                 Resource::Pod(pod) => pods.push((pod, Some(spans))),
@@ -131,13 +137,20 @@ impl Cluster {
             let entry = cluster.admit(pod, span, &mut diagnostics);
             cluster.pods.push(entry);
         }
-        let known: alloc::collections::BTreeSet<&str> =
-            cluster.nodes.iter().map(|node| node.metadata.name.as_str()).collect();
+        let known: alloc::collections::BTreeSet<&str> = cluster
+            .nodes
+            .iter()
+            .map(|node| node.metadata.name.as_str())
+            .collect();
         for entry in &cluster.pods {
-            if entry.state == PodState::Bound && !known.contains(entry.pod.spec.node_name.as_str()) {
+            if entry.state == PodState::Bound && !known.contains(entry.pod.spec.node_name.as_str())
+            {
                 let mut diagnostic = Diagnostic::warning(
                     "pod/unknown-node",
-                    alloc::format!("pod is bound to node `{}`, which is not in the input", entry.pod.spec.node_name),
+                    alloc::format!(
+                        "pod is bound to node `{}`, which is not in the input",
+                        entry.pod.spec.node_name
+                    ),
                 )
                 .with_object(pod_id(&entry.pod))
                 .with_path("spec.nodeName");
@@ -152,8 +165,18 @@ impl Cluster {
         cluster
     }
 
-    fn admit(&self, mut pod: Pod, spans: Option<PodSpans>, diagnostics: &mut Vec<Diagnostic>) -> PodEntry {
-        let generated_from = pod.metadata.annotations.get(owners::GENERATED_FROM).cloned().filter(|_| spans.is_none());
+    fn admit(
+        &self,
+        mut pod: Pod,
+        spans: Option<PodSpans>,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> PodEntry {
+        let generated_from = pod
+            .metadata
+            .annotations
+            .get(owners::GENERATED_FROM)
+            .cloned()
+            .filter(|_| spans.is_none());
         let decision = priority::admit(&mut pod, &self.priority_classes);
         let mut rejection = None;
         match decision {
@@ -186,7 +209,11 @@ impl Cluster {
             }
         }
         let terminal = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
-        let what_if = pod.metadata.annotations.get(PENDING_ANNOTATION).is_some_and(|value| value == "true");
+        let what_if = pod
+            .metadata
+            .annotations
+            .get(PENDING_ANNOTATION)
+            .is_some_and(|value| value == "true");
         let state = if rejection.is_some() {
             PodState::Rejected
         } else if terminal {
@@ -198,7 +225,11 @@ impl Cluster {
         };
         PodEntry {
             state,
-            priority: if rejection.is_some() { 0 } else { pod.spec.priority.unwrap_or(0) },
+            priority: if rejection.is_some() {
+                0
+            } else {
+                pod.spec.priority.unwrap_or(0)
+            },
             qos: resources::qos_class(&pod.spec),
             requests: resources::pod_requests(&pod.spec),
             rejection,
@@ -216,7 +247,11 @@ pub fn pod_id(pod: &Pod) -> String {
 }
 
 /// Keeps the first of objects with the same kind, namespace and name; reports the others.
-fn reject_duplicates(objects: Vec<Object>, sources: &[Source<'_>], diagnostics: &mut Vec<Diagnostic>) -> Vec<Object> {
+fn reject_duplicates(
+    objects: Vec<Object>,
+    sources: &[Source<'_>],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Object> {
     let mut seen: BTreeMap<String, Span> = BTreeMap::new();
     let mut kept = Vec::with_capacity(objects.len());
     for object in objects {
@@ -228,7 +263,9 @@ fn reject_duplicates(objects: Vec<Object>, sources: &[Source<'_>], diagnostics: 
         match seen.get(&id) {
             Some(first) => {
                 let (line, _) = input::locate::line_column(sources, *first);
-                let source = sources.get(first.source as usize).map_or("input", |source| source.name);
+                let source = sources
+                    .get(first.source as usize)
+                    .map_or("input", |source| source.name);
                 diagnostics.push(
                     Diagnostic::error(
                         "input/duplicate-object",

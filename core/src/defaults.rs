@@ -63,7 +63,11 @@ pub fn pod_spec(spec: &mut PodSpec) {
     spec.termination_grace_period_seconds
         .get_or_insert(DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS);
     let host_network = spec.host_network;
-    for container in spec.containers.iter_mut().chain(spec.init_containers.iter_mut()) {
+    for container in spec
+        .containers
+        .iter_mut()
+        .chain(spec.init_containers.iter_mut())
+    {
         container_defaults(container, host_network);
     }
     if let Some(resources) = spec.resources.as_mut() {
@@ -72,7 +76,10 @@ pub fn pod_spec(spec: &mut PodSpec) {
 }
 
 fn container_defaults(container: &mut Container, host_network: bool) {
-    requests_from_limits(&mut container.resources.requests, &container.resources.limits);
+    requests_from_limits(
+        &mut container.resources.requests,
+        &container.resources.limits,
+    );
     for port in &mut container.ports {
         if port.protocol.is_empty() {
             port.protocol = String::from("TCP");
@@ -107,7 +114,10 @@ fn workload(kind: WorkloadKind, workload: &mut Workload) {
         }
     }
     if spec.template.metadata.namespace.is_empty() {
-        spec.template.metadata.namespace.clone_from(&workload.metadata.namespace);
+        spec.template
+            .metadata
+            .namespace
+            .clone_from(&workload.metadata.namespace);
     }
     pod_spec(&mut spec.template.spec);
 }

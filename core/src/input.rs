@@ -104,10 +104,14 @@ fn read_source(index: u32, source: &Source<'_>, limits: &Limits, sink: &mut obje
     let text = match core::str::from_utf8(source.bytes) {
         Ok(text) => text,
         Err(error) => {
-            let utf16 = source.bytes.starts_with(&[0xFF, 0xFE]) || source.bytes.starts_with(&[0xFE, 0xFF]);
+            let utf16 =
+                source.bytes.starts_with(&[0xFF, 0xFE]) || source.bytes.starts_with(&[0xFE, 0xFF]);
             let mut diagnostic = Diagnostic::error(
                 "input/not-utf8",
-                alloc::format!("input is not valid UTF-8 at byte offset {}", error.valid_up_to()),
+                alloc::format!(
+                    "input is not valid UTF-8 at byte offset {}",
+                    error.valid_up_to()
+                ),
             )
             .with_span(at(error.valid_up_to()));
             if utf16 {
@@ -124,7 +128,9 @@ fn read_source(index: u32, source: &Source<'_>, limits: &Limits, sink: &mut obje
         // Like kubectl, text that starts like JSON is read as JSON only.
         let mut reader = tree::Reader::new(index, offset, limits, sink);
         if let Err(error) = json::read(body, &mut reader) {
-            sink.diagnostic(Diagnostic::error("json/syntax", error.message).with_span(at(offset + error.at)));
+            sink.diagnostic(
+                Diagnostic::error("json/syntax", error.message).with_span(at(offset + error.at)),
+            );
         }
         return;
     }
@@ -133,8 +139,11 @@ fn read_source(index: u32, source: &Source<'_>, limits: &Limits, sink: &mut obje
     #[cfg(not(feature = "yaml"))]
     if !body.trim().is_empty() {
         sink.diagnostic(
-            Diagnostic::error("input/yaml-disabled", "YAML input needs the `yaml` feature of kubefit-core")
-                .with_span(at(offset)),
+            Diagnostic::error(
+                "input/yaml-disabled",
+                "YAML input needs the `yaml` feature of kubefit-core",
+            )
+            .with_span(at(offset)),
         );
     }
 }
@@ -155,7 +164,12 @@ mod tests {
     }
 
     fn first_pod(text: &str) -> Pod {
-        match pods(text).0.into_iter().next().map(|object| object.resource) {
+        match pods(text)
+            .0
+            .into_iter()
+            .next()
+            .map(|object| object.resource)
+        {
             Some(Resource::Pod(pod)) => pod,
             other => panic!("no pod: {other:?}"),
         }
@@ -163,8 +177,13 @@ mod tests {
 
     #[test]
     fn json_strings_unescape_like_go() {
-        let pod = first_pod(r#"{"kind":"Pod","metadata":{"name":"p","annotations":{"a":"x\"\\\/\n\u00e9\ud83d\ude00\ud800"}},"spec":{"containers":[{"name":"c"}]}}"#);
-        assert_eq!(pod.metadata.annotations.get("a").map(String::as_str), Some("x\"\\/\né\u{1F600}\u{FFFD}"));
+        let pod = first_pod(
+            r#"{"kind":"Pod","metadata":{"name":"p","annotations":{"a":"x\"\\\/\n\u00e9\ud83d\ude00\ud800"}},"spec":{"containers":[{"name":"c"}]}}"#,
+        );
+        assert_eq!(
+            pod.metadata.annotations.get("a").map(String::as_str),
+            Some("x\"\\/\né\u{1F600}\u{FFFD}")
+        );
     }
 
     #[test]
@@ -172,8 +191,12 @@ mod tests {
         let pod = first_pod(
             "kind: Pod\nmetadata:\n  name: p\n  labels:\n    <<: [{a: '1', b: '1'}, {b: '2', c: '2'}]\n    a: '0'\nspec: {containers: [{name: c}]}\n",
         );
-        let labels: Vec<(&str, &str)> =
-            pod.metadata.labels.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let labels: Vec<(&str, &str)> = pod
+            .metadata
+            .labels
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
         assert_eq!(labels, [("a", "0"), ("b", "1"), ("c", "2")]);
     }
 
@@ -195,7 +218,12 @@ mod tests {
     #[test]
     fn yaml_1_1_keys_become_strings_like_kubectl() {
         let pod = first_pod("kind: Pod\nmetadata:\n  name: p\n  annotations: {y: 'x', 4: 'z'}\nspec: {containers: [{name: c}]}\n");
-        let keys: Vec<&str> = pod.metadata.annotations.keys().map(String::as_str).collect();
+        let keys: Vec<&str> = pod
+            .metadata
+            .annotations
+            .keys()
+            .map(String::as_str)
+            .collect();
         assert_eq!(keys, ["4", "true"]);
     }
 }

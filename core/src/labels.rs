@@ -3,7 +3,10 @@
 //! Follows `k8s.io/apimachinery/pkg/labels/selector.go` and
 //! `k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go`.
 
-use crate::model::{LabelSelector, LabelSelectorRequirement, Node, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, StringMap};
+use crate::model::{
+    LabelSelector, LabelSelectorRequirement, Node, NodeSelector, NodeSelectorRequirement,
+    NodeSelectorTerm, StringMap,
+};
 
 /// True if `labels` satisfy every `matchLabels` pair and every expression of `selector`.
 /// An empty selector matches everything; a requirement with an unknown operator matches
@@ -34,13 +37,18 @@ fn requirement_matches(requirement: &LabelSelectorRequirement, labels: &StringMa
 /// True if the plain map selector (every pair must be present) matches `labels`.
 #[must_use]
 pub fn map_matches(selector: &StringMap, labels: &StringMap) -> bool {
-    selector.iter().all(|(key, value)| labels.get(key) == Some(value))
+    selector
+        .iter()
+        .all(|(key, value)| labels.get(key) == Some(value))
 }
 
 /// True if any term of a required node affinity matches the node. No terms match nothing.
 #[must_use]
 pub fn node_selector_matches(selector: &NodeSelector, node: &Node) -> bool {
-    selector.node_selector_terms.iter().any(|term| node_term_matches(term, node))
+    selector
+        .node_selector_terms
+        .iter()
+        .any(|term| node_term_matches(term, node))
 }
 
 /// True if every expression and field requirement of the term holds; an empty term
@@ -53,7 +61,10 @@ pub fn node_term_matches(term: &NodeSelectorTerm, node: &Node) -> bool {
     term.match_expressions
         .iter()
         .all(|requirement| node_requirement_matches(requirement, &node.metadata.labels))
-        && term.match_fields.iter().all(|requirement| field_matches(requirement, node))
+        && term
+            .match_fields
+            .iter()
+            .all(|requirement| field_matches(requirement, node))
 }
 
 /// A node label requirement, including `Gt` and `Lt` on integer label values.
@@ -64,7 +75,10 @@ pub fn node_requirement_matches(requirement: &NodeSelectorRequirement, labels: &
         let [bound] = requirement.values.as_slice() else {
             return false;
         };
-        match (value.and_then(|v| v.parse::<i64>().ok()), bound.parse::<i64>().ok()) {
+        match (
+            value.and_then(|v| v.parse::<i64>().ok()),
+            bound.parse::<i64>().ok(),
+        ) {
             (Some(label), Some(bound)) => wanted(label, bound),
             _ => false,
         }
@@ -100,7 +114,10 @@ mod tests {
     use alloc::vec;
 
     fn labels(pairs: &[(&str, &str)]) -> StringMap {
-        pairs.iter().map(|(k, v)| (String::from(*k), String::from(*v))).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (String::from(*k), String::from(*v)))
+            .collect()
     }
 
     fn requirement(key: &str, operator: &str, values: &[&str]) -> NodeSelectorRequirement {
@@ -114,13 +131,34 @@ mod tests {
     #[test]
     fn node_requirements_follow_upstream_operators() {
         let node_labels = labels(&[("zone", "a"), ("cores", "8")]);
-        assert!(node_requirement_matches(&requirement("zone", "In", &["a", "b"]), &node_labels));
-        assert!(node_requirement_matches(&requirement("disk", "NotIn", &["ssd"]), &node_labels));
-        assert!(node_requirement_matches(&requirement("disk", "DoesNotExist", &[]), &node_labels));
-        assert!(node_requirement_matches(&requirement("cores", "Gt", &["4"]), &node_labels));
-        assert!(!node_requirement_matches(&requirement("cores", "Gt", &["8"]), &node_labels));
-        assert!(!node_requirement_matches(&requirement("cores", "Lt", &["abc"]), &node_labels));
-        assert!(!node_requirement_matches(&requirement("zone", "Gt", &["1"]), &node_labels));
+        assert!(node_requirement_matches(
+            &requirement("zone", "In", &["a", "b"]),
+            &node_labels
+        ));
+        assert!(node_requirement_matches(
+            &requirement("disk", "NotIn", &["ssd"]),
+            &node_labels
+        ));
+        assert!(node_requirement_matches(
+            &requirement("disk", "DoesNotExist", &[]),
+            &node_labels
+        ));
+        assert!(node_requirement_matches(
+            &requirement("cores", "Gt", &["4"]),
+            &node_labels
+        ));
+        assert!(!node_requirement_matches(
+            &requirement("cores", "Gt", &["8"]),
+            &node_labels
+        ));
+        assert!(!node_requirement_matches(
+            &requirement("cores", "Lt", &["abc"]),
+            &node_labels
+        ));
+        assert!(!node_requirement_matches(
+            &requirement("zone", "Gt", &["1"]),
+            &node_labels
+        ));
     }
 
     #[test]

@@ -16,12 +16,18 @@ use alloc::string::String;
 pub use meta::{ObjectMeta, OwnerReference};
 pub use node::{ContainerImage, Node, NodeCondition, NodeSpec, NodeStatus, Taint};
 pub use pod::{
-    Affinity, Container, ContainerPort, NodeAffinity, Pod, PodAffinity, PodAffinityTerm, PodAntiAffinity, PodSpec,
-    PodStatus, PreferredSchedulingTerm, ResourceRequirements, Toleration, TopologySpreadConstraint, Volume,
-    WeightedPodAffinityTerm,
+    Affinity, Container, ContainerPort, NodeAffinity, Pod, PodAffinity, PodAffinityTerm,
+    PodAntiAffinity, PodSpec, PodStatus, PreferredSchedulingTerm, ResourceRequirements, Toleration,
+    TopologySpreadConstraint, Volume, WeightedPodAffinityTerm,
 };
-pub use policy::{Namespace, PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus, PriorityClass, Service, ServiceSpec};
-pub use selector::{LabelSelector, LabelSelectorRequirement, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm};
+pub use policy::{
+    Namespace, PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus,
+    PriorityClass, Service, ServiceSpec,
+};
+pub use selector::{
+    LabelSelector, LabelSelectorRequirement, NodeSelector, NodeSelectorRequirement,
+    NodeSelectorTerm,
+};
 pub use workload::{PodTemplateSpec, Workload, WorkloadKind, WorkloadSpec, WorkloadStatus};
 
 use crate::quantity::Quantity;

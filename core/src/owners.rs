@@ -11,8 +11,8 @@ use alloc::vec::Vec;
 
 use crate::labels;
 use crate::model::{
-    Affinity, Node, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, OwnerReference, Pod,
-    Toleration, Workload, WorkloadKind,
+    Affinity, Node, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm,
+    OwnerReference, Pod, Toleration, Workload, WorkloadKind,
 };
 use crate::taints;
 
@@ -21,7 +21,11 @@ pub const GENERATED_FROM: &str = "kubefit.io/generated-from";
 
 /// The pods the owners would create, in owner order.
 #[must_use]
-pub fn missing_pods(workloads: &[(WorkloadKind, Workload)], pods: &[&Pod], nodes: &[Node]) -> Vec<Pod> {
+pub fn missing_pods(
+    workloads: &[(WorkloadKind, Workload)],
+    pods: &[&Pod],
+    nodes: &[Node],
+) -> Vec<Pod> {
     let mut created = Vec::new();
     if workloads.is_empty() {
         return created;
@@ -32,15 +36,22 @@ pub fn missing_pods(workloads: &[(WorkloadKind, Workload)], pods: &[&Pod], nodes
         match kind {
             WorkloadKind::Deployment => deployment(workload, workloads, pods, &mut created),
             WorkloadKind::ReplicaSet | WorkloadKind::ReplicationController => {
-                let have = owned(pods, *kind, workload).filter(|pod| !is_terminal(pod)).count();
+                let have = owned(pods, *kind, workload)
+                    .filter(|pod| !is_terminal(pod))
+                    .count();
                 let want = workload.spec.replicas.unwrap_or(1);
                 for index in have..usize::try_from(want).unwrap_or(0) {
-                    let name = alloc::format!("{}-{}", workload.metadata.name, suffix(&workload.metadata.name, index));
+                    let name = alloc::format!(
+                        "{}-{}",
+                        workload.metadata.name,
+                        suffix(&workload.metadata.name, index)
+                    );
                     created.push(pod_for(*kind, workload, name, owner_ref(*kind, workload)));
                 }
             }
             WorkloadKind::StatefulSet => {
-                for ordinal in 0..usize::try_from(workload.spec.replicas.unwrap_or(1)).unwrap_or(0) {
+                for ordinal in 0..usize::try_from(workload.spec.replicas.unwrap_or(1)).unwrap_or(0)
+                {
                     let name = alloc::format!("{}-{ordinal}", workload.metadata.name);
                     let exists = pods
                         .in_namespace(&workload.metadata.namespace)
@@ -57,9 +68,15 @@ pub fn missing_pods(workloads: &[(WorkloadKind, Workload)], pods: &[&Pod], nodes
     created
 }
 
-fn deployment(deployment: &Workload, workloads: &[(WorkloadKind, Workload)], pods: &Index<'_>, created: &mut Vec<Pod>) {
+fn deployment(
+    deployment: &Workload,
+    workloads: &[(WorkloadKind, Workload)],
+    pods: &Index<'_>,
+    created: &mut Vec<Pod>,
+) {
     let has_replica_set = workloads.iter().any(|(kind, workload)| {
-        *kind == WorkloadKind::ReplicaSet && is_owned_by(&workload.metadata, WorkloadKind::Deployment, deployment)
+        *kind == WorkloadKind::ReplicaSet
+            && is_owned_by(&workload.metadata, WorkloadKind::Deployment, deployment)
     });
     if has_replica_set {
         return;
@@ -89,7 +106,9 @@ fn deployment(deployment: &Workload, workloads: &[(WorkloadKind, Workload)], pod
             controller: Some(true),
         };
         let mut pod = pod_for(WorkloadKind::Deployment, deployment, name, owner);
-        pod.metadata.labels.insert("pod-template-hash".into(), hash.clone());
+        pod.metadata
+            .labels
+            .insert("pod-template-hash".into(), hash.clone());
         created.push(pod);
     }
 }
@@ -97,17 +116,35 @@ fn deployment(deployment: &Workload, workloads: &[(WorkloadKind, Workload)], pod
 fn job(job: &Workload, pods: &Index<'_>, created: &mut Vec<Pod>) {
     let owned: Vec<&Pod> = owned(pods, WorkloadKind::Job, job).collect();
     let active = owned.iter().filter(|pod| !is_terminal(pod)).count();
-    let succeeded_pods = owned.iter().filter(|pod| pod.status.phase == "Succeeded").count();
-    let succeeded = usize::try_from(job.status.succeeded.unwrap_or(0)).unwrap_or(0).max(succeeded_pods);
+    let succeeded_pods = owned
+        .iter()
+        .filter(|pod| pod.status.phase == "Succeeded")
+        .count();
+    let succeeded = usize::try_from(job.status.succeeded.unwrap_or(0))
+        .unwrap_or(0)
+        .max(succeeded_pods);
     let parallelism = usize::try_from(job.spec.parallelism.unwrap_or(1)).unwrap_or(0);
     let want = match job.spec.completions {
-        Some(completions) => parallelism.min(usize::try_from(completions).unwrap_or(0).saturating_sub(succeeded)),
+        Some(completions) => parallelism.min(
+            usize::try_from(completions)
+                .unwrap_or(0)
+                .saturating_sub(succeeded),
+        ),
         None if succeeded > 0 => 0,
         None => parallelism,
     };
     for index in active..want {
-        let name = alloc::format!("{}-{}", job.metadata.name, suffix(&job.metadata.name, index));
-        created.push(pod_for(WorkloadKind::Job, job, name, owner_ref(WorkloadKind::Job, job)));
+        let name = alloc::format!(
+            "{}-{}",
+            job.metadata.name,
+            suffix(&job.metadata.name, index)
+        );
+        created.push(pod_for(
+            WorkloadKind::Job,
+            job,
+            name,
+            owner_ref(WorkloadKind::Job, job),
+        ));
     }
 }
 
@@ -131,7 +168,10 @@ pub fn daemon_tolerations(host_network: bool) -> Vec<Toleration> {
         toleration("node.kubernetes.io/unschedulable", "NoSchedule"),
     ];
     if host_network {
-        tolerations.push(toleration("node.kubernetes.io/network-unavailable", "NoSchedule"));
+        tolerations.push(toleration(
+            "node.kubernetes.io/network-unavailable",
+            "NoSchedule",
+        ));
     }
     tolerations
 }
@@ -146,7 +186,13 @@ fn daemon_set(daemon_set: &Workload, pods: &Index<'_>, nodes: &[Node], created: 
     }
     let covered: BTreeSet<&str> = owned(pods, WorkloadKind::DaemonSet, daemon_set)
         .filter(|pod| !is_terminal(pod))
-        .filter_map(|pod| if pod.spec.node_name.is_empty() { pinned_node(pod) } else { Some(pod.spec.node_name.as_str()) })
+        .filter_map(|pod| {
+            if pod.spec.node_name.is_empty() {
+                pinned_node(pod)
+            } else {
+                Some(pod.spec.node_name.as_str())
+            }
+        })
         .collect();
     for node in nodes {
         let name = &node.metadata.name;
@@ -154,7 +200,12 @@ fn daemon_set(daemon_set: &Workload, pods: &Index<'_>, nodes: &[Node], created: 
             continue;
         }
         let pod_name = alloc::format!("{}-{}", daemon_set.metadata.name, suffix(name, 0));
-        let mut pod = pod_for(WorkloadKind::DaemonSet, daemon_set, pod_name, owner_ref(WorkloadKind::DaemonSet, daemon_set));
+        let mut pod = pod_for(
+            WorkloadKind::DaemonSet,
+            daemon_set,
+            pod_name,
+            owner_ref(WorkloadKind::DaemonSet, daemon_set),
+        );
         pod.spec.tolerations.clone_from(&tolerations);
         pin_to_node(&mut pod, name);
         created.push(pod);
@@ -172,7 +223,11 @@ fn daemon_should_run(daemon_set: &Workload, tolerations: &[Toleration], node: &N
         .affinity
         .as_ref()
         .and_then(|affinity| affinity.node_affinity.as_ref())
-        .and_then(|affinity| affinity.required_during_scheduling_ignored_during_execution.as_ref());
+        .and_then(|affinity| {
+            affinity
+                .required_during_scheduling_ignored_during_execution
+                .as_ref()
+        });
     if required.is_some_and(|selector| !labels::node_selector_matches(selector, node)) {
         return false;
     }
@@ -213,7 +268,9 @@ fn pin_to_node(pod: &mut Pod, node: &str) {
         }],
     };
     let affinity = pod.spec.affinity.get_or_insert_with(Affinity::default);
-    let node_affinity = affinity.node_affinity.get_or_insert_with(NodeAffinity::default);
+    let node_affinity = affinity
+        .node_affinity
+        .get_or_insert_with(NodeAffinity::default);
     node_affinity.required_during_scheduling_ignored_during_execution = Some(NodeSelector {
         node_selector_terms: alloc::vec![term],
     });
@@ -243,12 +300,24 @@ impl<'p> Index<'p> {
     }
 
     fn in_namespace(&self, namespace: &str) -> impl Iterator<Item = &'p Pod> + '_ {
-        self.by_namespace.get(namespace).into_iter().flatten().copied()
+        self.by_namespace
+            .get(namespace)
+            .into_iter()
+            .flatten()
+            .copied()
     }
 }
 
-fn owned<'a>(pods: &'a Index<'a>, kind: WorkloadKind, owner: &'a Workload) -> impl Iterator<Item = &'a Pod> + 'a {
-    let key = (owner.metadata.namespace.as_str(), kind.as_str(), owner.metadata.name.as_str());
+fn owned<'a>(
+    pods: &'a Index<'a>,
+    kind: WorkloadKind,
+    owner: &'a Workload,
+) -> impl Iterator<Item = &'a Pod> + 'a {
+    let key = (
+        owner.metadata.namespace.as_str(),
+        kind.as_str(),
+        owner.metadata.name.as_str(),
+    );
     pods.by_controller
         .get(&key)
         .into_iter()
@@ -262,7 +331,9 @@ fn is_owned_by(meta: &crate::model::ObjectMeta, kind: WorkloadKind, owner: &Work
         && meta.controller().is_some_and(|reference| {
             reference.kind == kind.as_str()
                 && reference.name == owner.metadata.name
-                && (reference.uid.is_empty() || owner.metadata.uid.is_empty() || reference.uid == owner.metadata.uid)
+                && (reference.uid.is_empty()
+                    || owner.metadata.uid.is_empty()
+                    || reference.uid == owner.metadata.uid)
         })
 }
 
@@ -289,12 +360,21 @@ fn pod_for(kind: WorkloadKind, workload: &Workload, name: String, owner: OwnerRe
     let template = &workload.spec.template;
     let mut pod = Pod::default();
     pod.metadata.name = name;
-    pod.metadata.namespace.clone_from(&workload.metadata.namespace);
+    pod.metadata
+        .namespace
+        .clone_from(&workload.metadata.namespace);
     pod.metadata.labels.clone_from(&template.metadata.labels);
-    pod.metadata.annotations.clone_from(&template.metadata.annotations);
+    pod.metadata
+        .annotations
+        .clone_from(&template.metadata.annotations);
     pod.metadata.annotations.insert(
         GENERATED_FROM.into(),
-        alloc::format!("{}/{}/{}", kind.as_str(), workload.metadata.namespace, workload.metadata.name),
+        alloc::format!(
+            "{}/{}/{}",
+            kind.as_str(),
+            workload.metadata.namespace,
+            workload.metadata.name
+        ),
     );
     pod.metadata.owner_references = alloc::vec![owner];
     pod.spec = template.spec.clone();

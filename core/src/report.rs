@@ -113,7 +113,9 @@ impl Report {
         for (kind, count) in &cluster.ignored {
             diagnostics.push(Diagnostic::warning(
                 "input/ignored-kind",
-                alloc::format!("ignored {count} `{kind}` object(s): kubefit does not model this kind"),
+                alloc::format!(
+                    "ignored {count} `{kind}` object(s): kubefit does not model this kind"
+                ),
             ));
         }
         // Errors before warnings; within each, input order.
@@ -121,7 +123,11 @@ impl Report {
         let mut inventory = Inventory {
             kinds: cluster.counts.clone(),
             ignored: cluster.ignored.iter().cloned().collect(),
-            generated_pods: cluster.pods.iter().filter(|entry| entry.generated_from.is_some()).count(),
+            generated_pods: cluster
+                .pods
+                .iter()
+                .filter(|entry| entry.generated_from.is_some())
+                .count(),
         };
         if inventory.generated_pods > 0 {
             inventory.kinds.entry("Pod".into()).or_insert(0);
@@ -132,16 +138,25 @@ impl Report {
             diagnostics,
             inventory,
             nodes: node_rows(cluster),
-            pods: cluster.pods.iter().map(|entry| PodRow {
-                pod: alloc::format!("{}/{}", entry.pod.metadata.namespace, entry.pod.metadata.name),
-                node: (entry.state == PodState::Bound).then(|| entry.pod.spec.node_name.clone()),
-                state: entry.state,
-                priority: entry.priority,
-                qos_class: entry.qos,
-                requests: entry.requests.clone(),
-                generated_from: entry.generated_from.clone(),
-                rejection: entry.rejection.clone(),
-            }).collect(),
+            pods: cluster
+                .pods
+                .iter()
+                .map(|entry| PodRow {
+                    pod: alloc::format!(
+                        "{}/{}",
+                        entry.pod.metadata.namespace,
+                        entry.pod.metadata.name
+                    ),
+                    node: (entry.state == PodState::Bound)
+                        .then(|| entry.pod.spec.node_name.clone()),
+                    state: entry.state,
+                    priority: entry.priority,
+                    qos_class: entry.qos,
+                    requests: entry.requests.clone(),
+                    generated_from: entry.generated_from.clone(),
+                    rejection: entry.rejection.clone(),
+                })
+                .collect(),
         }
     }
 
@@ -161,7 +176,11 @@ impl Report {
 /// One row per node; bound pods are summed in one pass over the pods.
 fn node_rows(cluster: &Cluster) -> Vec<NodeRow> {
     let mut usage: BTreeMap<&str, (ResourceList, usize)> = BTreeMap::new();
-    for entry in cluster.pods.iter().filter(|entry| entry.state == PodState::Bound) {
+    for entry in cluster
+        .pods
+        .iter()
+        .filter(|entry| entry.state == PodState::Bound)
+    {
         let (requested, pods) = usage.entry(entry.pod.spec.node_name.as_str()).or_default();
         *pods += 1;
         for (name, quantity) in &entry.requests {
@@ -176,7 +195,9 @@ fn node_rows(cluster: &Cluster) -> Vec<NodeRow> {
         .nodes
         .iter()
         .map(|node| {
-            let (requested, pods) = usage.remove(node.metadata.name.as_str()).unwrap_or_default();
+            let (requested, pods) = usage
+                .remove(node.metadata.name.as_str())
+                .unwrap_or_default();
             node_row(node, requested, pods)
         })
         .collect()
@@ -199,6 +220,11 @@ fn node_row(node: &Node, requested: ResourceList, pods: usize) -> NodeRow {
         pods,
         ready: node.condition("Ready") == Some("True"),
         unschedulable: node.spec.unschedulable,
-        taints: node.spec.taints.iter().map(crate::taints::describe).collect(),
+        taints: node
+            .spec
+            .taints
+            .iter()
+            .map(crate::taints::describe)
+            .collect(),
     }
 }

@@ -88,14 +88,16 @@ fn add(total: &mut ResourceList, more: &ResourceList) {
 
 /// `a + b`, saturating at the bounds of milli-units instead of overflowing.
 pub(crate) fn saturating_add(a: Quantity, b: Quantity) -> Quantity {
-    a.checked_add(b)
-        .unwrap_or_else(|| Quantity::from_milli(a.milli_value().saturating_add(b.milli_value()), a.format()))
+    a.checked_add(b).unwrap_or_else(|| {
+        Quantity::from_milli(a.milli_value().saturating_add(b.milli_value()), a.format())
+    })
 }
 
 /// `a - b`, saturating at the bounds of milli-units instead of overflowing.
 pub(crate) fn saturating_sub(a: Quantity, b: Quantity) -> Quantity {
-    a.checked_sub(b)
-        .unwrap_or_else(|| Quantity::from_milli(a.milli_value().saturating_sub(b.milli_value()), a.format()))
+    a.checked_sub(b).unwrap_or_else(|| {
+        Quantity::from_milli(a.milli_value().saturating_sub(b.milli_value()), a.format())
+    })
 }
 
 fn max_into(total: &mut ResourceList, other: &ResourceList) {
@@ -116,7 +118,11 @@ pub fn qos_class(spec: &PodSpec) -> QosClass {
     let mut limits = ResourceList::new();
     let mut guaranteed = true;
     let supported = |name: &str| name == "cpu" || name == "memory";
-    if let Some(pod_level) = spec.resources.as_ref().filter(|r| !r.requests.is_empty() || !r.limits.is_empty()) {
+    if let Some(pod_level) = spec
+        .resources
+        .as_ref()
+        .filter(|r| !r.requests.is_empty() || !r.limits.is_empty())
+    {
         // Pod-level resources decide the class on their own.
         for (name, quantity) in &pod_level.requests {
             if supported(name) && !quantity.is_zero() && !quantity.is_negative() {
@@ -134,13 +140,19 @@ pub fn qos_class(spec: &PodSpec) -> QosClass {
             let mut limited = 0;
             for (name, quantity) in &container.resources.requests {
                 if supported(name) && !quantity.is_zero() && !quantity.is_negative() {
-                    add(&mut requests, &core::iter::once((name.clone(), *quantity)).collect());
+                    add(
+                        &mut requests,
+                        &core::iter::once((name.clone(), *quantity)).collect(),
+                    );
                 }
             }
             for (name, quantity) in &container.resources.limits {
                 if supported(name) && !quantity.is_zero() && !quantity.is_negative() {
                     limited += 1;
-                    add(&mut limits, &core::iter::once((name.clone(), *quantity)).collect());
+                    add(
+                        &mut limits,
+                        &core::iter::once((name.clone(), *quantity)).collect(),
+                    );
                 }
             }
             if limited < 2 {
@@ -153,7 +165,9 @@ pub fn qos_class(spec: &PodSpec) -> QosClass {
     }
     if guaranteed {
         let all_equal = requests.iter().all(|(name, request)| {
-            limits.get(name).is_some_and(|limit| limit.cmp_value(request).is_eq())
+            limits
+                .get(name)
+                .is_some_and(|limit| limit.cmp_value(request).is_eq())
         });
         if all_equal && requests.len() == limits.len() {
             return QosClass::Guaranteed;

@@ -25,7 +25,9 @@ pub fn tolerates(toleration: &Toleration, taint: &Taint) -> bool {
 /// True if some toleration tolerates the taint.
 #[must_use]
 pub fn tolerated(tolerations: &[Toleration], taint: &Taint) -> bool {
-    tolerations.iter().any(|toleration| tolerates(toleration, taint))
+    tolerations
+        .iter()
+        .any(|toleration| tolerates(toleration, taint))
 }
 
 /// `key=value:Effect`, or `key:Effect` without a value, as `kubectl describe` prints taints.
@@ -65,13 +67,25 @@ mod tests {
     #[test]
     fn matches_like_upstream() {
         let t = taint("foo", "bar", "NoSchedule");
-        assert!(tolerates(&toleration("foo", "Equal", "bar", "NoSchedule"), &t));
+        assert!(tolerates(
+            &toleration("foo", "Equal", "bar", "NoSchedule"),
+            &t
+        ));
         assert!(tolerates(&toleration("foo", "", "bar", "NoSchedule"), &t));
-        assert!(tolerates(&toleration("foo", "Exists", "", "NoSchedule"), &t));
+        assert!(tolerates(
+            &toleration("foo", "Exists", "", "NoSchedule"),
+            &t
+        ));
         assert!(tolerates(&toleration("foo", "Exists", "", ""), &t));
         assert!(tolerates(&toleration("", "Exists", "", ""), &t));
-        assert!(!tolerates(&toleration("foo", "Equal", "baz", "NoSchedule"), &t));
-        assert!(!tolerates(&toleration("foo", "Equal", "bar", "NoExecute"), &t));
+        assert!(!tolerates(
+            &toleration("foo", "Equal", "baz", "NoSchedule"),
+            &t
+        ));
+        assert!(!tolerates(
+            &toleration("foo", "Equal", "bar", "NoExecute"),
+            &t
+        ));
         assert!(!tolerates(&toleration("other", "Exists", "", ""), &t));
         assert!(!tolerates(&toleration("foo", "In", "bar", ""), &t));
         assert_eq!(describe(&t), "foo=bar:NoSchedule");

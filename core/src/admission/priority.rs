@@ -41,7 +41,8 @@ pub enum Decision {
 
 /// Resolves and sets `spec.priority`, `spec.priorityClassName` and `spec.preemptionPolicy`.
 pub fn admit(pod: &mut Pod, classes: &[PriorityClass]) -> Decision {
-    let forbidden = |reason: String| alloc::format!("pods \"{}\" is forbidden: {reason}", pod.metadata.name);
+    let forbidden =
+        |reason: String| alloc::format!("pods \"{}\" is forbidden: {reason}", pod.metadata.name);
     let spec = &mut pod.spec;
     let (priority, preemption) = if spec.priority_class_name.is_empty() {
         match default_class(classes) {
@@ -51,9 +52,15 @@ pub fn admit(pod: &mut Pod, classes: &[PriorityClass]) -> Decision {
             }
             None => (0, None),
         }
-    } else if let Some(class) = classes.iter().find(|class| class.metadata.name == spec.priority_class_name) {
+    } else if let Some(class) = classes
+        .iter()
+        .find(|class| class.metadata.name == spec.priority_class_name)
+    {
         (class.value, class.preemption_policy.clone())
-    } else if let Some((_, value)) = SYSTEM_CLASSES.iter().find(|(name, _)| *name == spec.priority_class_name) {
+    } else if let Some((_, value)) = SYSTEM_CLASSES
+        .iter()
+        .find(|(name, _)| *name == spec.priority_class_name)
+    {
         (*value, None)
     } else if spec.priority.is_some() {
         spec.preemption_policy
@@ -120,12 +127,19 @@ mod tests {
 
     #[test]
     fn empty_class_takes_the_lowest_global_default() {
-        let classes = vec![class("a", 100, true), class("b", 50, true), class("c", 10, false)];
+        let classes = vec![
+            class("a", 100, true),
+            class("b", 50, true),
+            class("c", 10, false),
+        ];
         let mut p = pod("", None);
         assert_eq!(admit(&mut p, &classes), Decision::Admitted);
         assert_eq!(p.spec.priority, Some(50));
         assert_eq!(p.spec.priority_class_name, "b");
-        assert_eq!(p.spec.preemption_policy.as_deref(), Some("PreemptLowerPriority"));
+        assert_eq!(
+            p.spec.preemption_policy.as_deref(),
+            Some("PreemptLowerPriority")
+        );
     }
 
     #[test]
@@ -143,7 +157,9 @@ mod tests {
         let mut p = pod("gold", None);
         assert_eq!(
             admit(&mut p, &[]),
-            Decision::Rejected("pods \"web\" is forbidden: no PriorityClass with name gold was found".into())
+            Decision::Rejected(
+                "pods \"web\" is forbidden: no PriorityClass with name gold was found".into()
+            )
         );
         let mut p = pod("gold", Some(0));
         assert_eq!(

@@ -11,7 +11,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{
+    self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor,
+};
 
 use super::path::{FieldPath, Segment};
 use super::scalar::{self, Plain};
@@ -82,7 +84,10 @@ impl de::StdError for Error {}
 impl de::Error for Error {
     fn custom<T: fmt::Display>(message: T) -> Self {
         let text = message.to_string();
-        if let Some((code, message)) = text.strip_prefix(CODE_MARK).and_then(|rest| rest.split_once(CODE_MARK)) {
+        if let Some((code, message)) = text
+            .strip_prefix(CODE_MARK)
+            .and_then(|rest| rest.split_once(CODE_MARK))
+        {
             if let Some(code) = known_code(code) {
                 return Self::new(code, message.into());
             }
@@ -91,7 +96,10 @@ impl de::Error for Error {
     }
 
     fn invalid_type(unexpected: de::Unexpected<'_>, expected: &dyn de::Expected) -> Self {
-        Self::new("input/wrong-type", alloc::format!("expected {expected}, found {}", describe(&unexpected)))
+        Self::new(
+            "input/wrong-type",
+            alloc::format!("expected {expected}, found {}", describe(&unexpected)),
+        )
     }
 
     fn missing_field(field: &'static str) -> Self {
@@ -101,9 +109,14 @@ impl de::Error for Error {
 
 /// Codes that may travel through `de::Error::custom` (see [`CODE_MARK`]).
 fn known_code(code: &str) -> Option<&'static str> {
-    ["quantity/syntax", "quantity/suffix", "quantity/exponent-range", "quantity/overflow"]
-        .into_iter()
-        .find(|known| *known == code)
+    [
+        "quantity/syntax",
+        "quantity/suffix",
+        "quantity/exponent-range",
+        "quantity/overflow",
+    ]
+    .into_iter()
+    .find(|known| *known == code)
 }
 
 fn describe(unexpected: &de::Unexpected<'_>) -> String {
@@ -117,7 +130,10 @@ fn describe(unexpected: &de::Unexpected<'_>) -> String {
 }
 
 /// Decodes the node `id` of `tree` as a `T`.
-pub(crate) fn decode<'de, T: de::Deserialize<'de>>(tree: &'de Tree<'de>, id: NodeId) -> Result<T, Error> {
+pub(crate) fn decode<'de, T: de::Deserialize<'de>>(
+    tree: &'de Tree<'de>,
+    id: NodeId,
+) -> Result<T, Error> {
     T::deserialize(NodeDeserializer { tree, id }).map_err(|error| error.at(id))
 }
 
@@ -145,7 +161,9 @@ impl<'t, 's> NodeDeserializer<'t, 's> {
     }
 
     fn visit_text<V: Visitor<'t>>(&self, text: &str, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_str(text).map_err(|error: Error| error.at(self.id))
+        visitor
+            .visit_str(text)
+            .map_err(|error: Error| error.at(self.id))
     }
 
     fn wrong_type<T>(&self, expected: &str) -> Result<T, Error> {
@@ -154,14 +172,20 @@ impl<'t, 's> NodeDeserializer<'t, 's> {
             Some(Value::Seq { .. }) => "a list".to_string(),
             Some(Value::Scalar(text, Style::Quoted)) => alloc::format!("the string `{text}`"),
             Some(Value::Scalar(text, Style::Plain)) => match scalar::resolve(text) {
-                Plain::Bool(value) => alloc::format!("`{text}`, which YAML reads as the boolean {value}"),
+                Plain::Bool(value) => {
+                    alloc::format!("`{text}`, which YAML reads as the boolean {value}")
+                }
                 Plain::Int(_) | Plain::Float(_) => alloc::format!("the number `{text}`"),
                 Plain::Null => "null".to_string(),
                 Plain::Str => alloc::format!("`{text}`"),
             },
             None => "nothing".to_string(),
         };
-        Err(Error::new("input/wrong-type", alloc::format!("expected {expected}, found {found}")).at(self.id))
+        Err(Error::new(
+            "input/wrong-type",
+            alloc::format!("expected {expected}, found {found}"),
+        )
+        .at(self.id))
     }
 
     fn integer(&self) -> Result<i128, Error> {
@@ -180,7 +204,9 @@ macro_rules! integer_method {
         fn $method<V: Visitor<'t>>(self, visitor: V) -> Result<V::Value, Error> {
             let value = self.integer()?;
             match <$ty>::try_from(value) {
-                Ok(value) => visitor.$visit(value).map_err(|error: Error| error.at(self.id)),
+                Ok(value) => visitor
+                    .$visit(value)
+                    .map_err(|error: Error| error.at(self.id)),
                 Err(_) => Err(Error::new(
                     "input/out-of-range",
                     alloc::format!("`{value}` is out of range for {}", stringify!($ty)),
@@ -293,18 +319,32 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
         visitor.visit_unit()
     }
 
-    fn deserialize_unit_struct<V: Visitor<'t>>(self, _name: &'static str, visitor: V) -> Result<V::Value, Error> {
+    fn deserialize_unit_struct<V: Visitor<'t>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         visitor.visit_unit()
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'t>>(self, name: &'static str, visitor: V) -> Result<V::Value, Error> {
+    fn deserialize_newtype_struct<V: Visitor<'t>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         if name == QUANTITY {
             // Quantities take the scalar's own text, whether it was quoted or a number.
             return match self.scalar() {
-                Some((text, Style::Plain)) if scalar::resolve(text) == Plain::Null => visitor.visit_unit(),
+                Some((text, Style::Plain)) if scalar::resolve(text) == Plain::Null => {
+                    visitor.visit_unit()
+                }
                 Some((text, Style::Plain)) => match scalar::resolve(text) {
                     Plain::Bool(_) => self.wrong_type("a quantity"),
-                    Plain::Int(value) if !text.bytes().all(|b| b.is_ascii_digit() || b == b'-' || b == b'+') => {
+                    Plain::Int(value)
+                        if !text
+                            .bytes()
+                            .all(|b| b.is_ascii_digit() || b == b'-' || b == b'+') =>
+                    {
                         visitor.visit_string(value.to_string())
                     }
                     _ => self.visit_text(text, visitor),
@@ -337,7 +377,12 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
         self.deserialize_seq(visitor)
     }
 
-    fn deserialize_tuple_struct<V: Visitor<'t>>(self, _name: &'static str, _len: usize, visitor: V) -> Result<V::Value, Error> {
+    fn deserialize_tuple_struct<V: Visitor<'t>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         self.deserialize_seq(visitor)
     }
 
@@ -375,7 +420,9 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
         match self.scalar() {
             Some((text, _)) => visitor
                 .visit_enum(text.as_ref().into_deserializer())
-                .map_err(|error: de::value::Error| Error::new("input/unsupported-value", error.to_string()).at(self.id)),
+                .map_err(|error: de::value::Error| {
+                    Error::new("input/unsupported-value", error.to_string()).at(self.id)
+                }),
             None => self.wrong_type("a string"),
         }
     }
@@ -393,10 +440,11 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
 /// keys written in the mapping win over merged ones, and of several merged mappings the
 /// earlier wins.
 fn merged_entries(tree: &Tree<'_>, id: NodeId) -> Vec<(NodeId, NodeId)> {
-    let is_merge = |key: NodeId| {
-        matches!(tree.node(key).map(|node| &node.value), Some(Value::Scalar(text, Style::Plain)) if text == "<<")
-    };
-    let mut entries: Vec<(NodeId, NodeId)> = tree.entries(id).filter(|(key, _)| !is_merge(*key)).collect();
+    let is_merge = |key: NodeId| matches!(tree.node(key).map(|node| &node.value), Some(Value::Scalar(text, Style::Plain)) if text == "<<");
+    let mut entries: Vec<(NodeId, NodeId)> = tree
+        .entries(id)
+        .filter(|(key, _)| !is_merge(*key))
+        .collect();
     for (_, value) in tree.entries(id).filter(|(key, _)| is_merge(*key)) {
         let sources: Vec<NodeId> = match tree.node(value).map(|node| &node.value) {
             Some(Value::Seq { .. }) => tree.elements(value).to_vec(),
@@ -405,7 +453,10 @@ fn merged_entries(tree: &Tree<'_>, id: NodeId) -> Vec<(NodeId, NodeId)> {
         for source in sources {
             for (key, merged) in tree.entries(source) {
                 let name = tree.text(key);
-                if !entries.iter().any(|(existing, _)| tree.text(*existing) == name) {
+                if !entries
+                    .iter()
+                    .any(|(existing, _)| tree.text(*existing) == name)
+                {
                     entries.push((key, merged));
                 }
             }
@@ -424,15 +475,21 @@ struct Elements<'t, 's> {
 impl<'t, 's> SeqAccess<'t> for Elements<'t, 's> {
     type Error = Error;
 
-    fn next_element_seed<T: DeserializeSeed<'t>>(&mut self, seed: T) -> Result<Option<T::Value>, Error> {
+    fn next_element_seed<T: DeserializeSeed<'t>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Error> {
         let Some(&id) = self.elements.get(self.index) else {
             return Ok(None);
         };
         let index = self.index;
         self.index += 1;
-        seed.deserialize(NodeDeserializer { tree: self.tree, id })
-            .map(Some)
-            .map_err(|error| error.within(Segment::Index(index), id))
+        seed.deserialize(NodeDeserializer {
+            tree: self.tree,
+            id,
+        })
+        .map(Some)
+        .map_err(|error| error.within(Segment::Index(index), id))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -460,13 +517,19 @@ impl Entries<'_, '_> {
 impl<'t, 's> MapAccess<'t> for Entries<'t, 's> {
     type Error = Error;
 
-    fn next_key_seed<K: DeserializeSeed<'t>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
+    fn next_key_seed<K: DeserializeSeed<'t>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Error> {
         let Some(&(key, _)) = self.entries.get(self.index) else {
             return Ok(None);
         };
         self.index += 1;
         let name = self.current_key();
-        let deserializer = KeyDeserializer { tree: self.tree, id: key };
+        let deserializer = KeyDeserializer {
+            tree: self.tree,
+            id: key,
+        };
         seed.deserialize(deserializer)
             .map(Some)
             .map_err(|error| error.within(Segment::key(&name), key))
@@ -474,10 +537,16 @@ impl<'t, 's> MapAccess<'t> for Entries<'t, 's> {
 
     fn next_value_seed<V: DeserializeSeed<'t>>(&mut self, seed: V) -> Result<V::Value, Error> {
         let Some(&(_, value)) = self.entries.get(self.index.saturating_sub(1)) else {
-            return Err(Error::new("input/invalid-value", "a mapping value is missing".into()));
+            return Err(Error::new(
+                "input/invalid-value",
+                "a mapping value is missing".into(),
+            ));
         };
-        seed.deserialize(NodeDeserializer { tree: self.tree, id: value })
-            .map_err(|error| error.within(Segment::key(&self.current_key()), value))
+        seed.deserialize(NodeDeserializer {
+            tree: self.tree,
+            id: value,
+        })
+        .map_err(|error| error.within(Segment::key(&self.current_key()), value))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -496,8 +565,11 @@ impl<'de> Deserializer<'de> for KeyDeserializer<'de, '_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let Some(Value::Scalar(text, style)) = self.tree.node(self.id).map(|node| &node.value) else {
-            return Err(Error::new("input/wrong-type", "mapping keys must be strings".into()).at(self.id));
+        let Some(Value::Scalar(text, style)) = self.tree.node(self.id).map(|node| &node.value)
+        else {
+            return Err(
+                Error::new("input/wrong-type", "mapping keys must be strings".into()).at(self.id),
+            );
         };
         let converted = match style {
             Style::Plain => scalar::key_text(text),
@@ -531,8 +603,12 @@ struct QuantityVisitor;
 
 impl QuantityVisitor {
     fn parse<E: de::Error>(text: &str) -> Result<crate::quantity::Quantity, E> {
-        crate::quantity::Quantity::parse_field(text)
-            .map_err(|error| E::custom(alloc::format!("{CODE_MARK}{}{CODE_MARK}{error}", error.code())))
+        crate::quantity::Quantity::parse_field(text).map_err(|error| {
+            E::custom(alloc::format!(
+                "{CODE_MARK}{}{CODE_MARK}{error}",
+                error.code()
+            ))
+        })
     }
 }
 
@@ -563,7 +639,10 @@ impl<'de> Visitor<'de> for QuantityVisitor {
         Ok(crate::quantity::Quantity::zero())
     }
 
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+    fn visit_newtype_struct<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_any(self)
     }
 }

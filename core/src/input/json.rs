@@ -23,7 +23,11 @@ pub(crate) struct SyntaxError {
 /// Returns the syntax error if the text is not JSON; errors the reader itself reports
 /// (depth, duplicate keys, invalid objects) are already in the sink and are not returned.
 pub(crate) fn read<'s>(text: &'s str, reader: &mut Reader<'s, '_>) -> Result<(), SyntaxError> {
-    let mut parser = Parser { text, bytes: text.as_bytes(), at: 0 };
+    let mut parser = Parser {
+        text,
+        bytes: text.as_bytes(),
+        at: 0,
+    };
     loop {
         parser.skip_space();
         if parser.at >= parser.bytes.len() {
@@ -73,7 +77,11 @@ enum Open {
 
 impl<'s> Parser<'s> {
     fn error<T>(&self, message: &str) -> Result<T, Failure> {
-        let found = match self.text.get(self.at..).and_then(|rest| rest.chars().next()) {
+        let found = match self
+            .text
+            .get(self.at..)
+            .and_then(|rest| rest.chars().next())
+        {
             Some(c) => alloc::format!("{message}, found `{}`", c.escape_default()),
             None => alloc::format!("{message}, found the end of the input"),
         };
@@ -100,43 +108,36 @@ impl<'s> Parser<'s> {
         let mut first = false;
         loop {
             self.skip_space();
-            match open.last().copied() {
-                Some(Open::Object) => {
-                    if first && self.peek() == Some(b'}') {
-                        self.at += 1;
-                        reader.close(self.at)?;
-                        open.pop();
-                        first = false;
-                        if self.after_value(&mut open, reader)? {
-                            return Ok(());
-                        }
-                        continue;
-                    }
-                    if self.peek() != Some(b'"') {
-                        return self.error("expected a string key");
-                    }
-                    let start = self.at;
-                    let key = self.string()?;
-                    reader.scalar(key, Style::Quoted, start, self.at, 0)?;
-                    self.skip_space();
-                    if self.peek() != Some(b':') {
-                        return self.error("expected `:` after an object key");
-                    }
-                    self.at += 1;
-                    self.skip_space();
+            let container = open.last().copied();
+            let closing = match container {
+                Some(Open::Object) => Some(b'}'),
+                Some(Open::Array) => Some(b']'),
+                None => None,
+            };
+            if first && closing.is_some() && self.peek() == closing {
+                // An empty object or array.
+                self.at += 1;
+                reader.close(self.at)?;
+                open.pop();
+                first = false;
+                if self.after_value(&mut open, reader)? {
+                    return Ok(());
                 }
-                Some(Open::Array) if first && self.peek() == Some(b']') => {
-                    self.at += 1;
-                    reader.close(self.at)?;
-                    open.pop();
-                    first = false;
-                    if self.after_value(&mut open, reader)? {
-                        return Ok(());
-                    }
-                    continue;
+                continue;
+            }
+            if container == Some(Open::Object) {
+                if self.peek() != Some(b'"') {
+                    return self.error("expected a string key");
                 }
-                Some(Open::Array) => {}
-                None => {}
+                let start = self.at;
+                let key = self.string()?;
+                reader.scalar(key, Style::Quoted, start, self.at, 0)?;
+                self.skip_space();
+                if self.peek() != Some(b':') {
+                    return self.error("expected `:` after an object key");
+                }
+                self.at += 1;
+                self.skip_space();
             }
             first = false;
             let start = self.at;
@@ -177,13 +178,21 @@ impl<'s> Parser<'s> {
 
     /// After a value: a comma, or the end of one or more containers. True when the
     /// top-level value is complete.
-    fn after_value(&mut self, open: &mut Vec<Open>, reader: &mut Reader<'s, '_>) -> Result<bool, Failure> {
+    fn after_value(
+        &mut self,
+        open: &mut Vec<Open>,
+        reader: &mut Reader<'s, '_>,
+    ) -> Result<bool, Failure> {
         loop {
             let Some(&container) = open.last() else {
                 return Ok(true);
             };
             self.skip_space();
-            let close = if container == Open::Object { b'}' } else { b']' };
+            let close = if container == Open::Object {
+                b'}'
+            } else {
+                b']'
+            };
             match self.peek() {
                 Some(b',') => {
                     self.at += 1;
@@ -194,7 +203,9 @@ impl<'s> Parser<'s> {
                     reader.close(self.at)?;
                     open.pop();
                 }
-                _ if container == Open::Object => return self.error("expected `,` or `}` in an object"),
+                _ if container == Open::Object => {
+                    return self.error("expected `,` or `}` in an object")
+                }
                 _ => return self.error("expected `,` or `]` in an array"),
             }
         }
@@ -259,7 +270,9 @@ impl<'s> Parser<'s> {
                     return Ok(Cow::Borrowed(text));
                 }
                 Some(b'\\') => break,
-                Some(0..=0x1f) => return self.error("control characters must be escaped in a string"),
+                Some(0..=0x1f) => {
+                    return self.error("control characters must be escaped in a string")
+                }
                 Some(_) => self.at += 1,
                 None => return self.error("unterminated string"),
             }
@@ -299,7 +312,9 @@ impl<'s> Parser<'s> {
                         }
                     }
                 }
-                Some(0..=0x1f) => return self.error("control characters must be escaped in a string"),
+                Some(0..=0x1f) => {
+                    return self.error("control characters must be escaped in a string")
+                }
                 _ => return self.error("unterminated string"),
             }
         }
@@ -319,7 +334,8 @@ impl<'s> Parser<'s> {
     /// A `\uXXXX` escape, joining surrogate pairs; a lone surrogate becomes U+FFFD, as Go does.
     fn unicode_escape(&mut self) -> Result<char, Failure> {
         let high = self.hex4()?;
-        if (0xD800..0xDC00).contains(&high) && self.bytes.get(self.at..self.at + 2) == Some(b"\\u") {
+        if (0xD800..0xDC00).contains(&high) && self.bytes.get(self.at..self.at + 2) == Some(b"\\u")
+        {
             let save = self.at;
             self.at += 2;
             let low = self.hex4()?;

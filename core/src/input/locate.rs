@@ -47,7 +47,9 @@ pub fn resolve(diagnostics: &mut [Diagnostic], sources: &[Source<'_>]) {
 /// The 1-based line and column of a span's start.
 #[must_use]
 pub fn line_column(sources: &[Source<'_>], span: Span) -> (u32, u32) {
-    let bytes = sources.get(span.source as usize).map_or(&[][..], |source| source.bytes);
+    let bytes = sources
+        .get(span.source as usize)
+        .map_or(&[][..], |source| source.bytes);
     positions(bytes, &[span.start])
         .first()
         .map_or((1, 1), |position| (position.line, position.column))
@@ -97,11 +99,46 @@ mod tests {
         let text = "a: 1\r\nb: \u{1F600}x\nc: é";
         let offsets = [0, 6, 13, 14, 18];
         let got = positions(text.as_bytes(), &offsets);
-        assert_eq!(got[0], Position { line: 1, column: 1, utf16: 0 });
-        assert_eq!(got[1], Position { line: 2, column: 1, utf16: 6 });
+        assert_eq!(
+            got[0],
+            Position {
+                line: 1,
+                column: 1,
+                utf16: 0
+            }
+        );
+        assert_eq!(
+            got[1],
+            Position {
+                line: 2,
+                column: 1,
+                utf16: 6
+            }
+        );
         // After the emoji (4 bytes, one character, two UTF-16 units).
-        assert_eq!(got[2], Position { line: 2, column: 5, utf16: 11 });
-        assert_eq!(got[3], Position { line: 2, column: 6, utf16: 12 });
-        assert_eq!(got[4], Position { line: 3, column: 4, utf16: 16 });
+        assert_eq!(
+            got[2],
+            Position {
+                line: 2,
+                column: 5,
+                utf16: 11
+            }
+        );
+        assert_eq!(
+            got[3],
+            Position {
+                line: 2,
+                column: 6,
+                utf16: 12
+            }
+        );
+        assert_eq!(
+            got[4],
+            Position {
+                line: 3,
+                column: 4,
+                utf16: 16
+            }
+        );
     }
 }

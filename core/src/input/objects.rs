@@ -9,8 +9,8 @@ use super::tree::{NodeId, Style, Tree, Value};
 use super::{Loaded, Span};
 use crate::diagnostic::Diagnostic;
 use crate::model::{
-    LabelSelector, Namespace, Node, ObjectMeta, Pod, PodDisruptionBudget, PriorityClass, Service, StringMap, Workload,
-    WorkloadKind,
+    LabelSelector, Namespace, Node, ObjectMeta, Pod, PodDisruptionBudget, PriorityClass, Service,
+    StringMap, Workload, WorkloadKind,
 };
 use crate::validation;
 
@@ -80,7 +80,11 @@ fn is_namespaced(kind: &str) -> bool {
 /// `Kind/namespace/name` with the namespace defaulted to `default`.
 pub(crate) fn object_id(kind: &str, namespace: &str, name: &str) -> String {
     if is_namespaced(kind) {
-        let namespace = if namespace.is_empty() { "default" } else { namespace };
+        let namespace = if namespace.is_empty() {
+            "default"
+        } else {
+            namespace
+        };
         alloc::format!("{kind}/{namespace}/{name}")
     } else {
         alloc::format!("{kind}/{name}")
@@ -111,8 +115,10 @@ impl Object {
 }
 
 /// Fields whose spans are kept for diagnostics raised after decoding.
-const TRACKED_FIELDS: [(&str, [&str; 2]); 2] =
-    [("spec.priorityClassName", ["spec", "priorityClassName"]), ("spec.nodeName", ["spec", "nodeName"])];
+const TRACKED_FIELDS: [(&str, [&str; 2]); 2] = [
+    ("spec.priorityClassName", ["spec", "priorityClassName"]),
+    ("spec.nodeName", ["spec", "nodeName"]),
+];
 
 /// Collects objects and diagnostics as the readers produce them.
 #[derive(Debug, Default)]
@@ -136,7 +142,9 @@ impl Sink {
 
     /// An element of a top-level `items` sequence.
     pub fn item(&mut self, tree: &Tree<'_>, id: NodeId, index: usize, list_kind: Option<&str>) {
-        let item_kind = list_kind.and_then(|kind| kind.strip_suffix("List")).filter(|kind| !kind.is_empty());
+        let item_kind = list_kind
+            .and_then(|kind| kind.strip_suffix("List"))
+            .filter(|kind| !kind.is_empty());
         let mut read = Read::default();
         read_object(tree, id, item_kind, Some(index), &mut read);
         self.pending.extend(read.object);
@@ -208,13 +216,22 @@ struct Read {
 }
 
 /// Decodes and validates one object node.
-fn read_object(tree: &Tree<'_>, id: NodeId, implied_kind: Option<&str>, item: Option<usize>, read: &mut Read) {
+fn read_object(
+    tree: &Tree<'_>,
+    id: NodeId,
+    implied_kind: Option<&str>,
+    item: Option<usize>,
+    read: &mut Read,
+) {
     let span = tree.span(id);
     let place = match item {
         Some(index) => alloc::format!("items[{index}]"),
         None => "the document".to_string(),
     };
-    if !matches!(tree.node(id).map(|node| &node.value), Some(Value::Map { .. })) {
+    if !matches!(
+        tree.node(id).map(|node| &node.value),
+        Some(Value::Map { .. })
+    ) {
         let found = match tree.node(id).map(|node| &node.value) {
             Some(Value::Seq { .. }) => "a list",
             _ => "a scalar",
@@ -231,7 +248,8 @@ fn read_object(tree: &Tree<'_>, id: NodeId, implied_kind: Option<&str>, item: Op
     let kind = match tree.str_at(id, &["kind"]).or(implied_kind) {
         Some(kind) if !kind.is_empty() => kind,
         _ => {
-            let mut diagnostic = Diagnostic::error("input/required", "`kind` is required").with_span(span);
+            let mut diagnostic =
+                Diagnostic::error("input/required", "`kind` is required").with_span(span);
             if item.is_some() {
                 diagnostic = diagnostic.with_path(alloc::format!("{place}.kind"));
             } else {
@@ -242,7 +260,9 @@ fn read_object(tree: &Tree<'_>, id: NodeId, implied_kind: Option<&str>, item: Op
         }
     };
     let name = tree.str_at(id, &["metadata", "name"]).unwrap_or_default();
-    let namespace = tree.str_at(id, &["metadata", "namespace"]).unwrap_or_default();
+    let namespace = tree
+        .str_at(id, &["metadata", "namespace"])
+        .unwrap_or_default();
     let object = object_id(kind, namespace, name);
     let decoded = match kind {
         "Node" => decode(tree, id).map(Resource::Node),
@@ -259,9 +279,12 @@ fn read_object(tree: &Tree<'_>, id: NodeId, implied_kind: Option<&str>, item: Op
         "Job" => workload(tree, id, WorkloadKind::Job),
         kind if kind.ends_with("List") && item.is_some() => {
             read.diagnostics.push(
-                Diagnostic::error("input/nested-list", alloc::format!("a `{kind}` inside a list is not supported"))
-                    .with_object(object)
-                    .with_span(span),
+                Diagnostic::error(
+                    "input/nested-list",
+                    alloc::format!("a `{kind}` inside a list is not supported"),
+                )
+                .with_object(object)
+                .with_span(span),
             );
             return;
         }
@@ -292,7 +315,10 @@ fn read_object(tree: &Tree<'_>, id: NodeId, implied_kind: Option<&str>, item: Op
     for violation in violations {
         valid &= !violation.diagnostic.is_error();
         let node = find(tree, id, &violation.path, violation.at_key);
-        let mut diagnostic = violation.diagnostic.with_object(object.clone()).with_span(tree.span(node));
+        let mut diagnostic = violation
+            .diagnostic
+            .with_object(object.clone())
+            .with_span(tree.span(node));
         if !violation.path.is_root() {
             diagnostic = diagnostic.with_path(violation.path.to_string());
         }
@@ -306,14 +332,21 @@ fn read_object(tree: &Tree<'_>, id: NodeId, implied_kind: Option<&str>, item: Op
                 Some((*name, tree.span(tree.get(spec, keys.get(1)?)?)))
             })
             .collect();
-        read.object = Some(Object { resource, span, field_spans });
+        read.object = Some(Object {
+            resource,
+            span,
+            field_spans,
+        });
     }
 }
 
 /// Decodes a pod owner; the selector is a label selector except on a ReplicationController.
 fn workload(tree: &Tree<'_>, id: NodeId, kind: WorkloadKind) -> Result<Resource, decode::Error> {
     let mut workload: Workload = decode(tree, id)?;
-    if let Some(selector) = tree.get(id, "spec").and_then(|spec| tree.get(spec, "selector")) {
+    if let Some(selector) = tree
+        .get(id, "spec")
+        .and_then(|spec| tree.get(spec, "selector"))
+    {
         let decoded = if kind == WorkloadKind::ReplicationController {
             decode::<StringMap>(tree, selector).map(|labels| LabelSelector {
                 match_labels: labels,
@@ -322,7 +355,8 @@ fn workload(tree: &Tree<'_>, id: NodeId, kind: WorkloadKind) -> Result<Resource,
         } else {
             decode::<LabelSelector>(tree, selector)
         };
-        workload.spec.selector = Some(decoded.map_err(|error| error.prefixed(&["spec", "selector"]))?);
+        workload.spec.selector =
+            Some(decoded.map_err(|error| error.prefixed(&["spec", "selector"]))?);
     }
     Ok(Resource::Workload(kind, workload))
 }
@@ -333,7 +367,9 @@ fn find(tree: &Tree<'_>, mut id: NodeId, path: &FieldPath, at_key: bool) -> Node
     let last = path.0.len().saturating_sub(1);
     for (position, segment) in path.0.iter().enumerate() {
         let next = match segment {
-            Segment::Field(key) | Segment::Key(key) if at_key && position == last => tree.get_key(id, key),
+            Segment::Field(key) | Segment::Key(key) if at_key && position == last => {
+                tree.get_key(id, key)
+            }
             Segment::Field(key) | Segment::Key(key) => tree.get(id, key),
             Segment::Index(index) => tree.elements(id).get(*index).copied(),
         };

@@ -45,7 +45,12 @@ impl FieldPath {
     /// A path of plain field names, such as `["spec", "nodeName"]`.
     #[must_use]
     pub fn fields(names: &[&str]) -> Self {
-        Self(names.iter().map(|name| Segment::Field((*name).into())).collect())
+        Self(
+            names
+                .iter()
+                .map(|name| Segment::Field((*name).into()))
+                .collect(),
+        )
     }
 
     /// This path extended by a field.
@@ -100,10 +105,20 @@ mod tests {
 
     #[test]
     fn displays_like_kubernetes_field_paths() {
-        let path = FieldPath::fields(&["spec", "tolerations"]).index(1).field("key");
+        let path = FieldPath::fields(&["spec", "tolerations"])
+            .index(1)
+            .field("key");
         assert_eq!(path.to_string(), "spec.tolerations[1].key");
         let labels = FieldPath::fields(&["metadata", "labels"]).key("app.kubernetes.io/name");
-        assert_eq!(labels.to_string(), "metadata.labels[app.kubernetes.io/name]");
-        assert_eq!(FieldPath::fields(&["metadata", "labels"]).key("app").to_string(), "metadata.labels.app");
+        assert_eq!(
+            labels.to_string(),
+            "metadata.labels[app.kubernetes.io/name]"
+        );
+        assert_eq!(
+            FieldPath::fields(&["metadata", "labels"])
+                .key("app")
+                .to_string(),
+            "metadata.labels.app"
+        );
     }
 }

@@ -31,7 +31,9 @@ pub(crate) fn resolve(text: &str) -> Plain {
         "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
             return Plain::Bool(false)
         }
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Plain::Float(f64::INFINITY),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return Plain::Float(f64::INFINITY)
+        }
         "-.inf" | "-.Inf" | "-.INF" => return Plain::Float(f64::NEG_INFINITY),
         ".nan" | ".NaN" | ".NAN" => return Plain::Float(f64::NAN),
         _ => {}
@@ -61,11 +63,20 @@ fn parse_int(text: &str) -> Option<i128> {
         b'+' => (false, text.get(1..)?),
         _ => (false, text),
     };
-    let (radix, body) = if let Some(rest) = unsigned.strip_prefix("0x").or_else(|| unsigned.strip_prefix("0X")) {
+    let (radix, body) = if let Some(rest) = unsigned
+        .strip_prefix("0x")
+        .or_else(|| unsigned.strip_prefix("0X"))
+    {
         (16, rest)
-    } else if let Some(rest) = unsigned.strip_prefix("0o").or_else(|| unsigned.strip_prefix("0O")) {
+    } else if let Some(rest) = unsigned
+        .strip_prefix("0o")
+        .or_else(|| unsigned.strip_prefix("0O"))
+    {
         (8, rest)
-    } else if let Some(rest) = unsigned.strip_prefix("0b").or_else(|| unsigned.strip_prefix("0B")) {
+    } else if let Some(rest) = unsigned
+        .strip_prefix("0b")
+        .or_else(|| unsigned.strip_prefix("0B"))
+    {
         (2, rest)
     } else if unsigned.len() > 1 && unsigned.starts_with('0') {
         (8, unsigned.get(1..)?)
@@ -89,7 +100,13 @@ fn parse_int(text: &str) -> Option<i128> {
 fn is_yaml_float(text: &str) -> bool {
     let bytes = text.as_bytes();
     let mut at = usize::from(matches!(bytes.first(), Some(b'+' | b'-')));
-    let digits = |from: usize| bytes.iter().skip(from).take_while(|b| b.is_ascii_digit()).count();
+    let digits = |from: usize| {
+        bytes
+            .iter()
+            .skip(from)
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
     let whole = digits(at);
     at += whole;
     if bytes.get(at) == Some(&b'.') {
@@ -148,7 +165,10 @@ mod tests {
         assert_eq!(resolve(".5"), Plain::Float(0.5));
         assert_eq!(resolve("~"), Plain::Null);
         assert_eq!(resolve(""), Plain::Null);
-        assert_eq!(resolve("9223372036854775808"), Plain::Int(9_223_372_036_854_775_808));
+        assert_eq!(
+            resolve("9223372036854775808"),
+            Plain::Int(9_223_372_036_854_775_808)
+        );
         assert_eq!(resolve("1e400"), Plain::Str);
         assert_eq!(resolve("2001-12-14"), Plain::Str);
         assert_eq!(resolve("100m"), Plain::Str);

@@ -29,8 +29,14 @@ pub(crate) enum Style {
 pub(crate) enum Value<'s> {
     Scalar(Cow<'s, str>, Style),
     /// Keys and values alternate in `kids[start..start + 2 * len]`.
-    Map { start: u32, len: u32 },
-    Seq { start: u32, len: u32 },
+    Map {
+        start: u32,
+        len: u32,
+    },
+    Seq {
+        start: u32,
+        len: u32,
+    },
 }
 
 /// One node with its place in the source.
@@ -71,11 +77,15 @@ impl<'s> Tree<'s> {
         let range = match self.node(id).map(|node| &node.value) {
             Some(Value::Map { start, len }) => {
                 let start = *start as usize;
-                self.kids.get(start..start + 2 * (*len as usize)).unwrap_or(&[])
+                self.kids
+                    .get(start..start + 2 * (*len as usize))
+                    .unwrap_or(&[])
             }
             _ => &[],
         };
-        range.chunks_exact(2).filter_map(|pair| Some((*pair.first()?, *pair.get(1)?)))
+        range
+            .chunks_exact(2)
+            .filter_map(|pair| Some((*pair.first()?, *pair.get(1)?)))
     }
 
     /// The elements of a sequence; empty for other nodes.
@@ -106,7 +116,9 @@ impl<'s> Tree<'s> {
 
     /// The key node of a mapping's entry with the given key.
     pub fn get_key(&self, map: NodeId, key: &str) -> Option<NodeId> {
-        self.entries(map).find(|(k, _)| self.text(*k) == Some(key)).map(|(k, _)| k)
+        self.entries(map)
+            .find(|(k, _)| self.text(*k) == Some(key))
+            .map(|(k, _)| k)
     }
 
     /// The text of a scalar at a path of keys, such as `["metadata", "name"]`.
@@ -199,7 +211,11 @@ impl<'s, 'k> Reader<'s, 'k> {
 
     /// A span in the source from offsets in the parsed text.
     pub fn span(&self, start: usize, end: usize) -> Span {
-        let offset = |at: usize| u32::try_from(at).unwrap_or(u32::MAX).saturating_add(self.base);
+        let offset = |at: usize| {
+            u32::try_from(at)
+                .unwrap_or(u32::MAX)
+                .saturating_add(self.base)
+        };
         Span {
             source: self.tree.source,
             start: offset(start),
@@ -208,7 +224,9 @@ impl<'s, 'k> Reader<'s, 'k> {
     }
 
     fn offset(&self, at: usize) -> u32 {
-        u32::try_from(at).unwrap_or(u32::MAX).saturating_add(self.base)
+        u32::try_from(at)
+            .unwrap_or(u32::MAX)
+            .saturating_add(self.base)
     }
 
     /// Starts a new document.
@@ -223,7 +241,10 @@ impl<'s, 'k> Reader<'s, 'k> {
             return self.fail(
                 Diagnostic::error(
                     "input/too-many-documents",
-                    alloc::format!("more than {} documents in one input", self.limits.max_documents),
+                    alloc::format!(
+                        "more than {} documents in one input",
+                        self.limits.max_documents
+                    ),
                 ),
                 at,
             );
@@ -268,7 +289,14 @@ impl<'s, 'k> Reader<'s, 'k> {
         }
     }
 
-    pub fn scalar(&mut self, text: Cow<'s, str>, style: Style, start: usize, end: usize, anchor: usize) -> Result<(), Stop> {
+    pub fn scalar(
+        &mut self,
+        text: Cow<'s, str>,
+        style: Style,
+        start: usize,
+        end: usize,
+        anchor: usize,
+    ) -> Result<(), Stop> {
         self.begin_child();
         let node = Node {
             value: Value::Scalar(text, style),
@@ -334,7 +362,9 @@ impl<'s, 'k> Reader<'s, 'k> {
         let Some(frame) = self.stack.pop() else {
             return Ok(());
         };
-        let children = self.scratch.split_off(frame.first_child.min(self.scratch.len()));
+        let children = self
+            .scratch
+            .split_off(frame.first_child.min(self.scratch.len()));
         let mut weight: u64 = 1;
         for child in &children {
             weight = weight.saturating_add(self.tree.node(*child).map_or(1, |node| node.weight));
@@ -346,7 +376,10 @@ impl<'s, 'k> Reader<'s, 'k> {
         }
         self.tree.kids.extend_from_slice(&children);
         let value = if frame.is_map {
-            Value::Map { start, len: count / 2 }
+            Value::Map {
+                start,
+                len: count / 2,
+            }
         } else {
             Value::Seq { start, len: count }
         };
@@ -382,7 +415,10 @@ impl<'s, 'k> Reader<'s, 'k> {
         self.begin_child();
         match self.anchors.iter().rev().find(|(a, _)| *a == anchor) {
             Some(&(_, id)) => self.add_child(id),
-            None => self.fail(Diagnostic::error("yaml/unknown-anchor", "alias refers to an unknown anchor"), start),
+            None => self.fail(
+                Diagnostic::error("yaml/unknown-anchor", "alias refers to an unknown anchor"),
+                start,
+            ),
         }
     }
 
@@ -416,10 +452,14 @@ impl<'s, 'k> Reader<'s, 'k> {
         let duplicate = if keys.len() <= 16 {
             keys.iter().enumerate().find_map(|(i, &k)| {
                 let key = text(k)?;
-                keys.get(..i)?.iter().any(|&earlier| text(earlier) == Some(key)).then_some(k)
+                keys.get(..i)?
+                    .iter()
+                    .any(|&earlier| text(earlier) == Some(key))
+                    .then_some(k)
             })
         } else {
-            let mut sorted: Vec<(&str, NodeId)> = keys.iter().filter_map(|&k| Some((text(k)?, k))).collect();
+            let mut sorted: Vec<(&str, NodeId)> =
+                keys.iter().filter_map(|&k| Some((text(k)?, k))).collect();
             sorted.sort_unstable();
             sorted
                 .windows(2)

@@ -31,7 +31,12 @@ pub(crate) fn read<'s>(text: &'s str, reader: &mut Reader<'s, '_>) {
         };
         let start = offset(&span, true);
         let end = offset(&span, false);
-        if !in_document && !matches!(event, Event::DocumentStart(..) | Event::StreamStart | Event::StreamEnd) {
+        if !in_document
+            && !matches!(
+                event,
+                Event::DocumentStart(..) | Event::StreamStart | Event::StreamEnd
+            )
+        {
             continue;
         }
         let step = match event {
@@ -45,7 +50,11 @@ pub(crate) fn read<'s>(text: &'s str, reader: &mut Reader<'s, '_>) {
                 Ok(())
             }
             Event::Scalar(text, style, anchor, _tag) => {
-                let style = if style == ScalarStyle::Plain { Style::Plain } else { Style::Quoted };
+                let style = if style == ScalarStyle::Plain {
+                    Style::Plain
+                } else {
+                    Style::Quoted
+                };
                 reader.scalar(text, style, start, end, anchor)
             }
             Event::MappingStart(_, anchor, _) => reader.open(true, start, anchor),
@@ -88,7 +97,11 @@ fn report(reader: &mut Reader<'_, '_>, error: &ScanError, text: &str) {
     } else if raw.contains("recursion limit") || raw.contains("nesting") {
         ("input/too-deep", "nesting is too deep".to_string(), None)
     } else if raw.contains("unknown anchor") {
-        ("yaml/unknown-anchor", "alias refers to an unknown anchor".to_string(), None)
+        (
+            "yaml/unknown-anchor",
+            "alias refers to an unknown anchor".to_string(),
+            None,
+        )
     } else {
         ("yaml/syntax", raw, None)
     };

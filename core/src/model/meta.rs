@@ -36,6 +36,8 @@ impl ObjectMeta {
     /// The owner reference marked as the managing controller, if any.
     #[must_use]
     pub fn controller(&self) -> Option<&OwnerReference> {
-        self.owner_references.iter().find(|owner| owner.controller == Some(true))
+        self.owner_references
+            .iter()
+            .find(|owner| owner.controller == Some(true))
     }
 }

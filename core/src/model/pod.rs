@@ -4,7 +4,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::{LabelSelector, NodeSelector, NodeSelectorTerm, ObjectMeta, Present, ResourceList, StringMap};
+use super::{
+    LabelSelector, NodeSelector, NodeSelectorTerm, ObjectMeta, Present, ResourceList, StringMap,
+};
 use crate::quantity::Quantity;
 
 /// A `v1/Pod`.

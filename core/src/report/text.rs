@@ -10,7 +10,11 @@ use crate::diagnostic::Severity;
 /// Renders the report as text.
 pub(super) fn render(report: &Report) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "kubefit {} · profile {}", report.kubefit_version, report.profile);
+    let _ = writeln!(
+        out,
+        "kubefit {} · profile {}",
+        report.kubefit_version, report.profile
+    );
     if !report.diagnostics.is_empty() {
         let _ = writeln!(out, "\nDIAGNOSTICS");
         for diagnostic in &report.diagnostics {
@@ -19,10 +23,16 @@ pub(super) fn render(report: &Report) -> String {
                 Severity::Warning => "warning",
             };
             let mut place = String::new();
-            if let (Some(source), Some(line), Some(column)) = (&diagnostic.source, diagnostic.line, diagnostic.column) {
+            if let (Some(source), Some(line), Some(column)) =
+                (&diagnostic.source, diagnostic.line, diagnostic.column)
+            {
                 let _ = write!(place, "{source}:{line}:{column}: ");
             }
-            let _ = write!(out, "{place}{severity}[{}]: {}", diagnostic.code, diagnostic.message);
+            let _ = write!(
+                out,
+                "{place}{severity}[{}]: {}",
+                diagnostic.code, diagnostic.message
+            );
             if let Some(object) = &diagnostic.object {
                 let _ = write!(out, " ({object}");
                 if let Some(path) = &diagnostic.path {
@@ -37,10 +47,21 @@ pub(super) fn render(report: &Report) -> String {
         }
     }
     let quantity = |list: &crate::model::ResourceList, name: &str| {
-        list.get(name).map_or_else(|| String::from("-"), alloc::string::ToString::to_string)
+        list.get(name)
+            .map_or_else(|| String::from("-"), alloc::string::ToString::to_string)
     };
     let mut nodes = vec_of(&[
-        "NAME", "READY", "SCHEDULABLE", "CPU", "CPU REQ", "CPU FREE", "MEMORY", "MEMORY REQ", "MEMORY FREE", "PODS", "TAINTS",
+        "NAME",
+        "READY",
+        "SCHEDULABLE",
+        "CPU",
+        "CPU REQ",
+        "CPU FREE",
+        "MEMORY",
+        "MEMORY REQ",
+        "MEMORY FREE",
+        "PODS",
+        "TAINTS",
     ]);
     for node in &report.nodes {
         let pods = node.allocatable.get("pods").map_or_else(
@@ -58,7 +79,11 @@ pub(super) fn render(report: &Report) -> String {
             quantity(&node.requested, "memory"),
             quantity(&node.free, "memory"),
             pods,
-            if node.taints.is_empty() { String::from("<none>") } else { node.taints.join(",") },
+            if node.taints.is_empty() {
+                String::from("<none>")
+            } else {
+                node.taints.join(",")
+            },
         ]);
     }
     let _ = writeln!(out, "\nNODES ({})", report.nodes.len());
