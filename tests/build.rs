@@ -16,7 +16,9 @@ fn main() {
         })
         .unwrap_or_default();
     names.sort();
-    let mut code = String::from("/// Every scenario, sorted by name.\npub const SCENARIOS: &[Scenario] = &[\n");
+    let mut code = String::from(
+        "/// Every scenario, sorted by name.\npub const SCENARIOS: &[Scenario] = &[\n",
+    );
     for name in &names {
         let dir = root.join(name);
         println!("cargo:rerun-if-changed={}", dir.display());
@@ -24,7 +26,9 @@ fn main() {
             .iter()
             .map(|file| dir.join(file))
             .find(|path| path.exists())
-            .unwrap_or_else(|| panic!("scenario {name} has no input.yaml, input.json or input.bin"));
+            .unwrap_or_else(|| {
+                panic!("scenario {name} has no input.yaml, input.json or input.bin")
+            });
         let expected = dir.join("expected.json");
         let _ = writeln!(
             code,
@@ -39,6 +43,7 @@ fn main() {
         );
     }
     code.push_str("];\n");
-    let out = Path::new(&env::var("OUT_DIR").expect("OUT_DIR is set by cargo")).join("scenarios.rs");
+    let out =
+        Path::new(&env::var("OUT_DIR").expect("OUT_DIR is set by cargo")).join("scenarios.rs");
     fs::write(out, code).expect("OUT_DIR is writable");
 }

@@ -94,7 +94,7 @@ fn deployment(
         .labels
         .get("pod-template-hash")
         .cloned()
-        .unwrap_or_else(|| suffix(&deployment.metadata.name, usize::MAX).repeat(2));
+        .unwrap_or_else(|| suffix(&deployment.metadata.name, u64::MAX).repeat(2));
     let replica_set = alloc::format!("{}-{hash}", deployment.metadata.name);
     for index in have..usize::try_from(deployment.spec.replicas.unwrap_or(1)).unwrap_or(0) {
         let name = alloc::format!("{replica_set}-{}", suffix(&replica_set, index));
@@ -385,10 +385,13 @@ fn pod_for(kind: WorkloadKind, workload: &Workload, name: String, owner: OwnerRe
 /// A five-character suffix in the alphabet Kubernetes uses for generated names
 /// (`k8s.io/apimachinery/pkg/util/rand`), derived from the seed and index instead of
 /// drawn at random so that results are reproducible.
-fn suffix(seed: &str, index: usize) -> String {
+fn suffix(seed: &str, index: impl TryInto<u64>) -> String {
     const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in seed.bytes().chain(index.to_le_bytes()) {
+    for byte in seed
+        .bytes()
+        .chain(index.try_into().unwrap_or(u64::MAX).to_le_bytes())
+    {
         hash ^= u64::from(byte);
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }

@@ -44,8 +44,10 @@ pub struct Report {
 #[serde(rename_all = "camelCase")]
 pub struct Inventory {
     /// Valid objects per modelled kind.
+    #[cfg_attr(feature = "tsify", tsify(type = "Record<string, number>"))]
     pub kinds: BTreeMap<String, usize>,
     /// Objects of kinds kubefit does not model, per kind.
+    #[cfg_attr(feature = "tsify", tsify(type = "Record<string, number>"))]
     pub ignored: BTreeMap<String, usize>,
     /// Pending pods kubefit built from owners' templates.
     pub generated_pods: usize,
@@ -85,6 +87,7 @@ pub struct PodRow {
     /// `namespace/name`.
     pub pod: String,
     /// The node it is bound to, if any.
+    #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
     pub node: Option<String>,
     /// Bound, pending, rejected or terminated.
     pub state: PodState,

@@ -7,7 +7,10 @@ use kubefit_tests::generate::{cluster, Format};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let number = |at: usize, default: usize| args.get(at).map_or(Ok(default), |text| text.replace('_', "").parse());
+    let number = |at: usize, default: usize| {
+        args.get(at)
+            .map_or(Ok(default), |text| text.replace('_', "").parse())
+    };
     let (Ok(nodes), Ok(pods)) = (number(0, 5_000), number(1, 150_000)) else {
         eprintln!("usage: generate NODES PODS yaml|json");
         std::process::exit(2);

@@ -38,12 +38,18 @@ pub enum Format {
 pub fn cluster(nodes: usize, pods: usize, format: Format) -> String {
     let mut out = String::with_capacity(nodes * 4_000 + pods * 2_700 + 256);
     let cluster = Cluster::new(nodes, pods);
-    let items = (0..nodes).map(|index| cluster.node(index)).chain((0..pods).map(|index| cluster.pod(index)));
+    let items = (0..nodes)
+        .map(|index| cluster.node(index))
+        .chain((0..pods).map(|index| cluster.pod(index)));
     match format {
         Format::Json => {
             out.push_str("{\n    \"apiVersion\": \"v1\",\n    \"items\": [");
             for (index, item) in items.enumerate() {
-                out.push_str(if index == 0 { "\n        " } else { ",\n        " });
+                out.push_str(if index == 0 {
+                    "\n        "
+                } else {
+                    ",\n        "
+                });
                 json(&item, 2, &mut out);
             }
             out.push_str(if nodes + pods == 0 { "]" } else { "\n    ]" });
@@ -108,7 +114,10 @@ impl From<Vec<Value>> for Value {
 
 /// A mapping, keys sorted as kubectl prints them (Go marshals maps in key order).
 fn map<K: Into<String>>(entries: impl IntoIterator<Item = (K, Value)>) -> Value {
-    let mut entries: Vec<(String, Value)> = entries.into_iter().map(|(key, value)| (key.into(), value)).collect();
+    let mut entries: Vec<(String, Value)> = entries
+        .into_iter()
+        .map(|(key, value)| (key.into(), value))
+        .collect();
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     Value::Map(entries)
 }
@@ -250,9 +259,23 @@ fn yaml_plain_or_quoted(text: &str, out: &mut String) {
         || looks_like_timestamp(text)
         || matches!(
             text.to_ascii_lowercase().as_str(),
-            "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n" | "null" | "~" | ".inf" | ".nan"
+            "true"
+                | "false"
+                | "yes"
+                | "no"
+                | "on"
+                | "off"
+                | "y"
+                | "n"
+                | "null"
+                | "~"
+                | ".inf"
+                | ".nan"
         )
-        || text.starts_with(['-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', ' '])
+        || text.starts_with([
+            '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%',
+            '@', '`', ' ',
+        ])
         || text.ends_with([' ', ':'])
         || text.contains(": ")
         || text.contains(" #")
@@ -268,7 +291,13 @@ fn yaml_plain_or_quoted(text: &str, out: &mut String) {
 fn looks_like_timestamp(text: &str) -> bool {
     let bytes = text.as_bytes();
     bytes.len() >= 10
-        && bytes.iter().take(10).enumerate().all(|(at, byte)| if at == 4 || at == 7 { *byte == b'-' } else { byte.is_ascii_digit() })
+        && bytes.iter().take(10).enumerate().all(|(at, byte)| {
+            if at == 4 || at == 7 {
+                *byte == b'-'
+            } else {
+                byte.is_ascii_digit()
+            }
+        })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -276,7 +305,8 @@ fn looks_like_timestamp(text: &str) -> bool {
 
 /// splitmix64: a fixed, fast hash, so that every field derives from (salt, index).
 fn hash(salt: u64, index: usize) -> u64 {
-    let mut z = salt.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (index as u64).wrapping_add(0x632B_E59B_D9B4_E019);
+    let mut z = salt.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (index as u64).wrapping_add(0x632B_E59B_D9B4_E019);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -342,7 +372,12 @@ fn timestamp(month: u32, salt: u64, index: usize) -> String {
 
 fn ip(block: u32, index: usize) -> String {
     let address = block + index as u32;
-    format!("10.{}.{}.{}", (address >> 16) & 0xFF, (address >> 8) & 0xFF, address & 0xFF)
+    format!(
+        "10.{}.{}.{}",
+        (address >> 16) & 0xFF,
+        (address >> 8) & 0xFF,
+        address & 0xFF
+    )
 }
 
 const NODE: u64 = 1;
@@ -350,21 +385,65 @@ const POD: u64 = 2;
 const WORKLOAD: u64 = 3;
 const ZONES: [&str; 3] = ["eu-west-1a", "eu-west-1b", "eu-west-1c"];
 /// (instance type, cores, GiB).
-const INSTANCES: [(&str, i64, i64); 4] = [("m6i.2xlarge", 8, 32), ("m6i.4xlarge", 16, 64), ("r6i.2xlarge", 8, 64), ("c6i.4xlarge", 16, 32)];
-const APPS: [&str; 12] = ["checkout", "cart", "catalog", "search", "payments", "users", "orders", "inventory", "shipping", "reviews", "gateway", "notifications"];
-const TEAMS: [&str; 6] = ["shop", "platform", "data", "identity", "logistics", "marketing"];
+const INSTANCES: [(&str, i64, i64); 4] = [
+    ("m6i.2xlarge", 8, 32),
+    ("m6i.4xlarge", 16, 64),
+    ("r6i.2xlarge", 8, 64),
+    ("c6i.4xlarge", 16, 32),
+];
+const APPS: [&str; 12] = [
+    "checkout",
+    "cart",
+    "catalog",
+    "search",
+    "payments",
+    "users",
+    "orders",
+    "inventory",
+    "shipping",
+    "reviews",
+    "gateway",
+    "notifications",
+];
+const TEAMS: [&str; 6] = [
+    "shop",
+    "platform",
+    "data",
+    "identity",
+    "logistics",
+    "marketing",
+];
 /// Per daemon: (name, image, cpu request, memory request).
 const DAEMONS: [(&str, &str, &str, &str); 2] = [
-    ("kube-proxy", "602401143452.dkr.ecr.eu-west-1.amazonaws.com/eks/kube-proxy:v1.34.1-eksbuild.2", "100m", "64Mi"),
-    ("aws-node", "602401143452.dkr.ecr.eu-west-1.amazonaws.com/amazon-k8s-cni:v1.20.4-eksbuild.1", "25m", "128Mi"),
+    (
+        "kube-proxy",
+        "602401143452.dkr.ecr.eu-west-1.amazonaws.com/eks/kube-proxy:v1.34.1-eksbuild.2",
+        "100m",
+        "64Mi",
+    ),
+    (
+        "aws-node",
+        "602401143452.dkr.ecr.eu-west-1.amazonaws.com/amazon-k8s-cni:v1.20.4-eksbuild.1",
+        "25m",
+        "128Mi",
+    ),
 ];
 const IMAGES: [(&str, i64); 6] = [
-    ("602401143452.dkr.ecr.eu-west-1.amazonaws.com/amazon-k8s-cni:v1.20.4-eksbuild.1", 45_386_713),
-    ("602401143452.dkr.ecr.eu-west-1.amazonaws.com/eks/kube-proxy:v1.34.1-eksbuild.2", 37_112_890),
+    (
+        "602401143452.dkr.ecr.eu-west-1.amazonaws.com/amazon-k8s-cni:v1.20.4-eksbuild.1",
+        45_386_713,
+    ),
+    (
+        "602401143452.dkr.ecr.eu-west-1.amazonaws.com/eks/kube-proxy:v1.34.1-eksbuild.2",
+        37_112_890,
+    ),
     ("docker.io/library/nginx:1.27.3", 72_995_231),
     ("ghcr.io/example/catalog:2.14.0", 118_331_002),
     ("docker.io/envoyproxy/envoy:v1.35.1", 64_020_117),
-    ("602401143452.dkr.ecr.eu-west-1.amazonaws.com/eks/pause:3.10", 318_731),
+    (
+        "602401143452.dkr.ecr.eu-west-1.amazonaws.com/eks/pause:3.10",
+        318_731,
+    ),
 ];
 
 /// Where pods go: DaemonSet pods first (two per node while they are at most a tenth of
@@ -386,7 +465,10 @@ impl Cluster {
     }
 
     fn node_name(index: usize) -> String {
-        format!("ip-{}.eu-west-1.compute.internal", ip(0x00_1000, index).replace('.', "-"))
+        format!(
+            "ip-{}.eu-west-1.compute.internal",
+            ip(0x00_1000, index).replace('.', "-")
+        )
     }
 
     fn node(&self, index: usize) -> Value {
@@ -423,8 +505,18 @@ impl Cluster {
             }
         };
         let pods = if cores >= 16 { 234 } else { 110 };
-        let capacity = resources(cores.to_string(), "104845292Ki", gib * 1024 * 1024 - 400_000, pods);
-        let allocatable = resources(format!("{}m", cores * 1000 - 70 - cores * 5), "95551679124", gib * 1024 * 1024 - 400_000 - 1_500_000, pods);
+        let capacity = resources(
+            cores.to_string(),
+            "104845292Ki",
+            gib * 1024 * 1024 - 400_000,
+            pods,
+        );
+        let allocatable = resources(
+            format!("{}m", cores * 1000 - 70 - cores * 5),
+            "95551679124",
+            gib * 1024 * 1024 - 400_000 - 1_500_000,
+            pods,
+        );
         let condition = |kind: &str, status: &str, reason: &str, message: &str| {
             obj! {
                 "lastHeartbeatTime" => timestamp(11, NODE ^ 3, index),
@@ -436,14 +528,33 @@ impl Cluster {
             }
         };
         let mut spec = vec![
-            ("podCIDR".to_string(), Value::from(format!("10.{}.{}.0/24", 100 + index / 256 % 100, index % 256))),
-            ("podCIDRs".to_string(), vec![Value::from(format!("10.{}.{}.0/24", 100 + index / 256 % 100, index % 256))].into()),
-            ("providerID".to_string(), format!("aws:///{zone}/i-0{:016x}", hash(NODE ^ 5, index) >> 1).into()),
+            (
+                "podCIDR".to_string(),
+                Value::from(format!(
+                    "10.{}.{}.0/24",
+                    100 + index / 256 % 100,
+                    index % 256
+                )),
+            ),
+            (
+                "podCIDRs".to_string(),
+                vec![Value::from(format!(
+                    "10.{}.{}.0/24",
+                    100 + index / 256 % 100,
+                    index % 256
+                ))]
+                .into(),
+            ),
+            (
+                "providerID".to_string(),
+                format!("aws:///{zone}/i-0{:016x}", hash(NODE ^ 5, index) >> 1).into(),
+            ),
         ];
         if infra {
             spec.push((
                 "taints".into(),
-                vec![obj! { "effect" => "NoSchedule", "key" => "dedicated", "value" => "infra" }].into(),
+                vec![obj! { "effect" => "NoSchedule", "key" => "dedicated", "value" => "infra" }]
+                    .into(),
             ));
         }
         let images = IMAGES
@@ -579,7 +690,13 @@ impl Cluster {
             "resourceVersion" => (hash(POD ^ 13, index) % 90_000_000 + 1_000_000).to_string(),
             "uid" => uid(POD, index),
         };
-        let status = running_status(index, &[(daemon, image)], &ip(0x00_1000, node), Some(&ip(0x00_1000, node)), "Burstable");
+        let status = running_status(
+            index,
+            &[(daemon, image)],
+            &ip(0x00_1000, node),
+            Some(&ip(0x00_1000, node)),
+            "Burstable",
+        );
         obj! { "apiVersion" => "v1", "kind" => "Pod", "metadata" => metadata, "spec" => spec, "status" => status }
     }
 
@@ -592,24 +709,57 @@ impl Cluster {
         let stateful = group % 10 == 7;
         let job = group % 50 == 13;
         let pending = !job && hash(POD ^ 3, index) % 100 == 0;
-        let node = if self.nodes == 0 || pending { None } else { Some((position * 7 + group) % self.nodes) };
+        let node = if self.nodes == 0 || pending {
+            None
+        } else {
+            Some((position * 7 + group) % self.nodes)
+        };
         let infra = node.is_some_and(|node| node >= self.infra_from);
         let template_hash = suffix(WORKLOAD ^ 41, group, 10);
         let (kind, api_version, owner_name, name) = if job {
-            ("Job", "batch/v1", app_name.clone(), format!("{app_name}-{}", unique_suffix(index)))
+            (
+                "Job",
+                "batch/v1",
+                app_name.clone(),
+                format!("{app_name}-{}", unique_suffix(index)),
+            )
         } else if stateful {
-            ("StatefulSet", "apps/v1", app_name.clone(), format!("{app_name}-{}", position % 3))
+            (
+                "StatefulSet",
+                "apps/v1",
+                app_name.clone(),
+                format!("{app_name}-{}", position % 3),
+            )
         } else {
             let replica_set = format!("{app_name}-{template_hash}");
             let pod = format!("{replica_set}-{}", unique_suffix(index));
             ("ReplicaSet", "apps/v1", replica_set, pod)
         };
-        let cpu = pick(&["50m", "100m", "200m", "250m", "500m"], WORKLOAD ^ 42, group);
-        let memory = pick(&["64Mi", "128Mi", "256Mi", "512Mi", "1Gi"], WORKLOAD ^ 43, group);
-        let image = pick(&["docker.io/library/nginx:1.27.3", "ghcr.io/example/catalog:2.14.0"], WORKLOAD ^ 44, group);
+        let cpu = pick(
+            &["50m", "100m", "200m", "250m", "500m"],
+            WORKLOAD ^ 42,
+            group,
+        );
+        let memory = pick(
+            &["64Mi", "128Mi", "256Mi", "512Mi", "1Gi"],
+            WORKLOAD ^ 43,
+            group,
+        );
+        let image = pick(
+            &[
+                "docker.io/library/nginx:1.27.3",
+                "ghcr.io/example/catalog:2.14.0",
+            ],
+            WORKLOAD ^ 44,
+            group,
+        );
         let api_access = format!("kube-api-access-{}", suffix(POD ^ 2, index, 5));
         let guaranteed = stateful;
-        let limits = if guaranteed { obj! { "cpu" => cpu, "memory" => memory } } else { obj! { "memory" => memory } };
+        let limits = if guaranteed {
+            obj! { "cpu" => cpu, "memory" => memory }
+        } else {
+            obj! { "memory" => memory }
+        };
         // A fifth of the apps are "rich" (probes, downward-API env, a config volume, the
         // service-account token, Prometheus annotations), a tenth also run a sidecar; the
         // others are lean, with `automountServiceAccountToken: false` (so no volumes).
@@ -631,8 +781,15 @@ impl Cluster {
             ("image", image.into()),
             ("imagePullPolicy", "IfNotPresent".into()),
             ("name", app.into()),
-            ("ports", vec![obj! { "containerPort" => 8080_i64, "name" => "http", "protocol" => "TCP" }].into()),
-            ("resources", obj! { "limits" => limits, "requests" => obj! { "cpu" => cpu, "memory" => memory } }),
+            (
+                "ports",
+                vec![obj! { "containerPort" => 8080_i64, "name" => "http", "protocol" => "TCP" }]
+                    .into(),
+            ),
+            (
+                "resources",
+                obj! { "limits" => limits, "requests" => obj! { "cpu" => cpu, "memory" => memory } },
+            ),
         ];
         if rich {
             main.push(("volumeMounts", mounts.into()));
@@ -713,7 +870,10 @@ impl Cluster {
         if kind == "ReplicaSet" {
             labels.push(("pod-template-hash", template_hash.as_str().into()));
         } else if stateful {
-            labels.push(("apps.kubernetes.io/pod-index", (position % 3).to_string().into()));
+            labels.push((
+                "apps.kubernetes.io/pod-index",
+                (position % 3).to_string().into(),
+            ));
             labels.push(("statefulset.kubernetes.io/pod-name", name.as_str().into()));
         } else {
             labels.push(("batch.kubernetes.io/job-name", app_name.as_str().into()));
@@ -724,8 +884,16 @@ impl Cluster {
             ("labels", map(labels)),
             ("name", name.as_str().into()),
             ("namespace", namespace.as_str().into()),
-            ("ownerReferences", vec![owner(api_version, kind, &owner_name, &uid(WORKLOAD, group))].into()),
-            ("resourceVersion", (hash(POD ^ 13, index) % 90_000_000 + 1_000_000).to_string().into()),
+            (
+                "ownerReferences",
+                vec![owner(api_version, kind, &owner_name, &uid(WORKLOAD, group))].into(),
+            ),
+            (
+                "resourceVersion",
+                (hash(POD ^ 13, index) % 90_000_000 + 1_000_000)
+                    .to_string()
+                    .into(),
+            ),
             ("uid", uid(POD, index).into()),
         ];
         if !stateful {
@@ -733,12 +901,29 @@ impl Cluster {
         }
         if rich {
             // kubectl leaves empty maps out (`omitempty`).
-            metadata.push(("annotations", obj! { "prometheus.io/port" => "8080", "prometheus.io/scrape" => "true" }));
+            metadata.push((
+                "annotations",
+                obj! { "prometheus.io/port" => "8080", "prometheus.io/scrape" => "true" },
+            ));
         }
-        let qos = if guaranteed { "Guaranteed" } else { "Burstable" };
+        let qos = if guaranteed {
+            "Guaranteed"
+        } else {
+            "Burstable"
+        };
         let status = match node {
-            _ if job => completed_status(index, &statuses, node.map(|node| ip(0x00_1000, node)).as_deref()),
-            Some(node) => running_status(index, &statuses, &ip(0x00_1000, node), Some(&ip(0x40_0000, position)), qos),
+            _ if job => completed_status(
+                index,
+                &statuses,
+                node.map(|node| ip(0x00_1000, node)).as_deref(),
+            ),
+            Some(node) => running_status(
+                index,
+                &statuses,
+                &ip(0x00_1000, node),
+                Some(&ip(0x40_0000, position)),
+                qos,
+            ),
             None => pending_status(index, self.nodes, qos),
         };
         obj! { "apiVersion" => "v1", "kind" => "Pod", "metadata" => map(metadata), "spec" => map(spec), "status" => status }
@@ -774,7 +959,13 @@ fn condition(kind: &str, status: &str, at: &str) -> Value {
     obj! { "lastProbeTime" => Value::Null, "lastTransitionTime" => at, "status" => status, "type" => kind }
 }
 
-fn running_status(index: usize, containers: &[(&str, &str)], host_ip: &str, pod_ip: Option<&str>, qos: &str) -> Value {
+fn running_status(
+    index: usize,
+    containers: &[(&str, &str)],
+    host_ip: &str,
+    pod_ip: Option<&str>,
+    qos: &str,
+) -> Value {
     let started = timestamp(11, POD ^ 5, index);
     let statuses: Vec<Value> = containers
         .iter()
@@ -827,11 +1018,15 @@ fn completed_status(index: usize, containers: &[(&str, &str)], host_ip: Option<&
         })
         .collect();
     let mut status = vec![
-        ("conditions", vec![
-            condition("Initialized", "True", &started),
-            condition("Ready", "False", &started),
-            condition("PodScheduled", "True", &started),
-        ].into()),
+        (
+            "conditions",
+            vec![
+                condition("Initialized", "True", &started),
+                condition("Ready", "False", &started),
+                condition("PodScheduled", "True", &started),
+            ]
+            .into(),
+        ),
         ("containerStatuses", statuses.into()),
         ("phase", "Succeeded".into()),
         ("qosClass", "Burstable".into()),
@@ -881,14 +1076,28 @@ mod tests {
     fn both_formats_evaluate_cleanly_with_every_object() {
         for format in [Format::Yaml, Format::Json] {
             let (_, report) = evaluated(40, 1_200, format);
-            assert!(report.diagnostics.is_empty(), "{format:?}: {:#?}", &report.diagnostics[..report.diagnostics.len().min(5)]);
+            assert!(
+                report.diagnostics.is_empty(),
+                "{format:?}: {:#?}",
+                &report.diagnostics[..report.diagnostics.len().min(5)]
+            );
             assert_eq!(report.nodes.len(), 40, "{format:?}");
             assert_eq!(report.pods.len(), 1_200, "{format:?}");
             assert_eq!(report.inventory.kinds.get("Node"), Some(&40));
             assert_eq!(report.inventory.kinds.get("Pod"), Some(&1_200));
             assert_eq!(report.inventory.generated_pods, 0);
-            assert!(report.nodes.iter().all(|node| node.ready && node.pods > 0), "{format:?}");
-            assert_eq!(report.nodes.iter().filter(|node| !node.taints.is_empty()).count(), 2);
+            assert!(
+                report.nodes.iter().all(|node| node.ready && node.pods > 0),
+                "{format:?}"
+            );
+            assert_eq!(
+                report
+                    .nodes
+                    .iter()
+                    .filter(|node| !node.taints.is_empty())
+                    .count(),
+                2
+            );
         }
     }
 
@@ -917,7 +1126,9 @@ mod tests {
         assert!(text.starts_with("apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    annotations:\n"));
         assert!(text.ends_with("kind: List\nmetadata:\n  resourceVersion: \"\"\n"));
         assert!(text.contains("\n    creationTimestamp: \"2026-"));
-        assert!(text.contains("\n      pods: \"110\"\n") || text.contains("\n      pods: \"234\"\n"));
+        assert!(
+            text.contains("\n      pods: \"110\"\n") || text.contains("\n      pods: \"234\"\n")
+        );
         assert!(text.contains("\n    containers:\n    - env:\n"));
         assert!(text.contains("lastProbeTime: null"));
     }
@@ -931,7 +1142,8 @@ mod tests {
 
     #[test]
     fn pods_are_two_to_three_kilobytes_of_yaml_and_twice_that_in_json() {
-        let per_pod = |format| (cluster(100, 3_000, format).len() - cluster(100, 0, format).len()) / 3_000;
+        let per_pod =
+            |format| (cluster(100, 3_000, format).len() - cluster(100, 0, format).len()) / 3_000;
         let (yaml, json) = (per_pod(Format::Yaml), per_pod(Format::Json));
         assert!((2_300..=2_900).contains(&yaml), "{yaml} B/pod in YAML");
         assert!((5_000..=6_200).contains(&json), "{json} B/pod in JSON");
@@ -942,7 +1154,11 @@ mod tests {
         for (nodes, pods) in [(0, 0), (0, 5), (3, 0), (1, 1)] {
             for format in [Format::Yaml, Format::Json] {
                 let (text, report) = evaluated(nodes, pods, format);
-                assert!(report.diagnostics.is_empty(), "{nodes}/{pods} {format:?}: {:?}\n{text}", report.diagnostics);
+                assert!(
+                    report.diagnostics.is_empty(),
+                    "{nodes}/{pods} {format:?}: {:?}\n{text}",
+                    report.diagnostics
+                );
                 assert_eq!((report.nodes.len(), report.pods.len()), (nodes, pods));
             }
         }

@@ -31,7 +31,10 @@ include!(concat!(env!("OUT_DIR"), "/scenarios.rs"));
 /// Evaluates a scenario's input and returns the report as JSON.
 #[must_use]
 pub fn run(scenario: &Scenario) -> Value {
-    let report = evaluate(&[Source::new(scenario.file, scenario.input)], &Options::default());
+    let report = evaluate(
+        &[Source::new(scenario.file, scenario.input)],
+        &Options::default(),
+    );
     serde_json::to_value(&report).unwrap_or(Value::Null)
 }
 
@@ -68,7 +71,11 @@ pub fn subset(path: &str, expected: &Value, actual: &Value, differences: &mut Ve
         }
         (Value::Array(want), Value::Array(got)) => {
             if want.len() != got.len() {
-                differences.push(format!("{path}: expected {} elements, got {}: {actual}", want.len(), got.len()));
+                differences.push(format!(
+                    "{path}: expected {} elements, got {}: {actual}",
+                    want.len(),
+                    got.len()
+                ));
                 return;
             }
             for (index, (value, found)) in want.iter().zip(got).enumerate() {
@@ -99,10 +106,17 @@ spec:
 /// True if evaluating [`HEALTHY_CLUSTER`] gives the expected clean report.
 #[must_use]
 pub fn healthy() -> bool {
-    let report = evaluate(&[Source::new("healthy.yaml", HEALTHY_CLUSTER)], &Options::default());
+    let report = evaluate(
+        &[Source::new("healthy.yaml", HEALTHY_CLUSTER)],
+        &Options::default(),
+    );
     report.diagnostics.is_empty()
         && report.nodes.len() == 1
         && report.pods.len() == 1
-        && report.nodes.first().and_then(|node| node.requested.get("cpu")).map(ToString::to_string)
+        && report
+            .nodes
+            .first()
+            .and_then(|node| node.requested.get("cpu"))
+            .map(ToString::to_string)
             == Some("100m".into())
 }

@@ -13,12 +13,24 @@ wasm_bindgen_test_configure!(run_in_browser);
 fn every_scenario_matches_its_expectation_in_the_browser() {
     assert!(!SCENARIOS.is_empty(), "no scenarios found");
     let mut failures = Vec::new();
-    for scenario in SCENARIOS.iter().filter(|scenario| scenario.expected.is_some()) {
+    for scenario in SCENARIOS
+        .iter()
+        .filter(|scenario| scenario.expected.is_some())
+    {
         if let Err(differences) = check(scenario) {
-            failures.push(format!("{}:\n  {}", scenario.name, differences.join("\n  ")));
+            failures.push(format!(
+                "{}:\n  {}",
+                scenario.name,
+                differences.join("\n  ")
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} scenario(s) failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} scenario(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[wasm_bindgen_test]

@@ -21,7 +21,11 @@ fn fifty_megabytes() -> (String, usize) {
 fn a_fifty_megabyte_paste_loads_completely() {
     let (text, pods) = fifty_megabytes();
     let report = evaluate(&[Source::new("paste", &text)], &Options::default());
-    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics.first());
+    assert!(
+        report.diagnostics.is_empty(),
+        "{:?}",
+        report.diagnostics.first()
+    );
     assert_eq!(report.pods.len(), pods);
     assert!(healthy());
 }

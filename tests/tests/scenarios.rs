@@ -9,18 +9,38 @@ fn every_scenario_matches_its_expectation() {
     let mut failures = Vec::new();
     for scenario in SCENARIOS {
         if scenario.expected.is_none() && bless {
-            let path = format!("{}/scenarios/{}/expected.json", env!("CARGO_MANIFEST_DIR"), scenario.name);
+            let path = format!(
+                "{}/scenarios/{}/expected.json",
+                env!("CARGO_MANIFEST_DIR"),
+                scenario.name
+            );
             let report = expectation(scenario.name, run(scenario));
-            std::fs::write(&path, serde_json::to_string_pretty(&report).unwrap_or_default() + "\n")
-                .unwrap_or_else(|error| panic!("cannot write {path}: {error}"));
+            std::fs::write(
+                &path,
+                serde_json::to_string_pretty(&report).unwrap_or_default() + "\n",
+            )
+            .unwrap_or_else(|error| panic!("cannot write {path}: {error}"));
             continue;
         }
         if let Err(differences) = check(scenario) {
-            failures.push(format!("{}:\n  {}", scenario.name, differences.join("\n  ")));
+            failures.push(format!(
+                "{}:\n  {}",
+                scenario.name,
+                differences.join("\n  ")
+            ));
         }
-        assert!(healthy(), "the engine is unusable after scenario {}", scenario.name);
+        assert!(
+            healthy(),
+            "the engine is unusable after scenario {}",
+            scenario.name
+        );
     }
-    assert!(failures.is_empty(), "{} scenario(s) failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} scenario(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// What a new fixture pins: the whole report, except for adversarial inputs, which are

@@ -1,0 +1,157 @@
+//! The options of `evaluate`, as JavaScript passes them.
+
+use serde::Deserialize;
+use tsify::Tsify;
+
+/// Options for `evaluate` and `evaluateText`. Every field is optional.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct EvaluateOptions {
+    /// Budgets that bound the work done on untrusted input.
+    #[serde(default)]
+    #[tsify(optional)]
+    pub limits: Option<LimitsOptions>,
+    /// What `evaluate` returns: the report as an object (`json`, the default) or its text
+    /// rendering, like `kubectl get` (`text`). `evaluateText` always renders text.
+    #[serde(default)]
+    #[tsify(optional)]
+    pub format: Option<Format>,
+}
+
+/// Budgets for reading input; each one left out keeps kubefit's default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct LimitsOptions {
+    /// Largest accepted source, in bytes (default 512 MiB).
+    #[serde(default)]
+    #[tsify(optional)]
+    pub max_input_bytes: Option<usize>,
+    /// Deepest accepted nesting of mappings and sequences (default 64).
+    #[serde(default)]
+    #[tsify(optional)]
+    pub max_depth: Option<usize>,
+    /// How many nodes YAML alias expansion may add to one document (default 100 000).
+    #[serde(default)]
+    #[tsify(optional)]
+    pub max_alias_expansion: Option<u64>,
+    /// Most documents accepted in one source (default 100 000).
+    #[serde(default)]
+    #[tsify(optional)]
+    pub max_documents: Option<usize>,
+}
+
+/// What `evaluate` returns beside `ok`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Tsify)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// `{ ok, report }`, the report as an object.
+    #[default]
+    Json,
+    /// `{ ok, text }`, the report rendered as `kubectl`-like tables.
+    Text,
+}
+
+// Unknown names are not errors (an older kubefit should still read options meant for a
+// newer one), but they are usually typos: `crate::js` warns about them with these lists,
+// since serde-wasm-bindgen only looks up the names a struct declares.
+
+/// The names `options` accepts.
+pub(crate) const OPTION_NAMES: &[&str] = &["limits", "format"];
+/// The names `options.limits` accepts.
+pub(crate) const LIMIT_NAMES: &[&str] = &[
+    "maxInputBytes",
+    "maxDepth",
+    "maxAliasExpansion",
+    "maxDocuments",
+];
+
+impl EvaluateOptions {
+    /// The core options these stand for: kubefit's defaults, overridden field by field.
+    #[must_use]
+    pub fn to_core(&self) -> kubefit_core::Options {
+        let mut limits = kubefit_core::Limits::default();
+        if let Some(given) = self.limits {
+            if let Some(value) = given.max_input_bytes {
+                limits.max_input_bytes = value;
+            }
+            if let Some(value) = given.max_depth {
+                limits.max_depth = value;
+            }
+            if let Some(value) = given.max_alias_expansion {
+                limits.max_alias_expansion = value;
+            }
+            if let Some(value) = given.max_documents {
+                limits.max_documents = value;
+            }
+        }
+        kubefit_core::Options { limits }
+    }
+
+    /// The output format, `json` unless asked otherwise.
+    #[must_use]
+    pub fn format(&self) -> Format {
+        self.format.unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_kubefit_defaults() {
+        let options: EvaluateOptions = serde_json::from_str("{}").unwrap();
+        assert_eq!(options.to_core().limits, kubefit_core::Limits::default());
+        assert_eq!(options.format(), Format::Json);
+    }
+
+    #[test]
+    fn limits_override_one_by_one() {
+        let options: EvaluateOptions = serde_json::from_str(
+            r#"{"limits": {"maxDepth": 3, "maxDocuments": 7}, "format": "text"}"#,
+        )
+        .unwrap();
+        let limits = options.to_core().limits;
+        assert_eq!(limits.max_depth, 3);
+        assert_eq!(limits.max_documents, 7);
+        assert_eq!(
+            limits.max_input_bytes,
+            kubefit_core::Limits::default().max_input_bytes
+        );
+        assert_eq!(options.format(), Format::Text);
+    }
+
+    #[test]
+    fn wrong_types_are_errors() {
+        assert!(
+            serde_json::from_str::<EvaluateOptions>(r#"{"limits": {"maxDepth": "3"}}"#).is_err()
+        );
+        assert!(
+            serde_json::from_str::<EvaluateOptions>(r#"{"limits": {"maxDepth": -1}}"#).is_err()
+        );
+        assert!(serde_json::from_str::<EvaluateOptions>(r#"{"limits": 5}"#).is_err());
+        assert!(serde_json::from_str::<EvaluateOptions>(r#"{"format": "yaml"}"#).is_err());
+    }
+
+    #[test]
+    fn known_names_match_the_serde_names() {
+        for name in OPTION_NAMES {
+            let json = alloc_json(name);
+            assert!(
+                serde_json::from_str::<EvaluateOptions>(&json).is_ok(),
+                "{json}"
+            );
+        }
+        for name in LIMIT_NAMES {
+            let json = format!(r#"{{"limits": {{"{name}": 1}}}}"#);
+            assert!(
+                serde_json::from_str::<EvaluateOptions>(&json).is_ok(),
+                "{json}"
+            );
+        }
+    }
+
+    fn alloc_json(name: &str) -> String {
+        format!(r#"{{"{name}": null}}"#)
+    }
+}
