@@ -1,12 +1,13 @@
-//! Deterministic, realistic cluster dumps for benchmarks, as `kubectl get nodes,pods -A -o yaml|json` prints them.
+//! Deterministic, realistic cluster dumps for benchmarks, as kubectl prints them.
 //!
-//! The dump is a `kind: List` of nodes then pods with what a real cluster returns
+//! [`cluster`] writes what `kubectl get nodes,pods -A -o yaml|json` prints. The dump is a `kind: List` of nodes then pods with what a real cluster returns
 //! (`managedFields` aside, as kubectl hides them): uids, resourceVersions, timestamps,
 //! labels, annotations and owner references; nodes with capacity, allocatable, conditions,
 //! addresses, images, nodeInfo and, on an `infra` pool, a taint; pods from DaemonSets,
 //! ReplicaSets, StatefulSets and Jobs, with one or two containers, requests and limits,
-//! ports, env, probes, volume mounts, tolerations, volumes and a full status. About 1 %
-//! of the pods are pending and 1 % are completed Job pods.
+//! ports, env, probes, volume mounts, tolerations, volumes and a status (conditions,
+//! container statuses, IPs). About 1 % of the pods are pending and 2 % are completed Job
+//! pods.
 //!
 //! The text is what kubectl writes: keys sorted, JSON indented by four spaces, YAML in
 //! go-yaml's style (sequences not indented under their key, strings quoted only when they
@@ -36,7 +37,13 @@ pub enum Format {
 /// A `kind: List` of `nodes` nodes and `pods` pods, as kubectl prints it in `format`.
 #[must_use]
 pub fn cluster(nodes: usize, pods: usize, format: Format) -> String {
-    let mut out = String::with_capacity(nodes * 4_000 + pods * 2_700 + 256);
+    // Reserved for the whole text at once (see the sizes in the module doc), so that the
+    // largest dumps do not briefly need twice their size while the string grows.
+    let (per_node, per_pod) = match format {
+        Format::Yaml => (4_200, 2_800),
+        Format::Json => (7_200, 6_000),
+    };
+    let mut out = String::with_capacity(nodes * per_node + pods * per_pod + 256);
     let cluster = Cluster::new(nodes, pods);
     let items = (0..nodes)
         .map(|index| cluster.node(index))

@@ -18,7 +18,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Self {
-            max_input_bytes: 512 << 20,
+            max_input_bytes: 1 << 30,
             max_depth: 64,
             max_alias_expansion: 100_000,
             max_documents: 1_000_000,
