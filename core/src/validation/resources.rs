@@ -57,34 +57,24 @@ pub(super) fn requirements(
 ) {
     let limits_at = at.field("limits");
     let requests_at = at.field("requests");
-    let mut cpu_or_memory = false;
-    let mut hugepages = false;
     for (name, limit) in &requirements.limits {
-        let entry = limits_at.key(name);
-        resource_name(name, scope, &entry, sink);
-        quantity(name, limit, &entry, sink);
-        if is_hugepages(name) {
-            hugepages = true;
-            hugepage_value(name, limit, &entry, sink);
-        }
-        cpu_or_memory |= matches!(name.as_str(), "cpu" | "memory");
+        entry(name, limit, scope, &limits_at.key(name), sink);
     }
     for (name, request) in &requirements.requests {
-        let entry = requests_at.key(name);
-        resource_name(name, scope, &entry, sink);
-        quantity(name, request, &entry, sink);
+        let entry_at = requests_at.key(name);
+        entry(name, request, scope, &entry_at, sink);
         match requirements.limits.get(name) {
             Some(limit) => {
                 let order = request.cmp_value(limit);
                 if order.is_ne() && !is_overcommit_allowed(name) {
                     sink.error(
-                        &entry,
+                        &entry_at,
                         "resources/request-not-equal-limit",
                         alloc::format!("must be equal to {name} limit of {limit}"),
                     );
                 } else if order.is_gt() {
                     sink.error(
-                        &entry,
+                        &entry_at,
                         "resources/request-exceeds-limit",
                         alloc::format!("must be less than or equal to {name} limit of {limit}"),
                     );
@@ -97,37 +87,45 @@ pub(super) fn requirements(
             ),
             None => {}
         }
-        if is_hugepages(name) {
-            hugepages = true;
-            hugepage_value(name, request, &entry, sink);
-        }
-        cpu_or_memory |= matches!(name.as_str(), "cpu" | "memory");
     }
-    if hugepages && !cpu_or_memory {
-        sink.error(
-            at,
-            "resources/hugepages-without-cpu-memory",
-            "HugePages require cpu or memory",
-        );
-    }
+    let names = requirements
+        .limits
+        .keys()
+        .chain(requirements.requests.keys());
+    hugepages_need_cpu_or_memory(names, at, sink);
 }
 
 /// `validateOverhead`: upstream checks the overhead as the limits of a container, and
 /// reports at `overhead.limits[<name>]`; kubefit reports at `overhead[<name>]`.
 pub(super) fn overhead(overhead: &ResourceList, at: &At<'_>, sink: &mut Sink) {
-    let mut cpu_or_memory = false;
-    let mut hugepages = false;
     for (name, value) in overhead {
-        let entry = at.key(name);
-        resource_name(name, Scope::Container, &entry, sink);
-        quantity(name, value, &entry, sink);
-        if is_hugepages(name) {
-            hugepages = true;
-            hugepage_value(name, value, &entry, sink);
-        }
-        cpu_or_memory |= matches!(name.as_str(), "cpu" | "memory");
+        entry(name, value, Scope::Container, &at.key(name), sink);
     }
-    if hugepages && !cpu_or_memory {
+    hugepages_need_cpu_or_memory(overhead.keys(), at, sink);
+}
+
+/// The checks every entry of a resource list gets: its name, its quantity, and the page
+/// size for hugepages.
+fn entry(name: &str, value: &Quantity, scope: Scope, at: &At<'_>, sink: &mut Sink) {
+    resource_name(name, scope, at, sink);
+    quantity(name, value, at, sink);
+    if is_hugepages(name) {
+        hugepage_value(name, value, at, sink);
+    }
+}
+
+/// Hugepages may only be requested together with cpu or memory.
+fn hugepages_need_cpu_or_memory<'a>(
+    names: impl Iterator<Item = &'a alloc::string::String> + Clone,
+    at: &At<'_>,
+    sink: &mut Sink,
+) {
+    let hugepages = names.clone().any(|name| is_hugepages(name));
+    if hugepages
+        && !names
+            .into_iter()
+            .any(|name| matches!(name.as_str(), "cpu" | "memory"))
+    {
         sink.error(
             at,
             "resources/hugepages-without-cpu-memory",

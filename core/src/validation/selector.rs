@@ -28,32 +28,39 @@ pub(super) fn label_selector(selector: &LabelSelector, at: &At<'_>, sink: &mut S
     }
 }
 
+/// The value rules of the set operators shared by label and node selectors: `In` and
+/// `NotIn` need values, `Exists` and `DoesNotExist` take none. False for other operators.
+fn set_operator_values(
+    operator: &str,
+    values: &[alloc::string::String],
+    at: &At<'_>,
+    sink: &mut Sink,
+) -> bool {
+    match operator {
+        "In" | "NotIn" if values.is_empty() => sink.error(
+            &at.field("values"),
+            "selector/missing-values",
+            "must be specified when `operator` is 'In' or 'NotIn'",
+        ),
+        "Exists" | "DoesNotExist" if !values.is_empty() => sink.error(
+            &at.field("values"),
+            "selector/forbidden-values",
+            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+        ),
+        "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
+        _ => return false,
+    }
+    true
+}
+
 /// `ValidateLabelSelectorRequirement`.
 fn label_requirement(requirement: &LabelSelectorRequirement, at: &At<'_>, sink: &mut Sink) {
-    match requirement.operator.as_str() {
-        "In" | "NotIn" => {
-            if requirement.values.is_empty() {
-                sink.error(
-                    &at.field("values"),
-                    "selector/missing-values",
-                    "must be specified when `operator` is 'In' or 'NotIn'",
-                );
-            }
-        }
-        "Exists" | "DoesNotExist" => {
-            if !requirement.values.is_empty() {
-                sink.error(
-                    &at.field("values"),
-                    "selector/forbidden-values",
-                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-                );
-            }
-        }
-        _ => sink.error(
+    if !set_operator_values(&requirement.operator, &requirement.values, at, sink) {
+        sink.error(
             &at.field("operator"),
             "selector/invalid-operator",
             "not a valid selector operator",
-        ),
+        );
     }
     sink.errors(
         &at.field("key"),
@@ -124,24 +131,7 @@ fn node_requirement(
     sink: &mut Sink,
 ) {
     match requirement.operator.as_str() {
-        "In" | "NotIn" => {
-            if requirement.values.is_empty() {
-                sink.error(
-                    &at.field("values"),
-                    "selector/missing-values",
-                    "must be specified when `operator` is 'In' or 'NotIn'",
-                );
-            }
-        }
-        "Exists" | "DoesNotExist" => {
-            if !requirement.values.is_empty() {
-                sink.error(
-                    &at.field("values"),
-                    "selector/forbidden-values",
-                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-                );
-            }
-        }
+        operator if set_operator_values(operator, &requirement.values, at, sink) => {}
         "Gt" | "Lt" => match requirement.values.as_slice() {
             [value] => {
                 if value.parse::<i64>().is_err() {
