@@ -21,11 +21,13 @@ pub mod defaults;
 pub mod diagnostic;
 pub mod input;
 pub mod labels;
+pub mod math;
 pub mod model;
 pub mod owners;
 pub mod quantity;
 pub mod report;
 pub mod resources;
+pub mod schedule;
 pub mod taints;
 pub mod validation;
 
@@ -41,6 +43,8 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub struct Options {
     /// Budgets that bound the work done on untrusted input.
     pub limits: Limits,
+    /// Scheduling profile, preemption and tie-break seed.
+    pub schedule: schedule::ScheduleOptions,
 }
 
 /// Reads every source, builds the validated cluster model and reports on it.
@@ -51,5 +55,6 @@ pub struct Options {
 pub fn evaluate(sources: &[Source<'_>], options: &Options) -> Report {
     let loaded = input::load(sources, &options.limits);
     let cluster = cluster::Cluster::build(loaded, sources);
-    report::Report::from_cluster(&cluster)
+    let scheduling = schedule::run(&cluster, &options.schedule);
+    report::Report::from_cluster(&cluster, scheduling)
 }

@@ -3,6 +3,7 @@
 //! This is the contract every engine extends: later sections (scheduling, evictions,
 //! scaling, updates) are added beside these.
 
+pub mod scheduling;
 mod text;
 
 use alloc::collections::BTreeMap;
@@ -15,9 +16,6 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::{Node, ResourceList};
 use crate::quantity::Quantity;
 use crate::resources::{self, QosClass};
-
-/// The scheduling profile reported until a scheduling engine chooses one.
-pub const DEFAULT_PROFILE: &str = "kubernetes-1.34";
 
 /// Everything kubefit has to say about the input.
 #[derive(Clone, Debug, Serialize)]
@@ -36,6 +34,8 @@ pub struct Report {
     pub nodes: Vec<NodeRow>,
     /// One row per pod: input pods in input order, then pods owners would create.
     pub pods: Vec<PodRow>,
+    /// Where each pending pod goes, and why.
+    pub scheduling: scheduling::Scheduling,
 }
 
 /// Counts of what the input contained.
@@ -111,7 +111,7 @@ pub struct PodRow {
 impl Report {
     /// Builds the report on a cluster.
     #[must_use]
-    pub fn from_cluster(cluster: &Cluster) -> Self {
+    pub fn from_cluster(cluster: &Cluster, scheduling: scheduling::Scheduling) -> Self {
         let mut diagnostics = cluster.diagnostics.clone();
         for (kind, count) in &cluster.ignored {
             diagnostics.push(Diagnostic::warning(
@@ -137,7 +137,7 @@ impl Report {
         }
         Self {
             kubefit_version: crate::VERSION.into(),
-            profile: DEFAULT_PROFILE.into(),
+            profile: scheduling.profile.clone(),
             diagnostics,
             inventory,
             nodes: node_rows(cluster),
@@ -160,6 +160,7 @@ impl Report {
                     rejection: entry.rejection.clone(),
                 })
                 .collect(),
+            scheduling,
         }
     }
 

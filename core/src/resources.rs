@@ -44,9 +44,32 @@ const POD_LEVEL_RESOURCES: [&str; 2] = ["cpu", "memory"];
 /// absurd inputs with thousands of huge containers can reach the bound).
 #[must_use]
 pub fn pod_requests(spec: &PodSpec) -> ResourceList {
+    requests_with_defaults(spec, &[])
+}
+
+/// [`pod_requests`] where each regular container that leaves out one of `defaults`
+/// counts the default instead (`PodResourcesOptions.NonMissingContainerRequests`, which
+/// the scheduler's scoring uses with 100m cpu and 200Mi memory).
+#[must_use]
+pub fn pod_requests_with_defaults(spec: &PodSpec, defaults: &[(&str, Quantity)]) -> ResourceList {
+    requests_with_defaults(spec, defaults)
+}
+
+fn requests_with_defaults(spec: &PodSpec, defaults: &[(&str, Quantity)]) -> ResourceList {
     let mut total = ResourceList::new();
     for container in &spec.containers {
-        add(&mut total, &container.resources.requests);
+        if defaults
+            .iter()
+            .any(|(name, _)| !container.resources.requests.contains_key(*name))
+        {
+            let mut filled = container.resources.requests.clone();
+            for (name, default) in defaults {
+                filled.entry((*name).into()).or_insert(*default);
+            }
+            add(&mut total, &filled);
+        } else {
+            add(&mut total, &container.resources.requests);
+        }
     }
     let mut sidecars = ResourceList::new();
     let mut init_peak = ResourceList::new();

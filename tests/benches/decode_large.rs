@@ -109,7 +109,15 @@ fn step_in_this_process(format: &str, step: &str) {
         assert_eq!(loaded.objects.len(), nodes + pods);
         line("load (text -> validated objects)", bytes, pods, took, peak);
     } else {
-        let (report, took, peak) = measure(|| evaluate(&sources, &Options { limits }));
+        let (report, took, peak) = measure(|| {
+            evaluate(
+                &sources,
+                &Options {
+                    limits,
+                    ..Options::default()
+                },
+            )
+        });
         assert!(
             report.diagnostics.is_empty(),
             "{:?}",

@@ -38,6 +38,7 @@ fn inputs_over_the_byte_budget_get_a_diagnostic_and_nothing_else() {
             max_input_bytes: 32 << 20,
             ..Limits::default()
         },
+        ..Options::default()
     };
     let report = evaluate(&[Source::new("paste", &text)], &options);
     assert_eq!(report.diagnostics.len(), 1);

@@ -84,7 +84,10 @@ impl EvaluateOptions {
                 limits.max_documents = value;
             }
         }
-        kubefit_core::Options { limits }
+        kubefit_core::Options {
+            limits,
+            ..kubefit_core::Options::default()
+        }
     }
 
     /// The output format, `json` unless asked otherwise.

@@ -107,7 +107,99 @@ pub(super) fn render(report: &Report) -> String {
     }
     let _ = writeln!(out, "\nPODS ({})", report.pods.len());
     table(&mut out, &pods);
+    scheduling(&mut out, &report.scheduling);
     out
+}
+
+/// Per pending pod: the outcome, the upstream message, and a node × filter table with
+/// each scored node's total.
+fn scheduling(out: &mut String, scheduling: &super::scheduling::Scheduling) {
+    use super::scheduling::Outcome;
+    if scheduling.pods.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nSCHEDULING ({}, {} pending)",
+        scheduling.profile,
+        scheduling.pods.len()
+    );
+    for placement in &scheduling.pods {
+        let outcome = match placement.outcome {
+            Outcome::Scheduled => "scheduled",
+            Outcome::Unschedulable => "unschedulable",
+            Outcome::Nominated => "nominated",
+            Outcome::Rejected => "rejected",
+            Outcome::NotHandled => "not handled",
+        };
+        let _ = write!(
+            out,
+            "\n{} (priority {}): {outcome}",
+            placement.pod, placement.priority
+        );
+        if let Some(node) = &placement.node {
+            let _ = write!(out, " on {node}");
+        }
+        if let Some(node) = &placement.nominated_node {
+            let _ = write!(out, ", nominated {node}");
+        }
+        out.push('\n');
+        if let Some(message) = &placement.message {
+            let _ = writeln!(out, "  {message}");
+        }
+        if let Some(preemption) = &placement.preemption {
+            for victim in &preemption.victims {
+                let _ = writeln!(
+                    out,
+                    "  victim {} (priority {}, grace {}s{})",
+                    victim.pod,
+                    victim.priority,
+                    victim.grace_period_seconds,
+                    if victim.violates_disruption_budget {
+                        ", violates a PodDisruptionBudget"
+                    } else {
+                        ""
+                    }
+                );
+            }
+        }
+        let Some((_, first)) = placement.nodes.0.first() else {
+            continue;
+        };
+        let mut header = alloc::vec![String::from("NODE")];
+        header.extend(
+            first
+                .predicates
+                .iter()
+                .map(|predicate| predicate.name.clone()),
+        );
+        header.push(String::from("TOTAL"));
+        let mut rows = alloc::vec![header];
+        for (name, verdict) in &placement.nodes.0 {
+            let mut row = alloc::vec![name.clone()];
+            if verdict.predicates.is_empty() {
+                row.extend(first.predicates.iter().map(|_| String::from("-")));
+            }
+            row.extend(verdict.predicates.iter().map(|predicate| {
+                if predicate.passed {
+                    String::from("ok")
+                } else {
+                    predicate.reasons.join("; ")
+                }
+            }));
+            row.push(
+                verdict
+                    .total
+                    .map_or_else(|| String::from("-"), |total| alloc::format!("{total}")),
+            );
+            rows.push(row);
+        }
+        let mut table_text = String::new();
+        table(&mut table_text, &rows);
+        for line in table_text.lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
 }
 
 fn vec_of(headers: &[&str]) -> Vec<Vec<String>> {

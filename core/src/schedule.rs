@@ -1,0 +1,402 @@
+//! The scheduling engine: places every pending pod as kube-scheduler would, and records
+//! every filter's verdict and every score on every node.
+//!
+//! Two profiles share one driver: `openshift-3.11` (Kubernetes 1.11 predicates and
+//! priorities, configured by a `Policy`) and `kubernetes-1.34` (the scheduling framework's
+//! plugins, configured by a `KubeSchedulerConfiguration`). The driver follows
+//! `pkg/scheduler/core/generic_scheduler.go` (1.11) and `pkg/scheduler/schedule_one.go`
+//! (1.34): filter every node, score the feasible ones when more than one fits, pick the
+//! best, bind; when nothing fits, report the `FailedScheduling` text and try preemption.
+
+pub mod framework;
+pub mod message;
+pub mod plugins;
+pub mod preemption;
+pub mod queue;
+pub mod resources;
+pub mod select;
+pub mod snapshot;
+pub mod status;
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::cluster::{Cluster, PodState};
+use crate::report::scheduling::{
+    Configuration, NodeVerdict, NodeVerdicts, Outcome, Placement, PredicateVerdict,
+    ProfileConfiguration, Sampled, Scheduling, ScoreMap,
+};
+use snapshot::{Accounting, Snapshot};
+use status::{Code, Status};
+
+/// Which upstream release a profile reproduces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Version {
+    /// Kubernetes 1.11, as OpenShift 3.11 ships it (scores 0–10).
+    Legacy,
+    /// Kubernetes 1.34 (scores 0–100).
+    Current,
+}
+
+impl Version {
+    /// The profile name in the report.
+    #[must_use]
+    pub const fn profile_name(self) -> &'static str {
+        match self {
+            Self::Legacy => "openshift-3.11",
+            Self::Current => "kubernetes-1.34",
+        }
+    }
+
+    /// How pods are counted on nodes.
+    #[must_use]
+    pub const fn accounting(self) -> Accounting {
+        match self {
+            Self::Legacy => Accounting::Legacy,
+            Self::Current => Accounting::Current,
+        }
+    }
+}
+
+/// Options for the scheduling engine.
+#[derive(Clone, Debug, Default)]
+pub struct ScheduleOptions {
+    /// Force a profile instead of choosing it from the input.
+    pub version: Option<Version>,
+    /// Turn preemption off for every profile.
+    pub disable_preemption: bool,
+    /// Seed for the 1.34 random tie-break between equally scored nodes.
+    pub seed: u64,
+}
+
+/// What a profile does for one pod before any node is examined (PreFilter).
+pub enum Prepared<'a> {
+    /// The pod goes through filtering; `only` restricts the nodes examined (a PreFilter
+    /// node subset), with the plugins that restricted it.
+    Filter {
+        /// The per-pod filters and scores.
+        cycle: Box<dyn Cycle + 'a>,
+        /// Nodes outside the subset a PreFilter returned, and the plugins that returned it.
+        only: Option<(Vec<bool>, Vec<&'static str>)>,
+    },
+    /// A PreFilter rejected the pod on every node, with this message.
+    Rejected(String),
+}
+
+/// One pod's scheduling cycle in one profile.
+pub trait Cycle {
+    /// Every filter's verdict on one node, in the order the filters run.
+    fn filter(&self, snapshot: &Snapshot<'_>, node: usize) -> Vec<(&'static str, Status)>;
+
+    /// Each score's normalised scores over the feasible nodes, with its name and weight.
+    fn score(&self, snapshot: &Snapshot<'_>, feasible: &[usize]) -> Vec<(String, i64, Vec<i64>)>;
+}
+
+/// A scheduler profile.
+pub trait Profile {
+    /// The release it reproduces.
+    fn version(&self) -> Version;
+
+    /// Its configuration, for the report.
+    fn configuration(&self) -> ProfileConfiguration;
+
+    /// True if pods with this `schedulerName` are its.
+    fn serves(&self, scheduler_name: &str) -> bool;
+
+    /// 1.11 `alwaysCheckAllPredicates`: record every failing predicate's reasons instead of
+    /// the first one's.
+    fn check_all(&self) -> bool {
+        false
+    }
+
+    /// True if preemption runs when nothing fits.
+    fn preemption(&self) -> bool;
+
+    /// The share of nodes the 1.34 scheduler looks at (`percentageOfNodesToScore`).
+    fn percentage_of_nodes_to_score(&self) -> Option<i32> {
+        None
+    }
+
+    /// Starts a pod's cycle (PreFilter).
+    fn prepare<'a>(&'a self, snapshot: &Snapshot<'a>, pod: usize) -> Prepared<'a>;
+}
+
+/// Places every pending pod of the cluster and reports each decision.
+#[must_use]
+pub fn run(cluster: &Cluster, options: &ScheduleOptions) -> Scheduling {
+    let version = options.version.unwrap_or(Version::Current);
+    let profiles: Vec<Box<dyn Profile>> = match version {
+        Version::Current => alloc::vec![Box::new(framework::FrameworkProfile::default_profile(
+            !options.disable_preemption
+        )) as Box<dyn Profile>],
+        Version::Legacy => alloc::vec![Box::new(framework::FrameworkProfile::default_profile(
+            !options.disable_preemption
+        )) as Box<dyn Profile>],
+    };
+    schedule_all(cluster, &profiles, version, options)
+}
+
+/// The driver: queue order, one cycle per pod, binding as it goes.
+fn schedule_all(
+    cluster: &Cluster,
+    profiles: &[Box<dyn Profile>],
+    version: Version,
+    options: &ScheduleOptions,
+) -> Scheduling {
+    let mut snapshot = Snapshot::new(cluster, version.accounting());
+    let mut selector = select::HostSelector::new(version, options.seed);
+    let mut sampling = select::Sampling::default();
+    let mut placements = Vec::new();
+    for pod in queue::order(cluster) {
+        let Some(entry) = cluster.pods.get(pod) else {
+            continue;
+        };
+        let id = alloc::format!(
+            "{}/{}",
+            entry.pod.metadata.namespace,
+            entry.pod.metadata.name
+        );
+        let mut placement = Placement {
+            pod: id,
+            priority: entry.priority,
+            outcome: Outcome::Rejected,
+            node: None,
+            message: None,
+            nominated_node: None,
+            preemption: None,
+            sampled: None,
+            tied_nodes: Vec::new(),
+            nodes: NodeVerdicts::default(),
+        };
+        if entry.state == PodState::Rejected {
+            placement.message = entry.rejection.clone();
+            placements.push(placement);
+            continue;
+        }
+        let Some(profile) = profiles
+            .iter()
+            .find(|profile| profile.serves(&entry.pod.spec.scheduler_name))
+        else {
+            placement.outcome = Outcome::NotHandled;
+            placement.message = Some(alloc::format!(
+                "no scheduler profile serves schedulerName `{}`; the pod stays Pending",
+                entry.pod.spec.scheduler_name
+            ));
+            placements.push(placement);
+            continue;
+        };
+        schedule_one(
+            profile.as_ref(),
+            &mut snapshot,
+            pod,
+            &mut selector,
+            &mut sampling,
+            &mut placement,
+        );
+        placements.push(placement);
+    }
+    Scheduling {
+        profile: version.profile_name().into(),
+        configuration: Configuration {
+            source: "default".into(),
+            profiles: profiles
+                .iter()
+                .map(|profile| profile.configuration())
+                .collect(),
+        },
+        pods: placements,
+    }
+}
+
+/// One pod: filter every node, score, select, bind (or explain and preempt).
+fn schedule_one(
+    profile: &dyn Profile,
+    snapshot: &mut Snapshot<'_>,
+    pod: usize,
+    selector: &mut select::HostSelector,
+    sampling: &mut select::Sampling,
+    placement: &mut Placement,
+) {
+    let version = profile.version();
+    let node_count = snapshot.nodes.len();
+    if node_count == 0 {
+        placement.outcome = Outcome::Unschedulable;
+        placement.message = Some("no nodes available to schedule pods".into());
+        return;
+    }
+    let (cycle, only) = match profile.prepare(snapshot, pod) {
+        Prepared::Rejected(message) => {
+            placement.outcome = Outcome::Unschedulable;
+            placement.message = Some(message::framework(node_count, Some(&message), [], None));
+            return;
+        }
+        Prepared::Filter { cycle, only } => (cycle, only),
+    };
+    // Filter every node, recording every filter's verdict; the node's reasons are the
+    // ones upstream records: the first failing filter's (or every failing one's with
+    // alwaysCheckAllPredicates).
+    let mut feasible = Vec::new();
+    let mut verdicts: Vec<(String, NodeVerdict)> = Vec::with_capacity(node_count);
+    let mut codes: Vec<Code> = Vec::with_capacity(node_count);
+    for node in 0..node_count {
+        let name = snapshot.nodes.get(node).map_or("", |info| info.name());
+        let excluded = only.as_ref().and_then(|(allowed, plugins)| {
+            (!allowed.get(node).copied().unwrap_or(false)).then_some(plugins)
+        });
+        let mut verdict = NodeVerdict::default();
+        let code = if let Some(plugins) = excluded {
+            verdict.reasons.push(alloc::format!(
+                "node(s) didn't satisfy plugin(s) [{}]",
+                plugins.join(" ")
+            ));
+            Code::UnschedulableAndUnresolvable
+        } else {
+            let results = cycle.filter(snapshot, node);
+            let mut code = Code::Success;
+            for (filter, status) in results {
+                if !status.passed() {
+                    if code == Code::Success || profile.check_all() {
+                        verdict.reasons.extend(status.reasons.iter().cloned());
+                    }
+                    if code == Code::Success {
+                        code = status.code;
+                    }
+                }
+                verdict.predicates.push(PredicateVerdict {
+                    name: filter.into(),
+                    passed: status.passed(),
+                    reasons: status.reasons,
+                });
+            }
+            code
+        };
+        if code == Code::Success {
+            feasible.push(node);
+        }
+        codes.push(code);
+        verdicts.push((name.into(), verdict));
+    }
+    let chosen = match feasible.as_slice() {
+        [] => None,
+        [only_node] => Some(*only_node),
+        _ => {
+            let scores = cycle.score(snapshot, &feasible);
+            let mut totals = alloc::vec![0i64; feasible.len()];
+            for (position, &node) in feasible.iter().enumerate() {
+                let mut map = ScoreMap::default();
+                let mut total = 0i64;
+                for (name, weight, values) in &scores {
+                    let value = values.get(position).copied().unwrap_or(0);
+                    map.0.push((name.clone(), value));
+                    total = total.saturating_add(value.saturating_mul(*weight));
+                }
+                if scores.is_empty() {
+                    // Nothing scores: every node gets 1 (EqualPriority in 1.11,
+                    // `prioritizeNodes` in the framework).
+                    total = 1;
+                }
+                if let Some(slot) = totals.get_mut(position) {
+                    *slot = total;
+                }
+                if let Some((_, verdict)) = verdicts.get_mut(node) {
+                    verdict.scores = Some(map);
+                    verdict.total = Some(total);
+                }
+            }
+            let names: Vec<&str> = feasible
+                .iter()
+                .map(|&node| snapshot.nodes.get(node).map_or("", |info| info.name()))
+                .collect();
+            let (index, tied) = selector.select(&totals, &names);
+            placement.tied_nodes = tied
+                .into_iter()
+                .filter_map(|position| names.get(position).map(|name| String::from(*name)))
+                .collect();
+            if placement.tied_nodes.len() < 2 {
+                placement.tied_nodes.clear();
+            }
+            feasible.get(index).copied()
+        }
+    };
+    if version == Version::Current {
+        let flags: Vec<bool> = codes.iter().map(|&code| code == Code::Success).collect();
+        if let Some((found, examined)) =
+            sampling.sample(profile.percentage_of_nodes_to_score(), &flags)
+        {
+            let sampled_choice = match found.as_slice() {
+                [] => None,
+                [one] => Some(*one),
+                _ => {
+                    let scores = cycle.score(snapshot, &found);
+                    let totals: Vec<i64> = (0..found.len())
+                        .map(|position| {
+                            scores.iter().fold(0i64, |total, (_, weight, values)| {
+                                total.saturating_add(
+                                    values
+                                        .get(position)
+                                        .copied()
+                                        .unwrap_or(0)
+                                        .saturating_mul(*weight),
+                                )
+                            })
+                        })
+                        .collect();
+                    let best = totals.iter().copied().max().unwrap_or(0);
+                    totals
+                        .iter()
+                        .position(|&total| total == best)
+                        .and_then(|position| found.get(position).copied())
+                }
+            };
+            let differs = match (sampled_choice, chosen) {
+                (Some(sampled), Some(exact)) => {
+                    sampled != exact && !placement_ties(placement, snapshot, sampled)
+                }
+                (sampled, exact) => sampled.is_some() != exact.is_some(),
+            };
+            if differs {
+                placement.sampled = Some(Sampled {
+                    nodes_to_find: select::feasible_nodes_to_find(
+                        profile.percentage_of_nodes_to_score(),
+                        node_count,
+                    ),
+                    examined,
+                    node: sampled_choice
+                        .and_then(|node| snapshot.nodes.get(node))
+                        .map(|info| info.name().into()),
+                });
+            }
+        }
+    }
+    placement.nodes = NodeVerdicts(verdicts);
+    if let Some(node) = chosen {
+        placement.outcome = Outcome::Scheduled;
+        placement.node = snapshot.nodes.get(node).map(|info| info.name().into());
+        snapshot.bind(pod, node);
+        return;
+    }
+    placement.outcome = Outcome::Unschedulable;
+    let reasons = placement
+        .nodes
+        .0
+        .iter()
+        .flat_map(|(_, verdict)| verdict.reasons.iter().map(String::as_str));
+    let fit_error = match version {
+        Version::Legacy => message::legacy(node_count, reasons),
+        Version::Current => message::framework(node_count, None, reasons, None),
+    };
+    placement.message = Some(fit_error);
+    if profile.preemption() {
+        preemption::preempt(profile, snapshot, pod, &codes, placement);
+    }
+}
+
+/// True if `node` is one of the nodes tied for the best score (the sampled choice is then
+/// only a different draw of the same tie).
+fn placement_ties(placement: &Placement, snapshot: &Snapshot<'_>, node: usize) -> bool {
+    snapshot
+        .nodes
+        .get(node)
+        .is_some_and(|info| placement.tied_nodes.iter().any(|tied| tied == info.name()))
+}

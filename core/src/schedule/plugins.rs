@@ -1,0 +1,12 @@
+//! The Kubernetes 1.34 scheduling framework's filter and score plugins, one file each,
+//! named after the upstream plugin.
+
+pub mod image_locality;
+pub mod node_affinity;
+pub mod node_name;
+pub mod node_ports;
+pub mod node_resources_balanced_allocation;
+pub mod node_resources_fit;
+pub mod node_unschedulable;
+pub mod normalize;
+pub mod taint_toleration;

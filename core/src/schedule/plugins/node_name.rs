@@ -1,0 +1,22 @@
+//! NodeName: a pod that names a node (`spec.nodeName`) fits only that node.
+//!
+//! Follows `pkg/scheduler/framework/plugins/nodename/node_name.go`.
+
+use crate::model::{Node, Pod};
+use crate::schedule::status::Status;
+
+/// The plugin name.
+pub const NAME: &str = "NodeName";
+
+/// Upstream's reason (1.21 and later).
+pub const REASON: &str = "node(s) didn't match the requested node name";
+
+/// Filter.
+#[must_use]
+pub fn filter(pod: &Pod, node: &Node) -> Status {
+    if pod.spec.node_name.is_empty() || pod.spec.node_name == node.metadata.name {
+        Status::success()
+    } else {
+        Status::unresolvable(REASON)
+    }
+}

@@ -1,0 +1,247 @@
+//! NodeResourcesFit: the pod's requests must fit in what the node has left; nodes are
+//! scored by how much would be left (LeastAllocated, the default), how much would be used
+//! (MostAllocated) or a utilisation curve (RequestedToCapacityRatio).
+//!
+//! Follows `pkg/scheduler/framework/plugins/noderesources/fit.go`,
+//! `resource_allocation.go`, `least_allocated.go`, `most_allocated.go` and
+//! `requested_to_capacity_ratio.go`.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::schedule::resources::Resources;
+use crate::schedule::snapshot::{NodeInfo, PodUsage};
+use crate::schedule::status::{Code, Status};
+
+/// The plugin name.
+pub const NAME: &str = "NodeResourcesFit";
+
+/// The pod-count reason.
+pub const TOO_MANY_PODS: &str = "Too many pods";
+
+/// Filter: one reason per resource that does not fit, in upstream's order (pods, cpu,
+/// memory, ephemeral-storage, then other resources by name).
+#[must_use]
+pub fn filter(request: &Resources, node: &NodeInfo<'_>) -> Status {
+    let reasons = insufficient(request, node);
+    if reasons.is_empty() {
+        Status::success()
+    } else {
+        Status {
+            code: Code::Unschedulable,
+            reasons,
+        }
+    }
+}
+
+/// The reasons the request does not fit (`fitsRequest`). Resources the pod does not
+/// request are not checked, so an overcommitted node still takes a pod that asks for
+/// nothing of the overcommitted resource.
+#[must_use]
+pub fn insufficient(request: &Resources, node: &NodeInfo<'_>) -> Vec<String> {
+    let mut reasons = Vec::new();
+    let pods = i64::try_from(node.pods.len()).unwrap_or(i64::MAX);
+    if pods.saturating_add(1) > node.allowed_pods {
+        reasons.push(TOO_MANY_PODS.into());
+    }
+    if request.is_empty() {
+        return reasons;
+    }
+    let free = |allocatable: i64, requested: i64| allocatable.saturating_sub(requested);
+    if request.milli_cpu > 0
+        && request.milli_cpu > free(node.allocatable.milli_cpu, node.requested.milli_cpu)
+    {
+        reasons.push("Insufficient cpu".into());
+    }
+    if request.memory > 0 && request.memory > free(node.allocatable.memory, node.requested.memory) {
+        reasons.push("Insufficient memory".into());
+    }
+    if request.ephemeral_storage > 0
+        && request.ephemeral_storage
+            > free(
+                node.allocatable.ephemeral_storage,
+                node.requested.ephemeral_storage,
+            )
+    {
+        reasons.push("Insufficient ephemeral-storage".into());
+    }
+    for (name, amount) in &request.scalars {
+        if *amount == 0 {
+            continue;
+        }
+        if *amount > free(node.allocatable.get(name), node.requested.get(name)) {
+            reasons.push(alloc::format!("Insufficient {name}"));
+        }
+    }
+    reasons
+}
+
+/// How NodeResourcesFit scores.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// Prefer nodes with the most left.
+    LeastAllocated,
+    /// Prefer nodes with the least left.
+    MostAllocated,
+    /// Score by a piecewise-linear curve of utilisation (points: utilisation 0–100,
+    /// score 0–10).
+    RequestedToCapacityRatio(Vec<(i64, i64)>),
+}
+
+/// A scored resource and its weight.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoredResource {
+    /// The resource name.
+    pub name: String,
+    /// Its weight.
+    pub weight: i64,
+}
+
+/// The default scored resources: cpu and memory, weight 1 each.
+#[must_use]
+pub fn default_resources() -> Vec<ScoredResource> {
+    alloc::vec![
+        ScoredResource {
+            name: "cpu".into(),
+            weight: 1
+        },
+        ScoredResource {
+            name: "memory".into(),
+            weight: 1
+        },
+    ]
+}
+
+/// `(allocatable, requested after placing the pod)` for one resource, as
+/// `calculateResourceAllocatableRequest` computes them: cpu and memory use the non-zero
+/// requests unless `use_requested`; a scalar resource the pod does not request is
+/// skipped (`(0, 0)`).
+#[must_use]
+pub fn allocatable_and_requested(
+    node: &NodeInfo<'_>,
+    pod: &PodUsage,
+    resource: &str,
+    use_requested: bool,
+) -> (i64, i64) {
+    match resource {
+        "cpu" => {
+            let (node_cpu, pod_cpu) = if use_requested {
+                (node.requested.milli_cpu, pod.requested.milli_cpu)
+            } else {
+                (node.non_zero_milli_cpu, pod.non_zero_milli_cpu)
+            };
+            (node.allocatable.milli_cpu, node_cpu.saturating_add(pod_cpu))
+        }
+        "memory" => {
+            let (node_memory, pod_memory) = if use_requested {
+                (node.requested.memory, pod.requested.memory)
+            } else {
+                (node.non_zero_memory, pod.non_zero_memory)
+            };
+            (
+                node.allocatable.memory,
+                node_memory.saturating_add(pod_memory),
+            )
+        }
+        "ephemeral-storage" => (
+            node.allocatable.ephemeral_storage,
+            node.requested
+                .ephemeral_storage
+                .saturating_add(pod.requested.ephemeral_storage),
+        ),
+        name => {
+            let wanted = pod.requested.get(name);
+            let present = node
+                .allocatable
+                .scalars
+                .iter()
+                .any(|(scalar, _)| scalar == name);
+            if wanted == 0 || !present {
+                (0, 0)
+            } else {
+                (
+                    node.allocatable.get(name),
+                    node.requested.get(name).saturating_add(wanted),
+                )
+            }
+        }
+    }
+}
+
+/// The node's score (0–100) under a strategy: the weighted mean of the per-resource
+/// scores, skipping resources the node has none of.
+#[must_use]
+pub fn score(
+    strategy: &Strategy,
+    resources: &[ScoredResource],
+    node: &NodeInfo<'_>,
+    pod: &PodUsage,
+) -> i64 {
+    let mut total = 0i64;
+    let mut weights = 0i64;
+    for resource in resources {
+        let (allocatable, requested) = allocatable_and_requested(node, pod, &resource.name, false);
+        if allocatable == 0 {
+            continue;
+        }
+        let resource_score = match strategy {
+            Strategy::LeastAllocated => least_requested(requested, allocatable, 100),
+            Strategy::MostAllocated => most_requested(requested, allocatable, 100),
+            Strategy::RequestedToCapacityRatio(shape) => {
+                let utilisation = requested.saturating_mul(100) / allocatable;
+                broken_line(shape, utilisation.min(100))
+            }
+        };
+        total = total.saturating_add(resource_score.saturating_mul(resource.weight));
+        weights = weights.saturating_add(resource.weight);
+    }
+    if weights == 0 {
+        0
+    } else {
+        total / weights
+    }
+}
+
+/// `((capacity - requested) * max) / capacity`, 0 when the capacity is 0 or exceeded.
+#[must_use]
+pub fn least_requested(requested: i64, capacity: i64, max: i64) -> i64 {
+    if capacity == 0 || requested > capacity {
+        return 0;
+    }
+    capacity.saturating_sub(requested).saturating_mul(max) / capacity
+}
+
+/// `(requested * max) / capacity`, 0 when the capacity is 0 or exceeded.
+#[must_use]
+pub fn most_requested(requested: i64, capacity: i64, max: i64) -> i64 {
+    if capacity == 0 || requested > capacity {
+        return 0;
+    }
+    requested.saturating_mul(max) / capacity
+}
+
+/// A piecewise-linear function through `shape` points `(utilisation, score 0–10)`,
+/// scaled to 0–100, flat before the first and after the last point.
+#[must_use]
+pub fn broken_line(shape: &[(i64, i64)], utilisation: i64) -> i64 {
+    let scaled = |score: i64| score.saturating_mul(10);
+    let (Some(first), Some(last)) = (shape.first(), shape.last()) else {
+        return 0;
+    };
+    if utilisation <= first.0 {
+        return scaled(first.1);
+    }
+    for pair in shape.windows(2) {
+        if let [(u0, s0), (u1, s1)] = pair {
+            if utilisation <= *u1 {
+                let (s0, s1) = (scaled(*s0), scaled(*s1));
+                let span = u1 - u0;
+                if span == 0 {
+                    return s1;
+                }
+                return s0 + (s1 - s0) * (utilisation - u0) / span;
+            }
+        }
+    }
+    scaled(last.1)
+}

@@ -1,0 +1,40 @@
+//! Score normalisation shared by plugins and priorities.
+//!
+//! Follows `pkg/scheduler/framework/plugins/helper/normalize_score.go`
+//! (`DefaultNormalizeScore`) and 1.11 `priorities/reduce.go` (`NormalizeReduce`), which
+//! are the same rule with 100 or 10 as the maximum.
+
+/// Scales scores to `0..=max_score` by the highest one (integer division); all stay 0 when
+/// the highest is 0. `reverse` turns `s` into `max_score - s` (and all-zero into
+/// all-`max_score`).
+pub fn default_normalize(scores: &mut [i64], max_score: i64, reverse: bool) {
+    let highest = scores.iter().copied().max().unwrap_or(0);
+    if highest == 0 {
+        if reverse {
+            scores.iter_mut().for_each(|score| *score = max_score);
+        }
+        return;
+    }
+    for score in scores.iter_mut() {
+        let scaled = max_score.saturating_mul(*score) / highest;
+        *score = if reverse { max_score - scaled } else { scaled };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalises_like_upstream() {
+        let mut scores = [2, 11, 4];
+        default_normalize(&mut scores, 10, false);
+        assert_eq!(scores, [1, 10, 3]);
+        let mut scores = [0, 1, 2];
+        default_normalize(&mut scores, 10, true);
+        assert_eq!(scores, [10, 5, 0]);
+        let mut scores = [0, 0];
+        default_normalize(&mut scores, 100, true);
+        assert_eq!(scores, [100, 100]);
+    }
+}

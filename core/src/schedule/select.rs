@@ -1,0 +1,180 @@
+//! Choosing among the best-scored nodes, and the 1.34 node sampling.
+//!
+//! 1.11 (`pkg/scheduler/core/generic_scheduler.go`, `selectHost`): nodes sorted by total
+//! score descending, then node name descending in byte order; among the `k` nodes tied at
+//! the top, index `counter mod k`, where the counter starts at 0 and advances once per
+//! scored pod. 1.34 (`pkg/scheduler/schedule_one.go`, `selectHost`) picks uniformly at
+//! random among the tied nodes (reservoir sampling); kubefit draws that choice from a
+//! seeded SplitMix64 generator over the tied nodes in input order, so a seed reproduces
+//! a run and every tie is reported.
+
+use alloc::vec::Vec;
+
+use super::Version;
+
+/// Picks the host among scored nodes, keeping upstream's tie-break state across pods.
+#[derive(Clone, Debug)]
+pub struct HostSelector {
+    version: Version,
+    /// 1.11 `lastNodeIndex`.
+    counter: u64,
+    /// 1.34: the random generator's state.
+    state: u64,
+}
+
+impl HostSelector {
+    /// A selector at the start of a run.
+    #[must_use]
+    pub fn new(version: Version, seed: u64) -> Self {
+        Self {
+            version,
+            counter: 0,
+            state: seed,
+        }
+    }
+
+    /// The chosen position in `totals`, and the positions tied at the top score (in the
+    /// order the tie-break considers them).
+    pub fn select(&mut self, totals: &[i64], names: &[&str]) -> (usize, Vec<usize>) {
+        let Some(&best) = totals.iter().max() else {
+            return (0, Vec::new());
+        };
+        let mut tied: Vec<usize> = (0..totals.len())
+            .filter(|&position| totals.get(position) == Some(&best))
+            .collect();
+        let k = tied.len() as u64;
+        let pick = match self.version {
+            Version::Legacy => {
+                // Byte order of names, descending.
+                tied.sort_by(|&a, &b| names.get(b).cmp(&names.get(a)));
+                let pick = self.counter % k.max(1);
+                self.counter = self.counter.wrapping_add(1);
+                pick
+            }
+            Version::Current => {
+                if k > 1 {
+                    self.next() % k
+                } else {
+                    0
+                }
+            }
+        };
+        let chosen = usize::try_from(pick)
+            .ok()
+            .and_then(|pick| tied.get(pick))
+            .copied()
+            .unwrap_or(0);
+        (chosen, tied)
+    }
+
+    /// SplitMix64.
+    fn next(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// 1.34 `minFeasibleNodesToFind`.
+const MIN_FEASIBLE_NODES_TO_FIND: usize = 100;
+/// 1.34 `minFeasibleNodesPercentageToFind`.
+const MIN_FEASIBLE_NODES_PERCENTAGE: usize = 5;
+
+/// How many feasible nodes the 1.34 scheduler looks for before it stops filtering
+/// (`numFeasibleNodesToFind`): every node below 100 nodes; else the configured
+/// percentage, or adaptively `50 - nodes/125` (at least 5 %), and never fewer than 100.
+#[must_use]
+pub fn feasible_nodes_to_find(percentage: Option<i32>, nodes: usize) -> usize {
+    if nodes < MIN_FEASIBLE_NODES_TO_FIND {
+        return nodes;
+    }
+    let percentage = match percentage.filter(|&p| p > 0) {
+        Some(p) => usize::try_from(p).unwrap_or(100),
+        None => (50usize.saturating_sub(nodes / 125)).max(MIN_FEASIBLE_NODES_PERCENTAGE),
+    };
+    if percentage >= 100 {
+        return nodes;
+    }
+    (nodes.saturating_mul(percentage) / 100).max(MIN_FEASIBLE_NODES_TO_FIND)
+}
+
+/// The rotating start of the 1.34 sampled scan (`nextStartNodeIndex`).
+#[derive(Clone, Debug, Default)]
+pub struct Sampling {
+    next_start: usize,
+}
+
+impl Sampling {
+    /// The feasible nodes the sampled scheduler finds, and how many nodes it examined,
+    /// or `None` when it examines every node; advances the start for the next pod.
+    pub fn sample(
+        &mut self,
+        percentage: Option<i32>,
+        feasible: &[bool],
+    ) -> Option<(Vec<usize>, usize)> {
+        let nodes = feasible.len();
+        let wanted = feasible_nodes_to_find(percentage, nodes);
+        if nodes == 0 || wanted >= nodes {
+            return None;
+        }
+        let start = self.next_start % nodes;
+        let mut found = Vec::new();
+        let mut examined = 0;
+        for offset in 0..nodes {
+            let node = (start + offset) % nodes;
+            examined += 1;
+            if feasible.get(node).copied().unwrap_or(false) {
+                found.push(node);
+                if found.len() == wanted {
+                    break;
+                }
+            }
+        }
+        self.next_start = (start + examined) % nodes;
+        Some((found, examined))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn feasible_nodes_to_find_follows_upstream() {
+        // Derived from `numFeasibleNodesToFind` with the default percentage.
+        assert_eq!(feasible_nodes_to_find(None, 50), 50);
+        assert_eq!(feasible_nodes_to_find(None, 100), 100);
+        assert_eq!(feasible_nodes_to_find(None, 1000), 420);
+        assert_eq!(feasible_nodes_to_find(None, 5000), 500);
+        assert_eq!(feasible_nodes_to_find(None, 6000), 300);
+        assert_eq!(feasible_nodes_to_find(Some(100), 6000), 6000);
+        assert_eq!(feasible_nodes_to_find(Some(1), 6000), 100);
+    }
+
+    #[test]
+    fn legacy_ties_go_round_robin_from_the_largest_name() {
+        let mut selector = HostSelector::new(Version::Legacy, 0);
+        let names = ["node-10", "node-9", "node-1"];
+        let totals = [5, 5, 3];
+        // Descending byte order: node-9 > node-10.
+        assert_eq!(selector.select(&totals, &names).0, 1);
+        assert_eq!(selector.select(&totals, &names).0, 0);
+        assert_eq!(selector.select(&totals, &names).0, 1);
+    }
+
+    #[test]
+    fn current_ties_are_reproducible_by_seed() {
+        let names = ["a", "b", "c", "d"];
+        let totals = [7, 7, 7, 7];
+        let picks = |seed| {
+            let mut selector = HostSelector::new(Version::Current, seed);
+            (0..8)
+                .map(|_| selector.select(&totals, &names).0)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(picks(42), picks(42));
+        assert!(picks(1).iter().all(|&pick| pick < 4));
+    }
+}

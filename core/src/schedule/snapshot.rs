@@ -1,0 +1,380 @@
+//! The scheduler's view of the cluster while pods are placed: per-node totals that every
+//! filter and score reads, updated as each placement binds a pod.
+//!
+//! Follows `pkg/scheduler/framework/types.go` (`NodeInfo`): allocatable, the requests of
+//! the pods on the node, their "non-zero" requests for scoring, and the host ports in use.
+
+use alloc::vec::Vec;
+
+use super::resources::{Resources, PODS};
+use crate::cluster::{Cluster, PodEntry, PodState};
+use crate::model::{ContainerPort, Node, Pod};
+use crate::quantity::{Format, Quantity};
+use crate::resources;
+
+/// How a profile counts what pods request: the rules changed between Kubernetes 1.11 and
+/// the framework scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Accounting {
+    /// Kubernetes 1.11: a node's usage sums the regular containers of its pods only
+    /// (`pkg/scheduler/cache/node_info.go`, `calculateResource`); the incoming pod adds
+    /// its init containers (`predicates.go`, `GetResourceRequest`).
+    Legacy,
+    /// Kubernetes 1.34: both sides use `PodRequests` (sidecars, overhead, pod-level).
+    Current,
+}
+
+/// Scoring's stand-ins for requests a container leaves out (`pkg/scheduler/util`,
+/// `DefaultMilliCPURequest` and `DefaultMemoryRequest`).
+pub const DEFAULT_MILLI_CPU_REQUEST: i64 = 100;
+/// 200 MiB.
+pub const DEFAULT_MEMORY_REQUEST: i64 = 200 * 1024 * 1024;
+
+/// What one pod adds to a node.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PodUsage {
+    /// What the pod requests, as the node's `Requested` counts it.
+    pub requested: Resources,
+    /// Millicores with the scoring default for containers that request no cpu.
+    pub non_zero_milli_cpu: i64,
+    /// Bytes with the scoring default for containers that request no memory.
+    pub non_zero_memory: i64,
+}
+
+impl Accounting {
+    /// What a pod already on a node counts for.
+    #[must_use]
+    pub fn usage(self, entry: &PodEntry) -> PodUsage {
+        let spec = &entry.pod.spec;
+        let requested = match self {
+            Self::Legacy => {
+                let mut total = Resources::default();
+                for container in &spec.containers {
+                    total.add(&Resources::from_list(&container.resources.requests));
+                }
+                total
+            }
+            Self::Current => Resources::from_list(&entry.requests),
+        };
+        let (non_zero_milli_cpu, non_zero_memory) = self.non_zero(&entry.pod);
+        PodUsage {
+            requested,
+            non_zero_milli_cpu,
+            non_zero_memory,
+        }
+    }
+
+    /// What the incoming pod asks the fit checks for.
+    #[must_use]
+    pub fn request(self, entry: &PodEntry) -> PodUsage {
+        match self {
+            Self::Legacy => {
+                let spec = &entry.pod.spec;
+                let mut requested = Resources::default();
+                for container in &spec.containers {
+                    requested.add(&Resources::from_list(&container.resources.requests));
+                }
+                // Each init container raises each resource on its own to its request.
+                for init in &spec.init_containers {
+                    let step = Resources::from_list(&init.resources.requests);
+                    requested.milli_cpu = requested.milli_cpu.max(step.milli_cpu);
+                    requested.memory = requested.memory.max(step.memory);
+                    requested.ephemeral_storage =
+                        requested.ephemeral_storage.max(step.ephemeral_storage);
+                    for (name, amount) in step.scalars {
+                        if *amount_of(&requested, &name) < amount {
+                            set_scalar(&mut requested, name, amount);
+                        }
+                    }
+                }
+                let (non_zero_milli_cpu, non_zero_memory) = self.non_zero(&entry.pod);
+                PodUsage {
+                    requested,
+                    non_zero_milli_cpu,
+                    non_zero_memory,
+                }
+            }
+            Self::Current => self.usage(entry),
+        }
+    }
+
+    /// The "non-zero" cpu and memory requests scoring uses: each regular container that
+    /// leaves cpu or memory out counts the default instead (an explicit `0` stays 0).
+    /// 1.11 sums the regular containers only (`priorities/util/non_zero.go`); 1.34 runs
+    /// the whole `PodRequests` with the defaults filled in.
+    fn non_zero(self, pod: &Pod) -> (i64, i64) {
+        match self {
+            Self::Legacy => {
+                pod.spec
+                    .containers
+                    .iter()
+                    .fold((0i64, 0i64), |(cpu, memory), container| {
+                        let requests = &container.resources.requests;
+                        (
+                            cpu.saturating_add(
+                                requests
+                                    .get("cpu")
+                                    .map_or(DEFAULT_MILLI_CPU_REQUEST, Quantity::milli_value),
+                            ),
+                            memory.saturating_add(
+                                requests
+                                    .get("memory")
+                                    .map_or(DEFAULT_MEMORY_REQUEST, Quantity::value),
+                            ),
+                        )
+                    })
+            }
+            Self::Current => {
+                let defaults = [
+                    (
+                        "cpu",
+                        Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST, Format::DecimalSi),
+                    ),
+                    (
+                        "memory",
+                        Quantity::from_value(DEFAULT_MEMORY_REQUEST, Format::BinarySi),
+                    ),
+                ];
+                let requests = resources::pod_requests_with_defaults(&pod.spec, &defaults);
+                (
+                    requests.get("cpu").map_or(0, Quantity::milli_value),
+                    requests.get("memory").map_or(0, Quantity::value),
+                )
+            }
+        }
+    }
+}
+
+fn amount_of<'r>(resources: &'r Resources, name: &str) -> &'r i64 {
+    resources
+        .scalars
+        .iter()
+        .find(|(scalar, _)| scalar == name)
+        .map_or(&0, |(_, amount)| amount)
+}
+
+fn set_scalar(resources: &mut Resources, name: alloc::string::String, amount: i64) {
+    match resources
+        .scalars
+        .binary_search_by(|(scalar, _)| scalar.as_str().cmp(&name))
+    {
+        Ok(index) => {
+            if let Some(slot) = resources.scalars.get_mut(index) {
+                slot.1 = amount;
+            }
+        }
+        Err(index) => resources.scalars.insert(index, (name, amount)),
+    }
+}
+
+/// A host port a pod uses: `(hostIP, protocol, hostPort)` with upstream's defaults
+/// (`0.0.0.0`, `TCP`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostPort {
+    /// The host IP, `0.0.0.0` when unset.
+    pub ip: alloc::string::String,
+    /// `TCP`, `UDP` or `SCTP`.
+    pub protocol: alloc::string::String,
+    /// The port (> 0).
+    pub port: i32,
+}
+
+impl HostPort {
+    /// The host ports of a container port list, skipping entries without a host port.
+    pub fn of(ports: &[ContainerPort]) -> impl Iterator<Item = Self> + '_ {
+        ports
+            .into_iter()
+            .filter(|port| port.host_port > 0)
+            .map(|port| Self {
+                ip: if port.host_ip.is_empty() {
+                    "0.0.0.0".into()
+                } else {
+                    port.host_ip.clone()
+                },
+                protocol: if port.protocol.is_empty() {
+                    "TCP".into()
+                } else {
+                    port.protocol.clone()
+                },
+                port: port.host_port,
+            })
+    }
+
+    /// True if this wanted port collides with one in use: the same protocol and port on
+    /// the same IP, or on either side the wildcard `0.0.0.0`.
+    #[must_use]
+    pub fn conflicts_with(&self, used: &Self) -> bool {
+        self.protocol == used.protocol
+            && self.port == used.port
+            && (self.ip == used.ip || self.ip == "0.0.0.0" || used.ip == "0.0.0.0")
+    }
+}
+
+/// The host ports a pod's regular containers ask for.
+pub fn pod_host_ports(pod: &Pod) -> impl Iterator<Item = HostPort> + '_ {
+    pod.spec
+        .containers
+        .iter()
+        .flat_map(|container| HostPort::of(&container.ports))
+}
+
+/// One node and what is on it.
+#[derive(Clone, Debug)]
+pub struct NodeInfo<'c> {
+    /// The node object.
+    pub node: &'c Node,
+    /// `status.allocatable` (capacity when absent), without `pods`.
+    pub allocatable: Resources,
+    /// `allocatable.pods`.
+    pub allowed_pods: i64,
+    /// The sum of what the pods on the node request.
+    pub requested: Resources,
+    /// The sum of the pods' non-zero cpu requests (scoring).
+    pub non_zero_milli_cpu: i64,
+    /// The sum of the pods' non-zero memory requests (scoring).
+    pub non_zero_memory: i64,
+    /// The pods on the node, as indexes into [`Cluster::pods`].
+    pub pods: Vec<usize>,
+    /// Host ports in use.
+    pub used_ports: Vec<HostPort>,
+}
+
+impl<'c> NodeInfo<'c> {
+    fn new(node: &'c Node) -> Self {
+        let allocatable_list = node
+            .status
+            .allocatable
+            .as_ref()
+            .unwrap_or(&node.status.capacity);
+        Self {
+            node,
+            allocatable: Resources::from_list(allocatable_list),
+            allowed_pods: allocatable_list.get(PODS).map_or(0, |q| q.value()),
+            requested: Resources::default(),
+            non_zero_milli_cpu: 0,
+            non_zero_memory: 0,
+            pods: Vec::new(),
+            used_ports: Vec::new(),
+        }
+    }
+
+    /// The node's name.
+    #[must_use]
+    pub fn name(&self) -> &'c str {
+        &self.node.metadata.name
+    }
+
+    fn add(&mut self, index: usize, pod: &Pod, usage: &PodUsage) {
+        self.requested.add(&usage.requested);
+        self.non_zero_milli_cpu = self
+            .non_zero_milli_cpu
+            .saturating_add(usage.non_zero_milli_cpu);
+        self.non_zero_memory = self.non_zero_memory.saturating_add(usage.non_zero_memory);
+        self.pods.push(index);
+        self.used_ports.extend(pod_host_ports(pod));
+    }
+
+    fn remove(&mut self, index: usize, pod: &Pod, usage: &PodUsage) {
+        self.requested.subtract(&usage.requested);
+        self.non_zero_milli_cpu = self
+            .non_zero_milli_cpu
+            .saturating_sub(usage.non_zero_milli_cpu);
+        self.non_zero_memory = self.non_zero_memory.saturating_sub(usage.non_zero_memory);
+        self.pods.retain(|&other| other != index);
+        for port in pod_host_ports(pod) {
+            if let Some(position) = self.used_ports.iter().position(|used| *used == port) {
+                self.used_ports.remove(position);
+            }
+        }
+    }
+}
+
+/// Every node with the pods on it, as placement proceeds.
+#[derive(Clone, Debug)]
+pub struct Snapshot<'c> {
+    /// The cluster being scheduled.
+    pub cluster: &'c Cluster,
+    /// How pods are counted.
+    pub accounting: Accounting,
+    /// Nodes in input order.
+    pub nodes: Vec<NodeInfo<'c>>,
+    /// For each pod of the cluster, the node it is on now.
+    pub assigned: Vec<Option<usize>>,
+    /// For each pod of the cluster, what it adds to its node.
+    usage: Vec<Option<PodUsage>>,
+}
+
+impl<'c> Snapshot<'c> {
+    /// The cluster as it is before placement: bound pods on their nodes.
+    #[must_use]
+    pub fn new(cluster: &'c Cluster, accounting: Accounting) -> Self {
+        let mut snapshot = Self {
+            cluster,
+            accounting,
+            nodes: cluster.nodes.iter().map(NodeInfo::new).collect(),
+            assigned: alloc::vec![None; cluster.pods.len()],
+            usage: alloc::vec![None; cluster.pods.len()],
+        };
+        let index: alloc::collections::BTreeMap<&str, usize> = cluster
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(position, node)| (node.metadata.name.as_str(), position))
+            .collect();
+        for (pod, entry) in cluster.pods.iter().enumerate() {
+            if entry.state == PodState::Bound {
+                if let Some(&node) = index.get(entry.pod.spec.node_name.as_str()) {
+                    snapshot.bind(pod, node);
+                }
+            }
+        }
+        snapshot
+    }
+
+    /// The pod entry at an index of [`Cluster::pods`].
+    #[must_use]
+    pub fn pod(&self, index: usize) -> Option<&'c PodEntry> {
+        self.cluster.pods.get(index)
+    }
+
+    /// Puts a pod on a node.
+    pub fn bind(&mut self, pod: usize, node: usize) {
+        let Some(entry) = self.cluster.pods.get(pod) else {
+            return;
+        };
+        self.unbind(pod);
+        let usage = self.accounting.usage(entry);
+        if let Some(info) = self.nodes.get_mut(node) {
+            info.add(pod, &entry.pod, &usage);
+            if let (Some(slot), Some(usage_slot)) =
+                (self.assigned.get_mut(pod), self.usage.get_mut(pod))
+            {
+                *slot = Some(node);
+                *usage_slot = Some(usage);
+            }
+        }
+    }
+
+    /// Takes a pod off its node (preemption victims, evictions).
+    pub fn unbind(&mut self, pod: usize) {
+        let Some(entry) = self.cluster.pods.get(pod) else {
+            return;
+        };
+        let node = self.assigned.get_mut(pod).and_then(Option::take);
+        let usage = self.usage.get_mut(pod).and_then(Option::take);
+        if let (Some(node), Some(usage)) = (node, usage) {
+            if let Some(info) = self.nodes.get_mut(node) {
+                info.remove(pod, &entry.pod, &usage);
+            }
+        }
+    }
+
+    /// The pods on a node, with their entries.
+    pub fn pods_on(&self, node: usize) -> impl Iterator<Item = (usize, &'c PodEntry)> + '_ {
+        self.nodes
+            .get(node)
+            .into_iter()
+            .flat_map(|info| info.pods.iter())
+            .filter_map(|&pod| self.cluster.pods.get(pod).map(|entry| (pod, entry)))
+    }
+}
