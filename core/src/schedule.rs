@@ -68,7 +68,15 @@ pub struct ScheduleOptions {
     pub disable_preemption: bool,
     /// Seed for the 1.34 random tie-break between equally scored nodes.
     pub seed: u64,
+    /// How many per-node verdicts the report keeps in all (`None`: 1 000 000). Pods
+    /// scheduled after the budget is spent keep only their chosen node's verdict, so a
+    /// 10 000-pod run on 5 000 nodes stays a few megabytes; their messages still count
+    /// every node.
+    pub max_node_verdicts: Option<usize>,
 }
+
+/// The default budget of per-node verdicts in a report.
+pub const DEFAULT_MAX_NODE_VERDICTS: usize = 1_000_000;
 
 /// What a profile does for one pod before any node is examined (PreFilter).
 pub enum Prepared<'a> {
@@ -148,6 +156,9 @@ fn schedule_all(
     let mut selector = select::HostSelector::new(version, options.seed);
     let mut sampling = select::Sampling::default();
     let mut placements = Vec::new();
+    let mut verdict_budget = options
+        .max_node_verdicts
+        .unwrap_or(DEFAULT_MAX_NODE_VERDICTS);
     for pod in queue::order(cluster) {
         let Some(entry) = cluster.pods.get(pod) else {
             continue;
@@ -168,6 +179,7 @@ fn schedule_all(
             sampled: None,
             tied_nodes: Vec::new(),
             nodes: NodeVerdicts::default(),
+            nodes_omitted: false,
         };
         if entry.state == PodState::Rejected {
             placement.message = entry.rejection.clone();
@@ -194,6 +206,19 @@ fn schedule_all(
             &mut sampling,
             &mut placement,
         );
+        if placement.nodes.0.len() <= verdict_budget {
+            verdict_budget -= placement.nodes.0.len();
+        } else {
+            let keep = placement
+                .nominated_node
+                .clone()
+                .or_else(|| placement.node.clone());
+            placement
+                .nodes
+                .0
+                .retain(|(name, _)| keep.as_deref() == Some(name.as_str()));
+            placement.nodes_omitted = true;
+        }
         placements.push(placement);
     }
     Scheduling {
@@ -399,4 +424,56 @@ fn placement_ties(placement: &Placement, snapshot: &Snapshot<'_>, node: usize) -
         .nodes
         .get(node)
         .is_some_and(|info| placement.tied_nodes.iter().any(|tied| tied == info.name()))
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Runs the engine on YAML text, for the unit tests of plugins and predicates.
+
+    use super::{run, ScheduleOptions, Version};
+    use crate::report::scheduling::{Placement, Scheduling};
+    use crate::{input, Limits, Source};
+
+    /// Schedules the pending pods of `yaml` under a profile.
+    pub fn schedule(yaml: &str, version: Version) -> Scheduling {
+        let sources = [Source::new("test", yaml)];
+        let loaded = input::load(&sources, &Limits::default());
+        let cluster = crate::cluster::Cluster::build(loaded, &sources);
+        assert!(
+            cluster.diagnostics.iter().all(|d| !d.is_error()),
+            "{:?}",
+            cluster.diagnostics
+        );
+        run(
+            &cluster,
+            &ScheduleOptions {
+                version: Some(version),
+                ..ScheduleOptions::default()
+            },
+        )
+    }
+
+    /// One score of every scored node of a placement, in node order.
+    pub fn scores(
+        placement: &Placement,
+        name: &str,
+    ) -> alloc::vec::Vec<(alloc::string::String, i64)> {
+        placement
+            .nodes
+            .0
+            .iter()
+            .filter_map(|(node, verdict)| {
+                let scores = verdict.scores.as_ref()?;
+                let score = scores.0.iter().find(|(score, _)| score == name)?.1;
+                Some((node.clone(), score))
+            })
+            .collect()
+    }
+
+    /// A node with allocatable cpu (millicores), memory (bytes) and 110 pods.
+    pub fn node(name: &str, milli_cpu: i64, memory: i64, extra: &str) -> alloc::string::String {
+        alloc::format!(
+            "---\napiVersion: v1\nkind: Node\nmetadata: {{name: {name}, labels: {{kubernetes.io/hostname: {name}}}}}\n{extra}\nstatus:\n  allocatable: {{cpu: {milli_cpu}m, memory: \"{memory}\", pods: \"110\"}}\n"
+        )
+    }
 }

@@ -44,7 +44,9 @@ fn every_scenario_matches_its_expectation() {
 }
 
 /// What a new fixture pins: the whole report, except for adversarial inputs, which are
-/// about their diagnostics (code, object, place).
+/// about their diagnostics (code, object, place), and scheduling scenarios (`k8s-*`,
+/// `openshift-*`), which pin each pending pod's decision and each node's recorded
+/// reasons, so that adding a filter elsewhere does not rewrite every expectation.
 fn expectation(name: &str, mut report: serde_json::Value) -> serde_json::Value {
     if let Some(object) = report.as_object_mut() {
         object.remove("kubefitVersion");
@@ -58,6 +60,57 @@ fn expectation(name: &str, mut report: serde_json::Value) -> serde_json::Value {
             }
             return serde_json::json!({ "diagnostics": diagnostics });
         }
+        if name.starts_with("k8s-") || name.starts_with("openshift-") {
+            return scheduling_expectation(object);
+        }
     }
     report
+}
+
+fn scheduling_expectation(
+    report: &serde_json::Map<String, serde_json::Value>,
+) -> serde_json::Value {
+    let scheduling = report.get("scheduling").cloned().unwrap_or_default();
+    let keep = [
+        "pod",
+        "priority",
+        "outcome",
+        "node",
+        "message",
+        "nominatedNode",
+        "preemption",
+    ];
+    let pods: Vec<serde_json::Value> = scheduling["pods"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|placement| {
+            let mut kept = serde_json::Map::new();
+            for key in keep {
+                if let Some(value) = placement.get(key) {
+                    kept.insert(key.into(), value.clone());
+                }
+            }
+            let nodes: serde_json::Map<String, serde_json::Value> = placement["nodes"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(name, verdict)| {
+                    let mut node = serde_json::Map::new();
+                    node.insert("reasons".into(), verdict["reasons"].clone());
+                    if let Some(total) = verdict.get("total") {
+                        node.insert("total".into(), total.clone());
+                    }
+                    (name.clone(), serde_json::Value::Object(node))
+                })
+                .collect();
+            kept.insert("nodes".into(), serde_json::Value::Object(nodes));
+            serde_json::Value::Object(kept)
+        })
+        .collect();
+    serde_json::json!({
+        "profile": report.get("profile"),
+        "diagnostics": report.get("diagnostics"),
+        "scheduling": { "profile": scheduling["profile"], "pods": pods },
+    })
 }

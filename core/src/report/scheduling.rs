@@ -121,6 +121,11 @@ pub struct Placement {
     /// Per node, in input order: the verdicts and scores.
     #[cfg_attr(feature = "tsify", tsify(type = "Record<string, NodeVerdict>"))]
     pub nodes: NodeVerdicts,
+    /// True when the report's verdict budget was spent before this pod: `nodes` then
+    /// holds only the chosen node (the message still counts every node).
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub nodes_omitted: bool,
 }
 
 /// Node name to verdict, serialised as a JSON object in node input order.

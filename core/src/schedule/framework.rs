@@ -320,3 +320,101 @@ impl Cycle for FrameworkCycle<'_> {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::schedule::testing::{node, schedule, scores};
+    use crate::schedule::Version;
+    use alloc::string::String;
+
+    fn pending(name: &str, spec: &str) -> String {
+        alloc::format!(
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\nspec:\n{spec}\n"
+        )
+    }
+
+    const CPU_AND_MEMORY: &str = "  containers:\n  - {name: a, image: x, resources: {requests: {cpu: 1000m, memory: \"2000\"}}}\n  - {name: b, image: x, resources: {requests: {cpu: 2000m, memory: \"3000\"}}}";
+
+    /// least_allocated_test.go / balanced_allocation_test.go, "nothing scheduled,
+    /// resources requested, differently sized nodes" on the 0–100 scale.
+    #[test]
+    fn resource_scores_follow_the_upstream_tables() {
+        let yaml = node("node1", 4000, 10000, "")
+            + &node("node2", 6000, 10000, "")
+            + &pending("p", CPU_AND_MEMORY);
+        let result = schedule(&yaml, Version::Current);
+        let placement = &result.pods[0];
+        assert_eq!(
+            scores(placement, "NodeResourcesFit"),
+            [("node1".into(), 37), ("node2".into(), 50)]
+        );
+        assert_eq!(
+            scores(placement, "NodeResourcesBalancedAllocation"),
+            [("node1".into(), 87), ("node2".into(), 100)]
+        );
+        assert_eq!(placement.node.as_deref(), Some("node2"));
+    }
+
+    /// taint_toleration_test.go: the node with fewer intolerable PreferNoSchedule taints
+    /// scores higher; NoSchedule taints are ignored by the score.
+    #[test]
+    fn taint_toleration_scores_count_prefer_no_schedule_taints() {
+        let taints = |list: &str| alloc::format!("spec:\n  taints: [{list}]");
+        let yaml = node("a", 4000, 10000, "")
+            + &node("b", 4000, 10000, &taints("{key: cpu-type, value: arm64, effect: PreferNoSchedule}"))
+            + &node(
+                "c",
+                4000,
+                10000,
+                &taints("{key: cpu-type, value: arm64, effect: PreferNoSchedule}, {key: disk-type, value: ssd, effect: PreferNoSchedule}"),
+            )
+            + &pending(
+                "p",
+                "  tolerations: [{key: foo, operator: Equal, value: bar, effect: PreferNoSchedule}]\n  containers: [{name: a, image: x}]",
+            );
+        let result = schedule(&yaml, Version::Current);
+        assert_eq!(
+            scores(&result.pods[0], "TaintToleration"),
+            [("a".into(), 100), ("b".into(), 50), ("c".into(), 0)]
+        );
+    }
+
+    /// node_affinity_test.go: weights 2, 4 and 5 (the last needs three labels).
+    #[test]
+    fn node_affinity_scores_normalise_preferred_weights() {
+        let labels = |pairs: &str| alloc::format!("metadata: {{labels: {{{pairs}}}}}");
+        let _ = labels;
+        let yaml = String::from(
+            "---\napiVersion: v1\nkind: Node\nmetadata: {name: m1, labels: {foo: bar}}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n\
+             ---\napiVersion: v1\nkind: Node\nmetadata: {name: m5, labels: {foo: bar, key: value, az: az1}}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n\
+             ---\napiVersion: v1\nkind: Node\nmetadata: {name: m2, labels: {key: value}}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n",
+        ) + &pending(
+            "p",
+            "  affinity:\n    nodeAffinity:\n      preferredDuringSchedulingIgnoredDuringExecution:\n      - {weight: 2, preference: {matchExpressions: [{key: foo, operator: In, values: [bar]}]}}\n      - {weight: 4, preference: {matchExpressions: [{key: key, operator: In, values: [value]}]}}\n      - {weight: 5, preference: {matchExpressions: [{key: foo, operator: In, values: [bar]}, {key: key, operator: In, values: [value]}, {key: az, operator: In, values: [az1]}]}}\n  containers: [{name: a, image: x}]",
+        );
+        let result = schedule(&yaml, Version::Current);
+        assert_eq!(
+            scores(&result.pods[0], "NodeAffinity"),
+            [("m1".into(), 18), ("m5".into(), 100), ("m2".into(), 36)]
+        );
+    }
+
+    /// fit_test.go: pods, cpu and memory reasons together; equal fits; zero requests
+    /// still need a pod slot.
+    #[test]
+    fn fit_reasons_come_in_upstream_order() {
+        let yaml = String::from(
+            "---\napiVersion: v1\nkind: Node\nmetadata: {name: full}\nstatus: {allocatable: {cpu: 10m, memory: '20', pods: '1'}}\n\
+             ---\napiVersion: v1\nkind: Pod\nmetadata: {name: existing, namespace: default}\nspec:\n  nodeName: full\n  containers: [{name: a, image: x, resources: {requests: {cpu: 10m, memory: '20'}}}]\n",
+        ) + &pending(
+            "p",
+            "  containers: [{name: a, image: x, resources: {requests: {cpu: 1m, memory: '1'}}}]",
+        );
+        let result = schedule(&yaml, Version::Current);
+        let placement = &result.pods[0];
+        assert_eq!(
+            placement.message.as_deref(),
+            Some("0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 Too many pods. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod..")
+        );
+    }
+}

@@ -1,20 +1,396 @@
-//! Preemption: when nothing fits, which lower-priority pods to evict and where.
+//! Preemption: when nothing fits, which lower-priority pods to evict, and where.
 //!
-//! Follows `pkg/scheduler/core/generic_scheduler.go` (1.11, `preempt`) and
+//! Follows `pkg/scheduler/core/generic_scheduler.go` (1.11, `preempt`,
+//! `selectVictimsOnNode`, `pickOneNodeForPreemption`) and
 //! `pkg/scheduler/framework/preemption/preemption.go` with
-//! `plugins/defaultpreemption/default_preemption.go` (1.34).
+//! `plugins/defaultpreemption/default_preemption.go` (1.34):
+//! 1. only nodes whose rejection removing pods could resolve are candidates;
+//! 2. on each, every pod of lower priority is removed; if the pod still does not fit, the
+//!    node is out; otherwise victims are reprieved one by one, those whose eviction would
+//!    violate a PodDisruptionBudget first, most important first, keeping each reprieve
+//!    that still lets the pod fit;
+//! 3. the node is chosen by: fewest budget violations, lowest highest-victim priority,
+//!    lowest sum of victim priorities, fewest victims, (1.34) latest earliest start time,
+//!    then the first candidate in node order (upstream: map order).
+//!
+//! The victims are evicted in the simulation, and the preemptor is placed as its next
+//! scheduling attempt would place it.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cmp::Ordering;
 
 use super::snapshot::Snapshot;
 use super::status::Code;
-use super::Profile;
-use crate::report::scheduling::Placement;
+use super::{message, Prepared, Profile, Version};
+use crate::cluster::PodEntry;
+use crate::labels;
+use crate::report::scheduling::{Outcome, Placement, Preemption, Victim};
 
-/// Runs preemption for a pod that fits nowhere and records the result in `placement`.
+/// 1.34's reason for nodes preemption cannot help.
+pub const NOT_HELPFUL: &str = "Preemption is not helpful for scheduling";
+/// 1.34's reason for nodes without lower-priority pods.
+pub const NO_VICTIMS: &str = "No preemption victims found for incoming pod";
+/// 1.34's message for pods with `preemptionPolicy: Never`.
+pub const POLICY_NEVER: &str = "not eligible due to preemptionPolicy=Never.";
+
+/// Victims chosen on one node.
+struct Candidate {
+    node: usize,
+    /// Pod indexes, in upstream's order.
+    victims: Vec<usize>,
+    /// Which victims violate a budget.
+    violating: Vec<bool>,
+    violations: usize,
+}
+
+/// Runs preemption for a pod that fits nowhere; records it in `placement` and, when it
+/// succeeds, evicts the victims and places the pod.
 pub fn preempt(
-    _profile: &dyn Profile,
-    _snapshot: &mut Snapshot<'_>,
-    _pod: usize,
-    _codes: &[Code],
-    _placement: &mut Placement,
+    profile: &dyn Profile,
+    snapshot: &mut Snapshot<'_>,
+    pod: usize,
+    codes: &[Code],
+    placement: &mut Placement,
 ) {
+    let version = profile.version();
+    let Some(entry) = snapshot.pod(pod) else {
+        return;
+    };
+    let node_count = snapshot.nodes.len();
+    if version == Version::Current && entry.pod.spec.preemption_policy.as_deref() == Some("Never") {
+        append_post_filter(placement, &alloc::format!("preemption: {POLICY_NEVER}"));
+        return;
+    }
+    // Reasons per node for 1.34's nested message; nodes not dry-run are "not helpful".
+    let mut dry_run_reasons: Vec<Vec<String>> = (0..node_count)
+        .map(|_| alloc::vec![String::from(NOT_HELPFUL)])
+        .collect();
+    let mut candidates = Vec::new();
+    for (node, code) in codes.iter().enumerate() {
+        if *code != Code::Unschedulable {
+            continue;
+        }
+        match select_victims(profile, snapshot, pod, entry, node) {
+            Ok(candidate) => candidates.push(candidate),
+            Err(reasons) => {
+                if let Some(slot) = dry_run_reasons.get_mut(node) {
+                    *slot = reasons;
+                }
+            }
+        }
+    }
+    let Some(chosen) = pick_node(version, snapshot, &candidates) else {
+        if version == Version::Current {
+            let nested = message::framework(
+                node_count,
+                None,
+                dry_run_reasons.iter().flatten().map(String::as_str),
+                None,
+            );
+            append_post_filter(placement, &alloc::format!("preemption: {nested}"));
+        }
+        placement.preemption = Some(Preemption {
+            message: Some(String::from(
+                "no node where evicting lower-priority pods makes the pod fit",
+            )),
+            ..Preemption::default()
+        });
+        return;
+    };
+    let Some(candidate) = candidates.get(chosen) else {
+        return;
+    };
+    let node_name: String = snapshot
+        .nodes
+        .get(candidate.node)
+        .map(|info| info.name().into())
+        .unwrap_or_default();
+    let mut report = Preemption {
+        node: Some(node_name.clone()),
+        ..Preemption::default()
+    };
+    for (position, &victim) in candidate.victims.iter().enumerate() {
+        let Some(victim_entry) = snapshot.pod(victim) else {
+            continue;
+        };
+        let violates = candidate.violating.get(position).copied().unwrap_or(false);
+        report.victims.push(Victim {
+            pod: alloc::format!(
+                "{}/{}",
+                victim_entry.pod.metadata.namespace,
+                victim_entry.pod.metadata.name
+            ),
+            priority: victim_entry.priority,
+            grace_period_seconds: victim_entry
+                .pod
+                .spec
+                .termination_grace_period_seconds
+                .unwrap_or(30),
+            violates_disruption_budget: violates,
+        });
+        if violates {
+            for budget in matching_budgets(snapshot, victim_entry) {
+                if !report.violated_disruption_budgets.contains(&budget) {
+                    report.violated_disruption_budgets.push(budget);
+                }
+            }
+        }
+    }
+    for &victim in &candidate.victims {
+        snapshot.unbind(victim);
+    }
+    placement.outcome = Outcome::Nominated;
+    placement.nominated_node = Some(node_name);
+    placement.preemption = Some(report);
+    // The next attempt: 1.34 tries the nominated node first and takes it if it fits;
+    // 1.11 runs a full cycle. Both land on the nominated node here, since it now fits
+    // and nothing else changed.
+    if fits(profile, snapshot, pod, candidate.node).is_ok() {
+        placement.node = placement.nominated_node.clone();
+        snapshot.bind(pod, candidate.node);
+    }
+}
+
+/// Appends the PostFilter text to the 1.34 message: ` <text>.`.
+fn append_post_filter(placement: &mut Placement, text: &str) {
+    if let Some(message) = placement.message.as_mut() {
+        message.push(' ');
+        message.push_str(text);
+        message.push('.');
+    }
+}
+
+/// Whether the pod passes every filter on the node as the snapshot stands now; the
+/// failing filter's reasons otherwise.
+fn fits(
+    profile: &dyn Profile,
+    snapshot: &Snapshot<'_>,
+    pod: usize,
+    node: usize,
+) -> Result<(), Vec<String>> {
+    let cycle = match profile.prepare(snapshot, pod) {
+        Prepared::Filter { cycle, .. } => cycle,
+        Prepared::Rejected(message) => return Err(alloc::vec![message]),
+    };
+    match cycle
+        .filter(snapshot, node)
+        .into_iter()
+        .find(|(_, status)| !status.passed())
+    {
+        None => Ok(()),
+        Some((_, status)) => Err(status.reasons),
+    }
+}
+
+/// `selectVictimsOnNode`: the victims on one node, or why the node is no candidate.
+fn select_victims(
+    profile: &dyn Profile,
+    snapshot: &mut Snapshot<'_>,
+    pod: usize,
+    entry: &PodEntry,
+    node: usize,
+) -> Result<Candidate, Vec<String>> {
+    let version = profile.version();
+    let mut potential: Vec<usize> = snapshot
+        .pods_on(node)
+        .filter(|(_, other)| other.priority < entry.priority)
+        .map(|(index, _)| index)
+        .collect();
+    if potential.is_empty() && version == Version::Current {
+        return Err(alloc::vec![String::from(NO_VICTIMS)]);
+    }
+    for &victim in &potential {
+        snapshot.unbind(victim);
+    }
+    let restore = |snapshot: &mut Snapshot<'_>, pods: &[usize]| {
+        for &victim in pods {
+            snapshot.bind(victim, node);
+        }
+    };
+    if let Err(reasons) = fits(profile, snapshot, pod, node) {
+        restore(snapshot, &potential);
+        return Err(reasons);
+    }
+    potential.sort_by(|&a, &b| more_important(version, snapshot, a, b));
+    let violating = violating_budgets(version, snapshot, &potential);
+    let (violators, others): (Vec<(usize, bool)>, Vec<(usize, bool)>) = potential
+        .iter()
+        .copied()
+        .zip(violating)
+        .partition(|(_, violates)| *violates);
+    let mut victims = Vec::new();
+    let mut flags = Vec::new();
+    let mut violations = 0;
+    for (victim, violates) in violators.iter().chain(&others) {
+        snapshot.bind(*victim, node);
+        if fits(profile, snapshot, pod, node).is_err() {
+            snapshot.unbind(*victim);
+            victims.push(*victim);
+            flags.push(*violates);
+            if *violates {
+                violations += 1;
+            }
+        }
+    }
+    if version == Version::Current && !violators.is_empty() && !others.is_empty() {
+        let mut paired: Vec<(usize, bool)> = victims.iter().copied().zip(flags).collect();
+        paired.sort_by(|(a, _), (b, _)| more_important(version, snapshot, *a, *b));
+        victims = paired.iter().map(|(victim, _)| *victim).collect();
+        flags = paired.iter().map(|(_, flag)| *flag).collect();
+    }
+    // Leave the node as it was: the dry run changes nothing.
+    restore(snapshot, &victims);
+    Ok(Candidate {
+        node,
+        victims,
+        violating: flags,
+        violations,
+    })
+}
+
+/// Higher priority first; 1.34 then the earlier start time (`MoreImportantPod`).
+fn more_important(version: Version, snapshot: &Snapshot<'_>, a: usize, b: usize) -> Ordering {
+    let (Some(a_entry), Some(b_entry)) = (snapshot.pod(a), snapshot.pod(b)) else {
+        return Ordering::Equal;
+    };
+    let by_priority = b_entry.priority.cmp(&a_entry.priority);
+    if version == Version::Legacy {
+        return by_priority;
+    }
+    by_priority.then_with(|| start_time(a_entry).cmp(&start_time(b_entry)))
+}
+
+/// The start time as a sortable key; pods without one sort last (they started "now").
+fn start_time(entry: &PodEntry) -> (bool, &str) {
+    match entry.pod.status.start_time.as_deref() {
+        Some(time) => (false, time),
+        None => (true, ""),
+    }
+}
+
+/// Budgets of the victim's namespace whose non-empty selector matches it.
+fn matching_budgets(snapshot: &Snapshot<'_>, victim: &PodEntry) -> Vec<String> {
+    let pod = &victim.pod;
+    if pod.metadata.labels.is_empty() {
+        return Vec::new();
+    }
+    snapshot
+        .cluster
+        .disruption_budgets
+        .iter()
+        .filter(|budget| budget.metadata.namespace == pod.metadata.namespace)
+        .filter(|budget| {
+            budget.spec.selector.as_ref().is_some_and(|selector| {
+                !(selector.match_labels.is_empty() && selector.match_expressions.is_empty())
+                    && labels::selector_matches(selector, &pod.metadata.labels)
+            })
+        })
+        .map(|budget| alloc::format!("{}/{}", budget.metadata.namespace, budget.metadata.name))
+        .collect()
+}
+
+/// For each potential victim, whether evicting it violates a budget: 1.11 when a
+/// matching budget allows no disruption; 1.34 when a matching budget's remaining
+/// allowance, decremented victim by victim, goes negative.
+fn violating_budgets(version: Version, snapshot: &Snapshot<'_>, victims: &[usize]) -> Vec<bool> {
+    let budgets = &snapshot.cluster.disruption_budgets;
+    let mut allowed: Vec<i64> = budgets
+        .iter()
+        .map(|budget| i64::from(budget.status.disruptions_allowed))
+        .collect();
+    victims
+        .iter()
+        .map(|&victim| {
+            let Some(entry) = snapshot.pod(victim) else {
+                return false;
+            };
+            let matching = matching_budgets(snapshot, entry);
+            let mut violated = false;
+            for (index, budget) in budgets.iter().enumerate() {
+                let id = alloc::format!("{}/{}", budget.metadata.namespace, budget.metadata.name);
+                if !matching.contains(&id) {
+                    continue;
+                }
+                if let Some(left) = allowed.get_mut(index) {
+                    match version {
+                        Version::Legacy => violated |= *left <= 0,
+                        Version::Current => {
+                            *left -= 1;
+                            violated |= *left < 0;
+                        }
+                    }
+                }
+            }
+            violated
+        })
+        .collect()
+}
+
+/// `pickOneNodeForPreemption`: the position in `candidates` of the chosen node.
+fn pick_node(version: Version, snapshot: &Snapshot<'_>, candidates: &[Candidate]) -> Option<usize> {
+    if candidates.is_empty() {
+        return None;
+    }
+    if version == Version::Legacy {
+        if let Some(position) = candidates.iter().position(|c| c.victims.is_empty()) {
+            return Some(position);
+        }
+    }
+    let priority = |pod: usize| {
+        snapshot
+            .pod(pod)
+            .map_or(0, |entry| i64::from(entry.priority))
+    };
+    let criteria: [&dyn Fn(&Candidate) -> i64; 4] = [
+        &|c| -i64::try_from(c.violations).unwrap_or(i64::MAX),
+        &|c| -c.victims.first().map_or(i64::MIN + 1, |&v| priority(v)),
+        &|c| {
+            -c.victims
+                .iter()
+                .map(|&v| priority(v) + (i64::from(i32::MAX) + 1))
+                .sum::<i64>()
+        },
+        &|c| -i64::try_from(c.victims.len()).unwrap_or(i64::MAX),
+    ];
+    let mut remaining: Vec<usize> = (0..candidates.len()).collect();
+    for criterion in criteria {
+        remaining = best_by(&remaining, |position| {
+            candidates.get(position).map_or(i64::MIN, criterion)
+        });
+        if remaining.len() == 1 {
+            return remaining.first().copied();
+        }
+    }
+    if version == Version::Current {
+        // Latest "earliest start time among the highest-priority victims" wins.
+        let earliest = |position: usize| -> Option<&str> {
+            let candidate = candidates.get(position)?;
+            let top = priority(*candidate.victims.first()?);
+            candidate
+                .victims
+                .iter()
+                .filter(|&&v| priority(v) == top)
+                .filter_map(|&v| snapshot.pod(v))
+                .filter_map(|entry| entry.pod.status.start_time.as_deref())
+                .min()
+        };
+        let best = remaining.iter().map(|&p| earliest(p)).max().flatten();
+        if let Some(best) = best {
+            if let Some(&position) = remaining.iter().find(|&&p| earliest(p) == Some(best)) {
+                return Some(position);
+            }
+        }
+    }
+    remaining.first().copied()
+}
+
+/// The positions with the highest key.
+fn best_by(positions: &[usize], key: impl Fn(usize) -> i64) -> Vec<usize> {
+    let best = positions.iter().map(|&p| key(p)).max().unwrap_or(i64::MIN);
+    positions
+        .iter()
+        .copied()
+        .filter(|&p| key(p) == best)
+        .collect()
 }
