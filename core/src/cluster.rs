@@ -12,8 +12,8 @@ use crate::admission::priority::{self, Decision};
 use crate::diagnostic::Diagnostic;
 use crate::input::{self, Loaded, Object, Resource, Source, Span};
 use crate::model::{
-    Namespace, Node, Pod, PodDisruptionBudget, PriorityClass, ResourceList, Service, Workload,
-    WorkloadKind,
+    KubeSchedulerConfiguration, MasterConfig, Namespace, Node, Pod, PodDisruptionBudget, Policy,
+    PriorityClass, ResourceList, Service, Workload, WorkloadKind,
 };
 use crate::owners;
 use crate::resources::{self, QosClass};
@@ -85,6 +85,12 @@ pub struct Cluster {
     pub services: Vec<Service>,
     /// Pod owners.
     pub workloads: Vec<(WorkloadKind, Workload)>,
+    /// The scheduler Policy (the first one in the input).
+    pub policy: Option<Policy>,
+    /// The scheduler configuration file (the first one in the input).
+    pub scheduler_configuration: Option<KubeSchedulerConfiguration>,
+    /// OpenShift's master configuration (the first one in the input).
+    pub master_config: Option<MasterConfig>,
     /// Every diagnostic, located.
     pub diagnostics: Vec<Diagnostic>,
     /// Objects read per kind (valid ones only).
@@ -128,6 +134,29 @@ impl Cluster {
                 Resource::Namespace(namespace) => cluster.namespaces.push(namespace),
                 Resource::Service(service) => cluster.services.push(service),
                 Resource::Workload(kind, workload) => cluster.workloads.push((kind, workload)),
+                Resource::Policy(policy) => {
+                    keep_first(
+                        &mut cluster.policy,
+                        policy,
+                        "Policy",
+                        &spans,
+                        &mut diagnostics,
+                    );
+                }
+                Resource::KubeSchedulerConfiguration(configuration) => keep_first(
+                    &mut cluster.scheduler_configuration,
+                    configuration,
+                    "KubeSchedulerConfiguration",
+                    &spans,
+                    &mut diagnostics,
+                ),
+                Resource::MasterConfig(config) => keep_first(
+                    &mut cluster.master_config,
+                    config,
+                    "MasterConfig",
+                    &spans,
+                    &mut diagnostics,
+                ),
             }
         }
         let input_pods: Vec<&Pod> = pods.iter().map(|(pod, _)| pod).collect();
@@ -237,6 +266,30 @@ impl Cluster {
             spans,
             pod,
         }
+    }
+}
+
+/// Keeps the first configuration file of a kind; a later one is reported and left out.
+fn keep_first<T>(
+    slot: &mut Option<T>,
+    value: T,
+    kind: &str,
+    spans: &PodSpans,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    if slot.is_some() {
+        diagnostics.push(
+            Diagnostic::warning(
+                "input/duplicate-configuration",
+                alloc::format!(
+                    "only the first `{kind}` in the input is used; this one is left out"
+                ),
+            )
+            .with_object(kind.to_string())
+            .with_span(spans.object),
+        );
+    } else {
+        *slot = Some(value);
     }
 }
 

@@ -34,7 +34,10 @@ pub fn apply(resource: &mut Resource) {
                 service.spec.type_ = String::from("ClusterIP");
             }
         }
-        Resource::Namespace(_) => {}
+        Resource::Namespace(_)
+        | Resource::Policy(_)
+        | Resource::KubeSchedulerConfiguration(_)
+        | Resource::MasterConfig(_) => {}
         Resource::Workload(kind, workload) => self::workload(*kind, workload),
     }
 }

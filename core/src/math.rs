@@ -5,6 +5,12 @@
 //! the scaled significand (`u128::isqrt`) with a sticky bit, then one rounding, which
 //! gives the correctly rounded result IEEE 754 (and Go's `math.Sqrt`) defines. The unit
 //! tests compare it with `std` bit for bit.
+//!
+//! `ln` is the classic fdlibm reduction and polynomial (`x = 2^k·(1+f)`, a degree-14
+//! even polynomial in `s = f/(2+f)`), the algorithm Go's `math.Log` implements, so the
+//! scheduler's logarithms are Go's rather than the correctly rounded ones (they differ by
+//! at most one ulp, e.g. for ln 3; the unit tests bound the distance to `std`). `round` is Go's
+//! `math.Round` (halves away from zero).
 
 /// The correctly rounded square root; NaN for negative inputs and NaN.
 #[must_use]
@@ -52,6 +58,81 @@ pub fn abs(x: f64) -> f64 {
     f64::from_bits(x.to_bits() & !(1u64 << 63))
 }
 
+/// The natural logarithm; NaN below zero, −∞ at zero.
+#[must_use]
+pub fn ln(x: f64) -> f64 {
+    const LN2_HI: f64 = 6.931_471_803_691_238e-1;
+    const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
+    const L1: f64 = 6.666_666_666_666_735e-1;
+    const L2: f64 = 3.999_999_999_940_942e-1;
+    const L3: f64 = 2.857_142_874_366_239e-1;
+    const L4: f64 = 2.222_219_843_214_978_4e-1;
+    const L5: f64 = 1.818_357_216_161_805e-1;
+    const L6: f64 = 1.531_383_769_920_937_3e-1;
+    const L7: f64 = 1.479_819_860_511_658_6e-1;
+    const HALF_SQRT2: f64 = core::f64::consts::FRAC_1_SQRT_2;
+    if x.is_nan() || x < 0.0 {
+        return f64::NAN;
+    }
+    if x == 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if x.is_infinite() {
+        return x;
+    }
+    // x = fraction · 2^exponent with the fraction in [0.5, 1).
+    let (mut fraction, mut exponent) = split(x);
+    if fraction < HALF_SQRT2 {
+        fraction *= 2.0;
+        exponent -= 1;
+    }
+    let f = fraction - 1.0;
+    #[allow(clippy::cast_precision_loss)]
+    let k = exponent as f64;
+    let s = f / (2.0 + f);
+    let s2 = s * s;
+    let s4 = s2 * s2;
+    let t1 = s2 * (L1 + s4 * (L3 + s4 * (L5 + s4 * L7)));
+    let t2 = s4 * (L2 + s4 * (L4 + s4 * L6));
+    let r = t1 + t2;
+    let hfsq = 0.5 * f * f;
+    k * LN2_HI - ((hfsq - (s * (hfsq + r) + k * LN2_LO)) - f)
+}
+
+/// `x = fraction · 2^exponent` with the fraction in [0.5, 1), for finite positive `x`.
+fn split(x: f64) -> (f64, i64) {
+    let mut bits = x.to_bits();
+    let mut exponent = i64::try_from((bits >> 52) & 0x7ff).unwrap_or(0);
+    let mut scale = 0;
+    if exponent == 0 {
+        // Subnormal: scale into the normal range first.
+        bits = (x * power_of_two(54)).to_bits();
+        exponent = i64::try_from((bits >> 52) & 0x7ff).unwrap_or(0);
+        scale = 54;
+    }
+    let fraction = f64::from_bits((bits & !(0x7ffu64 << 52)) | (1022u64 << 52));
+    (fraction, exponent - 1022 - scale)
+}
+
+/// Go's `math.Round`: the nearest integer, halves away from zero (saturating).
+#[must_use]
+pub fn round(x: f64) -> i64 {
+    if x.is_nan() {
+        return 0;
+    }
+    #[allow(clippy::cast_possible_truncation)]
+    let whole = x as i64;
+    #[allow(clippy::cast_precision_loss)]
+    let rest = x - whole as f64;
+    if rest >= 0.5 {
+        whole.saturating_add(1)
+    } else if rest <= -0.5 {
+        whole.saturating_sub(1)
+    } else {
+        whole
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,5 +169,32 @@ mod tests {
         }
         assert!(sqrt(-1.0).is_nan());
         assert_eq!(abs(-0.5), 0.5);
+    }
+
+    #[test]
+    fn ln_is_within_one_ulp_of_std() {
+        let mut inputs: alloc::vec::Vec<f64> = (1..=20_000).map(f64::from).collect();
+        inputs.extend([0.5, 0.1, 1e-300, 5e-324, f64::MAX, core::f64::consts::E]);
+        for x in inputs {
+            let ours = ln(x).to_bits();
+            let theirs = std::primitive::f64::ln(x).to_bits();
+            assert!(ours.abs_diff(theirs) <= 1, "ln({x:e})");
+        }
+        assert_eq!(ln(1.0), 0.0);
+        assert!(ln(-1.0).is_nan());
+        assert_eq!(ln(0.0), f64::NEG_INFINITY);
+        // fdlibm (and Go's `math.Log`) is one ulp below the correctly rounded ln 3.
+        assert_eq!(ln(3.0).to_bits(), 0x3FF1_93EA_7AAD_030A);
+        assert_eq!(alloc::format!("{}", ln(6.0)), "1.791759469228055");
+    }
+
+    #[test]
+    fn round_halves_away_from_zero() {
+        assert_eq!(round(2.5), 3);
+        assert_eq!(round(-2.5), -3);
+        assert_eq!(round(2.499_999_999_999_999_6), 2);
+        assert_eq!(round(0.499_999_999_999_999_94), 0);
+        assert_eq!(round(7.0), 7);
+        assert_eq!(round(f64::NAN), 0);
     }
 }

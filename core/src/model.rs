@@ -7,6 +7,7 @@ mod meta;
 mod node;
 mod pod;
 mod policy;
+mod scheduler;
 mod selector;
 mod workload;
 
@@ -23,6 +24,15 @@ pub use pod::{
 pub use policy::{
     Namespace, PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus,
     PriorityClass, Service, ServiceSpec,
+};
+pub use scheduler::{
+    AddedAffinity, AdmissionConfig, AdmissionPluginConfig, AdmissionPluginConfiguration,
+    DefaultTopologySpreadConstraint, KubeSchedulerConfiguration, KubeSchedulerProfile,
+    LabelPreferenceArgument, LabelsPresenceArgument, MasterConfig, PluginArgs, PluginConfig,
+    PluginReference, PluginSet, Plugins, Policy, PredicateArgument, PredicatePolicy,
+    PriorityArgument, PriorityPolicy, ProjectConfig, RequestedToCapacityRatioArguments,
+    RequestedToCapacityRatioParam, ResourceSpec, ScoringStrategy, ServiceAffinityArgument,
+    ServiceAntiAffinityArgument, UtilizationShapePoint,
 };
 pub use selector::{
     LabelSelector, LabelSelectorRequirement, NodeSelector, NodeSelectorRequirement,

@@ -47,7 +47,7 @@ pub fn pod_requests(spec: &PodSpec) -> ResourceList {
     requests_with_defaults(spec, &[])
 }
 
-/// [`pod_requests`] where each regular container that leaves out one of `defaults`
+/// [`pod_requests`] where each container (regular, init or sidecar) that leaves out one of `defaults`
 /// counts the default instead (`PodResourcesOptions.NonMissingContainerRequests`, which
 /// the scheduler's scoring uses with 100m cpu and 200Mi memory).
 #[must_use]
@@ -58,30 +58,23 @@ pub fn pod_requests_with_defaults(spec: &PodSpec, defaults: &[(&str, Quantity)])
 fn requests_with_defaults(spec: &PodSpec, defaults: &[(&str, Quantity)]) -> ResourceList {
     let mut total = ResourceList::new();
     for container in &spec.containers {
-        if defaults
-            .iter()
-            .any(|(name, _)| !container.resources.requests.contains_key(*name))
-        {
-            let mut filled = container.resources.requests.clone();
-            for (name, default) in defaults {
-                filled.entry((*name).into()).or_insert(*default);
-            }
-            add(&mut total, &filled);
-        } else {
-            add(&mut total, &container.resources.requests);
-        }
+        add(
+            &mut total,
+            &with_defaults(&container.resources.requests, defaults),
+        );
     }
     let mut sidecars = ResourceList::new();
     let mut init_peak = ResourceList::new();
     for container in &spec.init_containers {
+        let requests = with_defaults(&container.resources.requests, defaults);
         let step = if container.restart_policy.as_deref() == Some("Always") {
             // A sidecar keeps running next to the regular containers.
-            add(&mut total, &container.resources.requests);
-            add(&mut sidecars, &container.resources.requests);
+            add(&mut total, &requests);
+            add(&mut sidecars, &requests);
             sidecars.clone()
         } else {
             // A plain init container runs next to the sidecars started before it.
-            let mut step = container.resources.requests.clone();
+            let mut step = requests.into_owned();
             add(&mut step, &sidecars);
             step
         };
@@ -97,6 +90,24 @@ fn requests_with_defaults(spec: &PodSpec, defaults: &[(&str, Quantity)]) -> Reso
     }
     add(&mut total, &spec.overhead);
     total
+}
+
+/// A container's requests with each of `defaults` it leaves out filled in.
+fn with_defaults<'r>(
+    requests: &'r ResourceList,
+    defaults: &[(&str, Quantity)],
+) -> alloc::borrow::Cow<'r, ResourceList> {
+    if defaults
+        .iter()
+        .all(|(name, _)| requests.contains_key(*name))
+    {
+        return alloc::borrow::Cow::Borrowed(requests);
+    }
+    let mut filled = requests.clone();
+    for (name, default) in defaults {
+        filled.entry((*name).into()).or_insert(*default);
+    }
+    alloc::borrow::Cow::Owned(filled)
 }
 
 fn add(total: &mut ResourceList, more: &ResourceList) {

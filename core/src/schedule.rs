@@ -8,13 +8,18 @@
 //! (1.34): filter every node, score the feasible ones when more than one fits, pick the
 //! best, bind; when nothing fits, report the `FailedScheduling` text and try preemption.
 
+pub mod configuration;
 pub mod framework;
+pub mod legacy;
 pub mod message;
 pub mod plugins;
+pub mod predicates;
 pub mod preemption;
+pub mod priorities;
 pub mod queue;
 pub mod resources;
 pub mod select;
+pub mod selection;
 pub mod snapshot;
 pub mod status;
 
@@ -95,9 +100,14 @@ pub enum Prepared<'a> {
 /// One pod's scheduling cycle in one profile.
 pub trait Cycle {
     /// Every filter's verdict on one node, in the order the filters run.
-    fn filter(&self, snapshot: &Snapshot<'_>, node: usize) -> Vec<(&'static str, Status)>;
+    fn filter(
+        &self,
+        snapshot: &Snapshot<'_>,
+        node: usize,
+    ) -> Vec<(alloc::borrow::Cow<'static, str>, Status)>;
 
-    /// Each score's normalised scores over the feasible nodes, with its name and weight.
+    /// Each score's normalised scores over the feasible nodes, with its name and weight;
+    /// an empty list when the plugin skips this pod.
     fn score(&self, snapshot: &Snapshot<'_>, feasible: &[usize]) -> Vec<(String, i64, Vec<i64>)>;
 }
 
@@ -126,6 +136,13 @@ pub trait Profile {
         None
     }
 
+    /// 1.34: the text of the PostFilter plugins that run before DefaultPreemption and
+    /// fail for pods without resource claims (DynamicResources: `no new claims to
+    /// deallocate`).
+    fn post_filter_prefix(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Starts a pod's cycle (PreFilter).
     fn prepare<'a>(&'a self, snapshot: &Snapshot<'a>, pod: usize) -> Prepared<'a>;
 }
@@ -133,16 +150,48 @@ pub trait Profile {
 /// Places every pending pod of the cluster and reports each decision.
 #[must_use]
 pub fn run(cluster: &Cluster, options: &ScheduleOptions) -> Scheduling {
-    let version = options.version.unwrap_or(Version::Current);
-    let profiles: Vec<Box<dyn Profile>> = match version {
-        Version::Current => alloc::vec![Box::new(framework::FrameworkProfile::default_profile(
-            !options.disable_preemption
-        )) as Box<dyn Profile>],
-        Version::Legacy => alloc::vec![Box::new(framework::FrameworkProfile::default_profile(
-            !options.disable_preemption
-        )) as Box<dyn Profile>],
+    // A Policy document selects openshift-3.11 unless an option forces a profile.
+    let version = options.version.unwrap_or(if cluster.policy.is_some() {
+        Version::Legacy
+    } else {
+        Version::Current
+    });
+    let preemption = !options.disable_preemption;
+    let (profiles, source): (Vec<Box<dyn Profile>>, String) = match version {
+        Version::Current => match &cluster.scheduler_configuration {
+            Some(configuration) => (
+                configuration::framework_profiles(configuration, preemption)
+                    .into_iter()
+                    .map(|profile| Box::new(profile) as Box<dyn Profile>)
+                    .collect(),
+                configuration::source(configuration),
+            ),
+            None => (
+                alloc::vec![
+                    Box::new(framework::FrameworkProfile::default_profile(preemption))
+                        as Box<dyn Profile>
+                ],
+                String::from("default"),
+            ),
+        },
+        Version::Legacy => match &cluster.policy {
+            Some(policy) => (
+                alloc::vec![
+                    Box::new(legacy::LegacyProfile::from_policy(policy, preemption))
+                        as Box<dyn Profile>
+                ],
+                String::from("Policy"),
+            ),
+            None => (
+                alloc::vec![Box::new(legacy::LegacyProfile::from_policy(
+                    &legacy::openshift_default_policy(),
+                    preemption
+                )) as Box<dyn Profile>],
+                String::from("default (/etc/origin/master/scheduler.json of OpenShift 3.11)"),
+            ),
+        },
     };
-    schedule_all(cluster, &profiles, version, options)
+    schedule_all(cluster, &profiles, version, source, options)
 }
 
 /// The driver: queue order, one cycle per pod, binding as it goes.
@@ -150,6 +199,7 @@ fn schedule_all(
     cluster: &Cluster,
     profiles: &[Box<dyn Profile>],
     version: Version,
+    source: String,
     options: &ScheduleOptions,
 ) -> Scheduling {
     let mut snapshot = Snapshot::new(cluster, version.accounting());
@@ -224,7 +274,7 @@ fn schedule_all(
     Scheduling {
         profile: version.profile_name().into(),
         configuration: Configuration {
-            source: "default".into(),
+            source,
             profiles: profiles
                 .iter()
                 .map(|profile| profile.configuration())
@@ -280,16 +330,16 @@ fn schedule_one(
             let results = cycle.filter(snapshot, node);
             let mut code = Code::Success;
             for (filter, status) in results {
-                if !status.passed() {
-                    if code == Code::Success || profile.check_all() {
-                        verdict.reasons.extend(status.reasons.iter().cloned());
-                    }
-                    if code == Code::Success {
+                if !status.passed() && (code == Code::Success || profile.check_all()) {
+                    verdict.reasons.extend(status.reasons.iter().cloned());
+                    // Preemption skips a node if any recorded reason is one it cannot
+                    // resolve (1.11 `nodesWherePreemptionMightHelp`).
+                    if code != Code::UnschedulableAndUnresolvable {
                         code = status.code;
                     }
                 }
                 verdict.predicates.push(PredicateVerdict {
-                    name: filter.into(),
+                    name: filter.into_owned(),
                     passed: status.passed(),
                     reasons: status.reasons,
                 });
@@ -311,7 +361,10 @@ fn schedule_one(
             for (position, &node) in feasible.iter().enumerate() {
                 let mut map = ScoreMap::default();
                 let mut total = 0i64;
-                for (name, weight, values) in &scores {
+                // A plugin that skipped (PreScore `Skip`) gives no scores and adds nothing.
+                for (name, weight, values) in
+                    scores.iter().filter(|(_, _, values)| !values.is_empty())
+                {
                     let value = values.get(position).copied().unwrap_or(0);
                     map.0.push((name.clone(), value));
                     total = total.saturating_add(value.saturating_mul(*weight));

@@ -69,6 +69,11 @@
 //!   `priority-class/invalid-preemption-policy`;
 //! - disruption budgets: `pdb/both-set`, `pdb/invalid-value`, `pdb/invalid-eviction-policy`;
 //! - services: `service/invalid-type`;
+//! - scheduler Policy: `policy/invalid-weight`, `policy/argument-count`,
+//!   `policy/unknown-predicate`, `policy/unknown-priority`,
+//!   `policy/invalid-hard-pod-affinity-weight`, `policy/invalid-shape`;
+//! - scheduler configuration: `scheduler-config/invalid-percentage`,
+//!   `scheduler-config/required-name`, `scheduler-config/duplicate-profile`;
 //! - workloads: `workload/negative-count`, `workload/missing-selector`,
 //!   `workload/empty-selector`, `workload/selector-mismatch`,
 //!   `workload/invalid-restart-policy`.
@@ -82,6 +87,7 @@ mod path;
 mod pod;
 mod priority_class;
 mod resources;
+mod scheduler;
 mod selector;
 mod service;
 mod toleration;
@@ -160,6 +166,11 @@ pub fn validate(resource: &Resource) -> Vec<Violation> {
         }
         Resource::Service(service) => service::validate(service, &mut sink),
         Resource::Workload(kind, workload) => workload::validate(*kind, workload, &mut sink),
+        Resource::Policy(policy) => scheduler::policy(policy, &mut sink),
+        Resource::KubeSchedulerConfiguration(configuration) => {
+            scheduler::configuration(configuration, &mut sink);
+        }
+        Resource::MasterConfig(config) => scheduler::master_config(config, &mut sink),
     }
     sink.finish()
 }
@@ -196,6 +207,7 @@ mod tests {
             include_str!("validation/pod.rs"),
             include_str!("validation/priority_class.rs"),
             include_str!("validation/resources.rs"),
+            include_str!("validation/scheduler.rs"),
             include_str!("validation/selector.rs"),
             include_str!("validation/service.rs"),
             include_str!("validation/toleration.rs"),

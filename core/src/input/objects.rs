@@ -9,8 +9,8 @@ use super::tree::{NodeId, Style, Tree, Value};
 use super::{Loaded, Span};
 use crate::diagnostic::Diagnostic;
 use crate::model::{
-    LabelSelector, Namespace, Node, ObjectMeta, Pod, PodDisruptionBudget, PriorityClass, Service,
-    StringMap, Workload, WorkloadKind,
+    KubeSchedulerConfiguration, LabelSelector, MasterConfig, Namespace, Node, ObjectMeta, Pod,
+    PodDisruptionBudget, Policy, PriorityClass, Service, StringMap, Workload, WorkloadKind,
 };
 use crate::validation;
 
@@ -28,6 +28,12 @@ pub enum Resource {
     Namespace(Namespace),
     Service(Service),
     Workload(WorkloadKind, Workload),
+    /// A 1.11 scheduler Policy file (selects the `openshift-3.11` profile).
+    Policy(Policy),
+    /// A scheduler configuration file (selects the `kubernetes-1.34` profile).
+    KubeSchedulerConfiguration(KubeSchedulerConfiguration),
+    /// OpenShift 3.11 master configuration (admission plugin settings).
+    MasterConfig(MasterConfig),
 }
 
 impl Resource {
@@ -42,6 +48,9 @@ impl Resource {
             Self::Namespace(_) => "Namespace",
             Self::Service(_) => "Service",
             Self::Workload(kind, _) => kind.as_str(),
+            Self::Policy(_) => "Policy",
+            Self::KubeSchedulerConfiguration(_) => "KubeSchedulerConfiguration",
+            Self::MasterConfig(_) => "MasterConfig",
         }
     }
 
@@ -56,6 +65,9 @@ impl Resource {
             Self::Namespace(namespace) => &namespace.metadata,
             Self::Service(service) => &service.metadata,
             Self::Workload(_, workload) => &workload.metadata,
+            Self::Policy(policy) => &policy.metadata,
+            Self::KubeSchedulerConfiguration(configuration) => &configuration.metadata,
+            Self::MasterConfig(config) => &config.metadata,
         }
     }
 
@@ -74,7 +86,15 @@ impl Resource {
 }
 
 fn is_namespaced(kind: &str) -> bool {
-    !matches!(kind, "Node" | "PriorityClass" | "Namespace")
+    !matches!(
+        kind,
+        "Node"
+            | "PriorityClass"
+            | "Namespace"
+            | "Policy"
+            | "KubeSchedulerConfiguration"
+            | "MasterConfig"
+    )
 }
 
 /// `Kind/namespace/name` with the namespace defaulted to `default`.
@@ -277,6 +297,13 @@ fn read_object(
         "StatefulSet" => workload(tree, id, WorkloadKind::StatefulSet),
         "DaemonSet" => workload(tree, id, WorkloadKind::DaemonSet),
         "Job" => workload(tree, id, WorkloadKind::Job),
+        // `kind: Policy` is also the audit policy (`audit.k8s.io`): only the scheduler's
+        // `v1` (or, as in OpenShift's samples, no apiVersion) is a scheduler Policy.
+        "Policy" if matches!(tree.str_at(id, &["apiVersion"]), None | Some("" | "v1")) => {
+            decode(tree, id).map(Resource::Policy)
+        }
+        "KubeSchedulerConfiguration" => decode(tree, id).map(Resource::KubeSchedulerConfiguration),
+        "MasterConfig" => decode(tree, id).map(Resource::MasterConfig),
         kind if kind.ends_with("List") && item.is_some() => {
             read.diagnostics.push(
                 Diagnostic::error(

@@ -5,14 +5,16 @@
 //! `pkg/scheduler/framework/runtime/framework.go` (filters run in order and the first
 //! failure decides the node; scores are normalised per plugin, then weighted).
 
+use alloc::borrow::Cow;
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::plugins::{
-    image_locality, node_affinity, node_name, node_ports, node_resources_balanced_allocation,
-    node_resources_fit, node_unschedulable, taint_toleration,
+    image_locality, inter_pod_affinity, node_affinity, node_name, node_ports,
+    node_resources_balanced_allocation, node_resources_fit, node_unschedulable,
+    pod_topology_spread, taint_toleration,
 };
 use super::snapshot::{PodUsage, Snapshot};
 use super::status::Status;
@@ -41,6 +43,10 @@ pub enum FilterPlugin {
     NodePorts,
     /// `NodeResourcesFit`.
     NodeResourcesFit,
+    /// `PodTopologySpread`.
+    PodTopologySpread,
+    /// `InterPodAffinity`.
+    InterPodAffinity,
 }
 
 impl FilterPlugin {
@@ -54,6 +60,8 @@ impl FilterPlugin {
             Self::NodeAffinity => node_affinity::NAME,
             Self::NodePorts => node_ports::NAME,
             Self::NodeResourcesFit => node_resources_fit::NAME,
+            Self::PodTopologySpread => pod_topology_spread::NAME,
+            Self::InterPodAffinity => inter_pod_affinity::NAME,
         }
     }
 }
@@ -67,6 +75,10 @@ pub enum ScorePlugin {
     NodeAffinity,
     /// `NodeResourcesFit`.
     NodeResourcesFit,
+    /// `PodTopologySpread`.
+    PodTopologySpread,
+    /// `InterPodAffinity`.
+    InterPodAffinity,
     /// `NodeResourcesBalancedAllocation`.
     NodeResourcesBalancedAllocation,
     /// `ImageLocality`.
@@ -81,6 +93,8 @@ impl ScorePlugin {
             Self::TaintToleration => taint_toleration::NAME,
             Self::NodeAffinity => node_affinity::NAME,
             Self::NodeResourcesFit => node_resources_fit::NAME,
+            Self::PodTopologySpread => pod_topology_spread::NAME,
+            Self::InterPodAffinity => inter_pod_affinity::NAME,
             Self::NodeResourcesBalancedAllocation => node_resources_balanced_allocation::NAME,
             Self::ImageLocality => image_locality::NAME,
         }
@@ -102,10 +116,19 @@ pub struct FrameworkProfile {
     pub fit_resources: Vec<node_resources_fit::ScoredResource>,
     /// NodeResourcesBalancedAllocation's resources.
     pub balanced_resources: Vec<node_resources_fit::ScoredResource>,
+    /// PodTopologySpread's constraints for pods without their own.
+    pub spread_defaulting: pod_topology_spread::Defaulting,
+    /// InterPodAffinity's `hardPodAffinityWeight`.
+    pub hard_pod_affinity_weight: i32,
+    /// Which pods carry pod affinity, built once per cluster.
+    pub affinity_index: inter_pod_affinity::IndexCache,
     /// `percentageOfNodesToScore` (None = adaptive).
     pub percentage_of_nodes_to_score: Option<i32>,
     /// DefaultPreemption is enabled.
     pub preemption: bool,
+    /// DynamicResources is enabled (it is by default in 1.34: DRA is GA). kubefit models
+    /// no resource claims, so the plugin only contributes its PostFilter text.
+    pub dynamic_resources: bool,
 }
 
 impl FrameworkProfile {
@@ -121,19 +144,27 @@ impl FrameworkProfile {
                 FilterPlugin::NodeAffinity,
                 FilterPlugin::NodePorts,
                 FilterPlugin::NodeResourcesFit,
+                FilterPlugin::PodTopologySpread,
+                FilterPlugin::InterPodAffinity,
             ],
             scores: alloc::vec![
                 (ScorePlugin::TaintToleration, 3),
                 (ScorePlugin::NodeAffinity, 2),
                 (ScorePlugin::NodeResourcesFit, 1),
+                (ScorePlugin::PodTopologySpread, 2),
+                (ScorePlugin::InterPodAffinity, 2),
                 (ScorePlugin::NodeResourcesBalancedAllocation, 1),
                 (ScorePlugin::ImageLocality, 1),
             ],
             fit_strategy: node_resources_fit::Strategy::LeastAllocated,
             fit_resources: node_resources_fit::default_resources(),
             balanced_resources: node_resources_fit::default_resources(),
+            spread_defaulting: pod_topology_spread::Defaulting::System,
+            hard_pod_affinity_weight: inter_pod_affinity::DEFAULT_HARD_POD_AFFINITY_WEIGHT,
+            affinity_index: inter_pod_affinity::IndexCache::default(),
             percentage_of_nodes_to_score: None,
             preemption,
+            dynamic_resources: true,
         }
     }
 }
@@ -164,6 +195,16 @@ impl Profile for FrameworkProfile {
                         ScorePlugin::NodeResourcesFit => {
                             Some(alloc::format!("scoringStrategy: {:?}", self.fit_strategy))
                         }
+                        ScorePlugin::InterPodAffinity => Some(alloc::format!(
+                            "hardPodAffinityWeight: {}",
+                            self.hard_pod_affinity_weight
+                        )),
+                        ScorePlugin::PodTopologySpread => {
+                            Some(String::from(match self.spread_defaulting {
+                                pod_topology_spread::Defaulting::System => "defaultingType: System",
+                                pod_topology_spread::Defaulting::List(_) => "defaultingType: List",
+                            }))
+                        }
                         _ => None,
                     },
                 })
@@ -184,6 +225,11 @@ impl Profile for FrameworkProfile {
 
     fn percentage_of_nodes_to_score(&self) -> Option<i32> {
         self.percentage_of_nodes_to_score
+    }
+
+    fn post_filter_prefix(&self) -> Option<&'static str> {
+        self.dynamic_resources
+            .then_some("no new claims to deallocate")
     }
 
     fn prepare<'a>(&'a self, snapshot: &Snapshot<'a>, pod: usize) -> Prepared<'a> {
@@ -216,12 +262,42 @@ impl Profile for FrameworkProfile {
         } else {
             BTreeMap::new()
         };
+        let uses = |filter: FilterPlugin, score: ScorePlugin| {
+            self.filters.contains(&filter) || self.scores.iter().any(|(used, _)| *used == score)
+        };
+        let affinity_index = if uses(
+            FilterPlugin::InterPodAffinity,
+            ScorePlugin::InterPodAffinity,
+        ) {
+            self.affinity_index.get(snapshot.cluster)
+        } else {
+            alloc::borrow::Cow::Owned(inter_pod_affinity::AffinityIndex::default())
+        };
+        let spread = self
+            .filters
+            .contains(&FilterPlugin::PodTopologySpread)
+            .then(|| {
+                pod_topology_spread::PreFilterState::new(
+                    snapshot,
+                    &self.spread_defaulting,
+                    &entry.pod,
+                )
+            })
+            .filter(|state| !state.skips());
+        let affinity = self
+            .filters
+            .contains(&FilterPlugin::InterPodAffinity)
+            .then(|| inter_pod_affinity::PreFilterState::new(snapshot, &affinity_index, &entry.pod))
+            .filter(|state| !state.skips());
         Prepared::Filter {
             cycle: Box::new(FrameworkCycle {
                 profile: self,
                 entry,
                 request: snapshot.accounting.request(entry),
                 image_spread,
+                spread,
+                affinity,
+                affinity_index,
             }),
             only,
         }
@@ -234,10 +310,15 @@ struct FrameworkCycle<'a> {
     entry: &'a PodEntry,
     request: PodUsage,
     image_spread: BTreeMap<String, usize>,
+    /// PodTopologySpread's PreFilter state (`None`: Skip).
+    spread: Option<pod_topology_spread::PreFilterState<'a>>,
+    /// InterPodAffinity's PreFilter state (`None`: Skip).
+    affinity: Option<inter_pod_affinity::PreFilterState<'a>>,
+    affinity_index: alloc::borrow::Cow<'a, inter_pod_affinity::AffinityIndex>,
 }
 
-impl Cycle for FrameworkCycle<'_> {
-    fn filter(&self, snapshot: &Snapshot<'_>, node: usize) -> Vec<(&'static str, Status)> {
+impl<'a> Cycle for FrameworkCycle<'a> {
+    fn filter(&self, snapshot: &Snapshot<'_>, node: usize) -> Vec<(Cow<'static, str>, Status)> {
         let Some(info) = snapshot.nodes.get(node) else {
             return Vec::new();
         };
@@ -255,8 +336,16 @@ impl Cycle for FrameworkCycle<'_> {
                     FilterPlugin::NodeResourcesFit => {
                         node_resources_fit::filter(&self.request.requested, info)
                     }
+                    FilterPlugin::PodTopologySpread => self
+                        .spread
+                        .as_ref()
+                        .map_or_else(Status::success, |state| state.filter(info.node)),
+                    FilterPlugin::InterPodAffinity => self
+                        .affinity
+                        .as_ref()
+                        .map_or_else(Status::success, |state| state.filter(info.node)),
                 };
-                (filter.name(), status)
+                (Cow::Borrowed(filter.name()), status)
             })
             .collect()
     }
@@ -272,6 +361,17 @@ impl Cycle for FrameworkCycle<'_> {
             .iter()
             .map(|(plugin, weight)| {
                 let scores = match plugin {
+                    ScorePlugin::NodeResourcesBalancedAllocation
+                        if node_resources_balanced_allocation::skips(
+                            &self.profile.balanced_resources,
+                            &self.request,
+                        ) =>
+                    {
+                        Vec::new()
+                    }
+                    ScorePlugin::NodeAffinity if !node_affinity::has_preferred_terms(pod) => {
+                        Vec::new()
+                    }
                     ScorePlugin::TaintToleration => taint_toleration::scores(
                         pod,
                         infos.iter().map(|info| info.node),
@@ -293,6 +393,19 @@ impl Cycle for FrameworkCycle<'_> {
                             )
                         })
                         .collect(),
+                    ScorePlugin::PodTopologySpread => pod_topology_spread::scores(
+                        snapshot,
+                        &self.profile.spread_defaulting,
+                        pod,
+                        &infos,
+                    ),
+                    ScorePlugin::InterPodAffinity => inter_pod_affinity::scores(
+                        snapshot,
+                        &self.affinity_index,
+                        pod,
+                        &infos.iter().map(|info| info.node).collect::<Vec<_>>(),
+                        self.profile.hard_pod_affinity_weight,
+                    ),
                     ScorePlugin::NodeResourcesBalancedAllocation => infos
                         .iter()
                         .map(|info| {
@@ -414,7 +527,7 @@ mod tests {
         let placement = &result.pods[0];
         assert_eq!(
             placement.message.as_deref(),
-            Some("0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 Too many pods. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod..")
+            Some("0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 Too many pods. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.")
         );
     }
 }

@@ -31,8 +31,8 @@ pub fn legacy<'r>(all_nodes: usize, reasons: impl IntoIterator<Item = &'r str>) 
 }
 
 /// Kubernetes 1.34: `0/N nodes are available:` followed by ` <pre-filter message>.` or
-/// ` <histogram>.`, then ` <post-filter message>.` (`SeparatorFormat`), which is why a
-/// preemption message, itself ending in `.`, ends the text with two dots.
+/// ` <histogram>.`, then ` <post-filter message>` as it is (a nested preemption message
+/// brings its own final dot).
 #[must_use]
 pub fn framework<'r>(
     all_nodes: usize,
@@ -56,7 +56,6 @@ pub fn framework<'r>(
     if let Some(message) = post_filter.filter(|message| !message.is_empty()) {
         text.push(' ');
         text.push_str(message);
-        text.push('.');
     }
     text
 }
@@ -99,7 +98,7 @@ mod tests {
         );
         assert_eq!(
             text,
-            "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.."
+            "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."
         );
         assert_eq!(
             framework(

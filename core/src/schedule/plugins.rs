@@ -2,6 +2,7 @@
 //! named after the upstream plugin.
 
 pub mod image_locality;
+pub mod inter_pod_affinity;
 pub mod node_affinity;
 pub mod node_name;
 pub mod node_ports;
@@ -9,4 +10,5 @@ pub mod node_resources_balanced_allocation;
 pub mod node_resources_fit;
 pub mod node_unschedulable;
 pub mod normalize;
+pub mod pod_topology_spread;
 pub mod taint_toleration;

@@ -59,7 +59,11 @@ pub fn preempt(
     };
     let node_count = snapshot.nodes.len();
     if version == Version::Current && entry.pod.spec.preemption_policy.as_deref() == Some("Never") {
-        append_post_filter(placement, &alloc::format!("preemption: {POLICY_NEVER}"));
+        append_post_filter(
+            profile,
+            placement,
+            &alloc::format!("preemption: {POLICY_NEVER}"),
+        );
         return;
     }
     // Reasons per node for 1.34's nested message; nodes not dry-run are "not helpful".
@@ -88,7 +92,7 @@ pub fn preempt(
                 dry_run_reasons.iter().flatten().map(String::as_str),
                 None,
             );
-            append_post_filter(placement, &alloc::format!("preemption: {nested}"));
+            append_post_filter(profile, placement, &alloc::format!("preemption: {nested}"));
         }
         placement.preemption = Some(Preemption {
             message: Some(String::from(
@@ -152,12 +156,17 @@ pub fn preempt(
     }
 }
 
-/// Appends the PostFilter text to the 1.34 message: ` <text>.`.
-fn append_post_filter(placement: &mut Placement, text: &str) {
+/// Appends the PostFilter text to the 1.34 message: ` <texts of every PostFilter plugin,
+/// joined by ", ">` (`RunPostFilterPlugins`); DynamicResources runs before
+/// DefaultPreemption and, for a pod without claims, says `no new claims to deallocate`.
+fn append_post_filter(profile: &dyn Profile, placement: &mut Placement, text: &str) {
     if let Some(message) = placement.message.as_mut() {
         message.push(' ');
+        if let Some(before) = profile.post_filter_prefix() {
+            message.push_str(before);
+            message.push_str(", ");
+        }
         message.push_str(text);
-        message.push('.');
     }
 }
 
@@ -214,7 +223,8 @@ fn select_victims(
     }
     potential.sort_by(|&a, &b| more_important(version, snapshot, a, b));
     let violating = violating_budgets(version, snapshot, &potential);
-    let (violators, others): (Vec<(usize, bool)>, Vec<(usize, bool)>) = potential
+    type Flagged = Vec<(usize, bool)>;
+    let (violators, others): (Flagged, Flagged) = potential
         .iter()
         .copied()
         .zip(violating)

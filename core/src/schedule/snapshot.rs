@@ -183,7 +183,7 @@ impl HostPort {
     /// The host ports of a container port list, skipping entries without a host port.
     pub fn of(ports: &[ContainerPort]) -> impl Iterator<Item = Self> + '_ {
         ports
-            .into_iter()
+            .iter()
             .filter(|port| port.host_port > 0)
             .map(|port| Self {
                 ip: if port.host_ip.is_empty() {
@@ -210,11 +210,16 @@ impl HostPort {
     }
 }
 
-/// The host ports a pod's regular containers ask for.
-pub fn pod_host_ports(pod: &Pod) -> impl Iterator<Item = HostPort> + '_ {
+/// The host ports a pod asks for: its regular containers' and, since 1.34
+/// (kubernetes#132040), its sidecars' (restartable init containers).
+pub fn pod_host_ports(pod: &Pod, accounting: Accounting) -> impl Iterator<Item = HostPort> + '_ {
+    let sidecars = pod.spec.init_containers.iter().filter(move |container| {
+        accounting == Accounting::Current && container.restart_policy.as_deref() == Some("Always")
+    });
     pod.spec
         .containers
         .iter()
+        .chain(sidecars)
         .flat_map(|container| HostPort::of(&container.ports))
 }
 
@@ -264,24 +269,24 @@ impl<'c> NodeInfo<'c> {
         &self.node.metadata.name
     }
 
-    fn add(&mut self, index: usize, pod: &Pod, usage: &PodUsage) {
+    fn add(&mut self, index: usize, pod: &Pod, usage: &PodUsage, accounting: Accounting) {
         self.requested.add(&usage.requested);
         self.non_zero_milli_cpu = self
             .non_zero_milli_cpu
             .saturating_add(usage.non_zero_milli_cpu);
         self.non_zero_memory = self.non_zero_memory.saturating_add(usage.non_zero_memory);
         self.pods.push(index);
-        self.used_ports.extend(pod_host_ports(pod));
+        self.used_ports.extend(pod_host_ports(pod, accounting));
     }
 
-    fn remove(&mut self, index: usize, pod: &Pod, usage: &PodUsage) {
+    fn remove(&mut self, index: usize, pod: &Pod, usage: &PodUsage, accounting: Accounting) {
         self.requested.subtract(&usage.requested);
         self.non_zero_milli_cpu = self
             .non_zero_milli_cpu
             .saturating_sub(usage.non_zero_milli_cpu);
         self.non_zero_memory = self.non_zero_memory.saturating_sub(usage.non_zero_memory);
         self.pods.retain(|&other| other != index);
-        for port in pod_host_ports(pod) {
+        for port in pod_host_ports(pod, accounting) {
             if let Some(position) = self.used_ports.iter().position(|used| *used == port) {
                 self.used_ports.remove(position);
             }
@@ -345,7 +350,7 @@ impl<'c> Snapshot<'c> {
         self.unbind(pod);
         let usage = self.accounting.usage(entry);
         if let Some(info) = self.nodes.get_mut(node) {
-            info.add(pod, &entry.pod, &usage);
+            info.add(pod, &entry.pod, &usage, self.accounting);
             if let (Some(slot), Some(usage_slot)) =
                 (self.assigned.get_mut(pod), self.usage.get_mut(pod))
             {
@@ -364,7 +369,7 @@ impl<'c> Snapshot<'c> {
         let usage = self.usage.get_mut(pod).and_then(Option::take);
         if let (Some(node), Some(usage)) = (node, usage) {
             if let Some(info) = self.nodes.get_mut(node) {
-                info.remove(pod, &entry.pod, &usage);
+                info.remove(pod, &entry.pod, &usage, self.accounting);
             }
         }
     }

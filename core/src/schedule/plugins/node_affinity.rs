@@ -95,6 +95,20 @@ pub fn matches_required(pod: &Pod, node: &Node) -> bool {
         && required(pod).is_none_or(|selector| labels::node_selector_matches(selector, node))
 }
 
+/// PreScore: the plugin skips pods without preferred terms.
+#[must_use]
+pub fn has_preferred_terms(pod: &Pod) -> bool {
+    pod.spec
+        .affinity
+        .as_ref()
+        .and_then(|affinity| affinity.node_affinity.as_ref())
+        .is_some_and(|node_affinity| {
+            !node_affinity
+                .preferred_during_scheduling_ignored_during_execution
+                .is_empty()
+        })
+}
+
 /// Raw score: the sum of the weights of the preferred terms the node matches (terms with
 /// weight 0 or without requirements count for nothing).
 #[must_use]

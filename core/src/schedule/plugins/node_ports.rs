@@ -5,7 +5,7 @@
 //! with the same protocol and port on any IP, and a used `0.0.0.0` with any wanted IP.
 
 use crate::model::Pod;
-use crate::schedule::snapshot::{pod_host_ports, NodeInfo};
+use crate::schedule::snapshot::{pod_host_ports, Accounting, NodeInfo};
 use crate::schedule::status::Status;
 
 /// The plugin name.
@@ -17,7 +17,7 @@ pub const REASON: &str = "node(s) didn't have free ports for the requested pod p
 /// Filter.
 #[must_use]
 pub fn filter(pod: &Pod, node: &NodeInfo<'_>) -> Status {
-    let conflict = pod_host_ports(pod).any(|wanted| {
+    let conflict = pod_host_ports(pod, Accounting::Current).any(|wanted| {
         node.used_ports
             .iter()
             .any(|used| wanted.conflicts_with(used))

@@ -12,6 +12,15 @@ use crate::schedule::snapshot::{NodeInfo, PodUsage};
 /// The plugin name.
 pub const NAME: &str = "NodeResourcesBalancedAllocation";
 
+/// PreScore: the plugin skips pods that request none of its resources (best-effort
+/// pods, kubernetes#129138).
+#[must_use]
+pub fn skips(resources: &[ScoredResource], pod: &PodUsage) -> bool {
+    resources
+        .iter()
+        .all(|resource| pod.requested.get(&resource.name) == 0)
+}
+
 /// The node's score, 0–100.
 #[must_use]
 pub fn score(resources: &[ScoredResource], node: &NodeInfo<'_>, pod: &PodUsage) -> i64 {

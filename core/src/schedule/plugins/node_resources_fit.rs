@@ -20,17 +20,30 @@ pub const NAME: &str = "NodeResourcesFit";
 pub const TOO_MANY_PODS: &str = "Too many pods";
 
 /// Filter: one reason per resource that does not fit, in upstream's order (pods, cpu,
-/// memory, ephemeral-storage, then other resources by name).
+/// memory, ephemeral-storage, then other resources by name). Since 1.34
+/// (kubernetes#131345) the rejection is unresolvable when some request exceeds the
+/// node's allocatable on its own, so preemption skips the node.
 #[must_use]
 pub fn filter(request: &Resources, node: &NodeInfo<'_>) -> Status {
     let reasons = insufficient(request, node);
     if reasons.is_empty() {
-        Status::success()
-    } else {
-        Status {
-            code: Code::Unschedulable,
-            reasons,
-        }
+        return Status::success();
+    }
+    let exceeds_allocatable = node.allowed_pods < 1
+        || request.milli_cpu > node.allocatable.milli_cpu
+        || request.memory > node.allocatable.memory
+        || request.ephemeral_storage > node.allocatable.ephemeral_storage
+        || request
+            .scalars
+            .iter()
+            .any(|(name, amount)| *amount > node.allocatable.get(name));
+    Status {
+        code: if exceeds_allocatable {
+            Code::UnschedulableAndUnresolvable
+        } else {
+            Code::Unschedulable
+        },
+        reasons,
     }
 }
 
@@ -186,10 +199,19 @@ pub fn score(
         }
         let resource_score = match strategy {
             Strategy::LeastAllocated => least_requested(requested, allocatable, 100),
-            Strategy::MostAllocated => most_requested(requested, allocatable, 100),
+            Strategy::MostAllocated => most_requested_clamped(requested, allocatable, 100),
             Strategy::RequestedToCapacityRatio(shape) => {
-                let utilisation = requested.saturating_mul(100) / allocatable;
-                broken_line(shape, utilisation.min(100))
+                let utilisation = if requested > allocatable {
+                    100
+                } else {
+                    requested.saturating_mul(100) / allocatable
+                };
+                let score = broken_line(shape, utilisation);
+                // Only resources that score contribute, weight included.
+                if score <= 0 {
+                    continue;
+                }
+                score
             }
         };
         total = total.saturating_add(resource_score.saturating_mul(resource.weight));
@@ -197,6 +219,9 @@ pub fn score(
     }
     if weights == 0 {
         0
+    } else if matches!(strategy, Strategy::RequestedToCapacityRatio(_)) {
+        // `math.Round` of the float quotient: halves away from zero.
+        (total.saturating_mul(2).saturating_add(weights)) / weights.saturating_mul(2)
     } else {
         total / weights
     }
@@ -211,13 +236,23 @@ pub fn least_requested(requested: i64, capacity: i64, max: i64) -> i64 {
     capacity.saturating_sub(requested).saturating_mul(max) / capacity
 }
 
-/// `(requested * max) / capacity`, 0 when the capacity is 0 or exceeded.
+/// 1.11: `(requested * max) / capacity`, 0 when the capacity is 0 or exceeded.
 #[must_use]
 pub fn most_requested(requested: i64, capacity: i64, max: i64) -> i64 {
     if capacity == 0 || requested > capacity {
         return 0;
     }
     requested.saturating_mul(max) / capacity
+}
+
+/// 1.34: the same, but a request above the capacity (possible with the non-zero
+/// defaults) counts as the capacity.
+#[must_use]
+pub fn most_requested_clamped(requested: i64, capacity: i64, max: i64) -> i64 {
+    if capacity == 0 {
+        return 0;
+    }
+    requested.min(capacity).saturating_mul(max) / capacity
 }
 
 /// A piecewise-linear function through `shape` points `(utilisation, score 0–10)`,

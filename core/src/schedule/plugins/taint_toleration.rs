@@ -13,20 +13,22 @@ use crate::taints;
 /// The plugin name.
 pub const NAME: &str = "TaintToleration";
 
-/// Filter: the first NoSchedule/NoExecute taint no toleration tolerates rejects the node.
+/// The filter reason from 1.34.2 on (kubernetes#135023): the taint is no longer named,
+/// so every untolerated taint counts under one line of the message (1.34.0 and 1.34.1
+/// wrote `node(s) had untolerated taint {key: value}`).
+pub const REASON: &str = "node(s) had untolerated taint(s)";
+
+/// Filter: a NoSchedule/NoExecute taint no toleration tolerates rejects the node.
 #[must_use]
 pub fn filter(pod: &Pod, node: &Node) -> Status {
-    let untolerated = node.spec.taints.iter().find(|taint| {
+    let untolerated = node.spec.taints.iter().any(|taint| {
         matches!(taint.effect.as_str(), "NoSchedule" | "NoExecute")
             && !taints::tolerated(&pod.spec.tolerations, taint)
     });
-    match untolerated {
-        None => Status::success(),
-        Some(taint) => Status::unresolvable(alloc::format!(
-            "node(s) had untolerated taint {{{}: {}}}",
-            taint.key,
-            taint.value
-        )),
+    if untolerated {
+        Status::unresolvable(REASON)
+    } else {
+        Status::success()
     }
 }
 

@@ -1,0 +1,709 @@
+//! The `openshift-3.11` profile: Kubernetes 1.11 predicates and priorities, configured by a
+//! scheduler `Policy` (or the DefaultProvider when the input has none).
+//!
+//! Follows `pkg/scheduler/factory/factory.go` (`CreateFromConfig`), `factory/plugins.go`
+//! (registration, custom predicates and priorities), `algorithmprovider/defaults/defaults.go`
+//! (the DefaultProvider and the mandatory `CheckNodeCondition`) and
+//! `core/generic_scheduler.go` (`podFitsOnNode`: predicates run in the fixed
+//! `predicatesOrdering` of `algorithm/predicates/predicates.go`, not in Policy order).
+//!
+//! # Custom names
+//!
+//! A Policy may configure `serviceAffinity` / `labelsPresence` predicates and
+//! `serviceAntiAffinity` / `labelPreference` / `requestedToCapacityRatioArguments`
+//! priorities under names of its own choosing (`Region`, `RackSpread`, …). Upstream 1.11
+//! registers such a predicate under its custom name, but `podFitsOnNode` only runs names
+//! listed in `predicatesOrdering`, so a custom-named predicate is built and never run (the
+//! same holds for the `PodFitsPorts` alias). OpenShift 3.11's documentation says they take
+//! effect, and issue 4 asks kubefit to follow it: a custom-named predicate runs at the
+//! position of its type in the ordering (`CheckNodeLabelPresence` resp.
+//! `CheckServiceAffinity`; `PodFitsPorts` at `PodFitsHostPorts`), in Policy order among
+//! predicates of the same type, and is reported under its user-defined name. Priorities
+//! already run under any name upstream (every configured priority runs).
+
+use alloc::borrow::Cow;
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::predicates::{self as predicate, Pod as PodContext};
+use super::priorities;
+use super::snapshot::Snapshot;
+use super::status::Status;
+use super::{Cycle, Prepared, Profile, Version};
+use crate::model::{LabelsPresenceArgument, Policy};
+use crate::report::scheduling::{ConfiguredPlugin, ProfileConfiguration};
+
+/// `MaxPriority`: the highest score a 1.11 priority gives.
+pub const MAX_PRIORITY: i64 = 10;
+
+/// The scheduler name pods get by default.
+pub const DEFAULT_SCHEDULER: &str = "default-scheduler";
+
+/// `DefaultHardPodAffinitySymmetricWeight`.
+pub const DEFAULT_HARD_POD_AFFINITY_WEIGHT: i64 = 1;
+
+/// A 1.11 predicate, with its argument for the configurable ones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PredicateKind {
+    CheckNodeCondition,
+    GeneralPredicates,
+    HostName,
+    PodFitsHostPorts,
+    MatchNodeSelector,
+    PodFitsResources,
+    NoDiskConflict,
+    PodToleratesNodeTaints,
+    PodToleratesNodeNoExecuteTaints,
+    CheckNodeLabelPresence(LabelsPresenceArgument),
+    CheckServiceAffinity(Vec<String>),
+    MaxEbsVolumeCount,
+    MaxGcePdVolumeCount,
+    MaxAzureDiskVolumeCount,
+    CheckVolumeBinding,
+    NoVolumeZoneConflict,
+    CheckNodeMemoryPressure,
+    CheckNodePidPressure,
+    CheckNodeDiskPressure,
+    MatchInterPodAffinity,
+}
+
+impl PredicateKind {
+    /// The predicate registered under a name (without argument), as 1.11 registers them.
+    /// `PodToleratesNodeNoExecuteTaints` is accepted because the OpenShift chapter lists it.
+    #[must_use]
+    pub fn named(name: &str) -> Option<Self> {
+        Some(match name {
+            "CheckNodeCondition" => Self::CheckNodeCondition,
+            "GeneralPredicates" => Self::GeneralPredicates,
+            "HostName" => Self::HostName,
+            "PodFitsHostPorts" | "PodFitsPorts" => Self::PodFitsHostPorts,
+            "MatchNodeSelector" => Self::MatchNodeSelector,
+            "PodFitsResources" => Self::PodFitsResources,
+            "NoDiskConflict" => Self::NoDiskConflict,
+            "PodToleratesNodeTaints" => Self::PodToleratesNodeTaints,
+            "PodToleratesNodeNoExecuteTaints" => Self::PodToleratesNodeNoExecuteTaints,
+            "MaxEBSVolumeCount" => Self::MaxEbsVolumeCount,
+            "MaxGCEPDVolumeCount" => Self::MaxGcePdVolumeCount,
+            "MaxAzureDiskVolumeCount" => Self::MaxAzureDiskVolumeCount,
+            "CheckVolumeBinding" => Self::CheckVolumeBinding,
+            "NoVolumeZoneConflict" => Self::NoVolumeZoneConflict,
+            "CheckNodeMemoryPressure" => Self::CheckNodeMemoryPressure,
+            "CheckNodePIDPressure" => Self::CheckNodePidPressure,
+            "CheckNodeDiskPressure" => Self::CheckNodeDiskPressure,
+            "MatchInterPodAffinity" => Self::MatchInterPodAffinity,
+            _ => return None,
+        })
+    }
+
+    /// The position in `predicatesOrdering` (`CheckNodeUnschedulable` is in the list but
+    /// not registered in 1.11, so it never runs).
+    const fn rank(&self) -> u8 {
+        match self {
+            Self::CheckNodeCondition => 0,
+            Self::GeneralPredicates => 2,
+            Self::HostName => 3,
+            Self::PodFitsHostPorts => 4,
+            Self::MatchNodeSelector => 5,
+            Self::PodFitsResources => 6,
+            Self::NoDiskConflict => 7,
+            Self::PodToleratesNodeTaints => 8,
+            Self::PodToleratesNodeNoExecuteTaints => 9,
+            Self::CheckNodeLabelPresence(_) => 10,
+            Self::CheckServiceAffinity(_) => 11,
+            Self::MaxEbsVolumeCount => 12,
+            Self::MaxGcePdVolumeCount => 13,
+            Self::MaxAzureDiskVolumeCount => 14,
+            Self::CheckVolumeBinding => 15,
+            Self::NoVolumeZoneConflict => 16,
+            Self::CheckNodeMemoryPressure => 17,
+            Self::CheckNodePidPressure => 18,
+            Self::CheckNodeDiskPressure => 19,
+            Self::MatchInterPodAffinity => 20,
+        }
+    }
+}
+
+/// A 1.11 priority, with its argument for the configurable ones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PriorityKind {
+    SelectorSpread,
+    ServiceSpreading,
+    InterPodAffinity,
+    LeastRequested,
+    MostRequested,
+    BalancedResourceAllocation,
+    NodePreferAvoidPods,
+    NodeAffinity,
+    TaintToleration,
+    Equal,
+    ImageLocality,
+    /// `RequestedToCapacityRatioPriority`: `(utilisation, score)` points.
+    RequestedToCapacityRatio(Vec<(i64, i64)>),
+    /// `serviceAntiAffinity{label}`.
+    ServiceAntiAffinity(String),
+    /// `labelPreference{label, presence}`.
+    NodeLabel(String, bool),
+}
+
+impl PriorityKind {
+    /// The priority registered under a name (without argument) in 1.11.
+    #[must_use]
+    pub fn named(name: &str) -> Option<Self> {
+        Some(match name {
+            "SelectorSpreadPriority" => Self::SelectorSpread,
+            "ServiceSpreadingPriority" => Self::ServiceSpreading,
+            "InterPodAffinityPriority" => Self::InterPodAffinity,
+            "LeastRequestedPriority" => Self::LeastRequested,
+            "MostRequestedPriority" => Self::MostRequested,
+            "BalancedResourceAllocation" => Self::BalancedResourceAllocation,
+            "NodePreferAvoidPodsPriority" => Self::NodePreferAvoidPods,
+            "NodeAffinityPriority" => Self::NodeAffinity,
+            "TaintTolerationPriority" => Self::TaintToleration,
+            "EqualPriority" => Self::Equal,
+            "ImageLocalityPriority" => Self::ImageLocality,
+            "RequestedToCapacityRatioPriority" => Self::RequestedToCapacityRatio(
+                priorities::requested_to_capacity_ratio::default_shape(),
+            ),
+            _ => return None,
+        })
+    }
+}
+
+/// A configured predicate: the name it is reported under, and what it checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfiguredPredicate {
+    /// The name in the Policy (or the registered name).
+    pub name: Cow<'static, str>,
+    /// The check.
+    pub kind: PredicateKind,
+}
+
+/// A configured priority.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfiguredPriority {
+    /// The name in the Policy (or the registered name).
+    pub name: String,
+    /// The Policy weight.
+    pub weight: i64,
+    /// The score.
+    pub kind: PriorityKind,
+}
+
+/// The `openshift-3.11` profile.
+#[derive(Clone, Debug)]
+pub struct LegacyProfile {
+    /// Predicates in the order they run (`predicatesOrdering`).
+    pub predicates: Vec<ConfiguredPredicate>,
+    /// Priorities in Policy order.
+    pub priorities: Vec<ConfiguredPriority>,
+    /// `alwaysCheckAllPredicates`.
+    pub always_check_all: bool,
+    /// `hardPodAffinitySymmetricWeight`.
+    pub hard_pod_affinity_weight: i64,
+    /// Preemption runs when nothing fits.
+    pub preemption: bool,
+}
+
+/// A predicate name: registered names borrow their static text, a Policy's own names
+/// are owned.
+fn static_name(name: &str) -> Cow<'static, str> {
+    const REGISTERED: [&str; 19] = [
+        "CheckNodeCondition",
+        "GeneralPredicates",
+        "HostName",
+        "PodFitsHostPorts",
+        "PodFitsPorts",
+        "MatchNodeSelector",
+        "PodFitsResources",
+        "NoDiskConflict",
+        "PodToleratesNodeTaints",
+        "PodToleratesNodeNoExecuteTaints",
+        "MaxEBSVolumeCount",
+        "MaxGCEPDVolumeCount",
+        "MaxAzureDiskVolumeCount",
+        "CheckVolumeBinding",
+        "NoVolumeZoneConflict",
+        "CheckNodeMemoryPressure",
+        "CheckNodePIDPressure",
+        "CheckNodeDiskPressure",
+        "MatchInterPodAffinity",
+    ];
+    match REGISTERED.iter().find(|registered| **registered == name) {
+        Some(registered) => Cow::Borrowed(registered),
+        None => Cow::Owned(String::from(name)),
+    }
+}
+
+/// The Policy OpenShift 3.11 applies when no scheduler policy file is given: the
+/// default `/etc/origin/master/scheduler.json` of the scheduling chapter, which adds the
+/// `Region` service affinity and the `Zone` service anti-affinity (weight 2) to the
+/// DefaultProvider's general predicates and priorities.
+#[must_use]
+pub fn openshift_default_policy() -> Policy {
+    use crate::model::{
+        PredicateArgument, PredicatePolicy, PriorityArgument, PriorityPolicy,
+        ServiceAffinityArgument, ServiceAntiAffinityArgument,
+    };
+    let predicate = |name: &str| PredicatePolicy {
+        name: name.into(),
+        argument: None,
+    };
+    let priority = |name: &str, weight: i64| PriorityPolicy {
+        name: name.into(),
+        weight,
+        argument: None,
+    };
+    let mut predicates: Vec<PredicatePolicy> = [
+        "NoVolumeZoneConflict",
+        "MaxEBSVolumeCount",
+        "MaxGCEPDVolumeCount",
+        "MaxAzureDiskVolumeCount",
+        "MatchInterPodAffinity",
+        "NoDiskConflict",
+        "GeneralPredicates",
+        "PodToleratesNodeTaints",
+    ]
+    .iter()
+    .map(|name| predicate(name))
+    .collect();
+    predicates.push(PredicatePolicy {
+        name: "Region".into(),
+        argument: Some(PredicateArgument {
+            service_affinity: Some(ServiceAffinityArgument {
+                labels: alloc::vec!["region".into()],
+            }),
+            ..PredicateArgument::default()
+        }),
+    });
+    let mut priorities: Vec<PriorityPolicy> = [
+        ("SelectorSpreadPriority", 1),
+        ("InterPodAffinityPriority", 1),
+        ("LeastRequestedPriority", 1),
+        ("BalancedResourceAllocation", 1),
+        ("NodePreferAvoidPodsPriority", 10_000),
+        ("NodeAffinityPriority", 1),
+        ("TaintTolerationPriority", 1),
+    ]
+    .iter()
+    .map(|(name, weight)| priority(name, *weight))
+    .collect();
+    priorities.push(PriorityPolicy {
+        name: "Zone".into(),
+        weight: 2,
+        argument: Some(PriorityArgument {
+            service_anti_affinity: Some(ServiceAntiAffinityArgument {
+                label: "zone".into(),
+            }),
+            ..PriorityArgument::default()
+        }),
+    });
+    Policy {
+        predicates: Some(predicates),
+        priorities: Some(priorities),
+        ..Policy::default()
+    }
+}
+
+impl LegacyProfile {
+    /// The DefaultProvider of 1.11 (`algorithmprovider/defaults/defaults.go`).
+    #[must_use]
+    pub fn default_provider(preemption: bool) -> Self {
+        let predicates = [
+            "NoVolumeZoneConflict",
+            "MaxEBSVolumeCount",
+            "MaxGCEPDVolumeCount",
+            "MaxAzureDiskVolumeCount",
+            "MatchInterPodAffinity",
+            "NoDiskConflict",
+            "GeneralPredicates",
+            "CheckNodeMemoryPressure",
+            "CheckNodeDiskPressure",
+            "CheckNodePIDPressure",
+            "CheckNodeCondition",
+            "PodToleratesNodeTaints",
+            "CheckVolumeBinding",
+        ];
+        let priorities = [
+            ("SelectorSpreadPriority", 1),
+            ("InterPodAffinityPriority", 1),
+            ("LeastRequestedPriority", 1),
+            ("BalancedResourceAllocation", 1),
+            ("NodePreferAvoidPodsPriority", 10_000),
+            ("NodeAffinityPriority", 1),
+            ("TaintTolerationPriority", 1),
+        ];
+        Self::assemble(
+            predicates
+                .iter()
+                .filter_map(|name| {
+                    PredicateKind::named(name).map(|kind| ConfiguredPredicate {
+                        name: static_name(name),
+                        kind,
+                    })
+                })
+                .collect(),
+            priorities
+                .iter()
+                .filter_map(|(name, weight)| {
+                    PriorityKind::named(name).map(|kind| ConfiguredPriority {
+                        name: (*name).into(),
+                        weight: *weight,
+                        kind,
+                    })
+                })
+                .collect(),
+            false,
+            DEFAULT_HARD_POD_AFFINITY_WEIGHT,
+            preemption,
+        )
+    }
+
+    /// The profile a Policy configures (`CreateFromConfig`). Entries validation rejected
+    /// never reach here; anything unknown is skipped.
+    #[must_use]
+    pub fn from_policy(policy: &Policy, preemption: bool) -> Self {
+        let defaults = Self::default_provider(preemption);
+        let predicates = match &policy.predicates {
+            None => defaults.predicates,
+            Some(list) => list
+                .iter()
+                .filter_map(|entry| {
+                    let kind = match &entry.argument {
+                        Some(argument) => {
+                            match (&argument.service_affinity, &argument.labels_presence) {
+                                (Some(affinity), None) => {
+                                    PredicateKind::CheckServiceAffinity(affinity.labels.clone())
+                                }
+                                (None, Some(presence)) => {
+                                    PredicateKind::CheckNodeLabelPresence(presence.clone())
+                                }
+                                _ => return None,
+                            }
+                        }
+                        None => PredicateKind::named(&entry.name)?,
+                    };
+                    Some(ConfiguredPredicate {
+                        name: static_name(&entry.name),
+                        kind,
+                    })
+                })
+                .collect(),
+        };
+        let priorities = match &policy.priorities {
+            None => defaults.priorities,
+            Some(list) => list
+                .iter()
+                .filter_map(|entry| {
+                    let kind = match &entry.argument {
+                        Some(argument) => match (
+                            &argument.service_anti_affinity,
+                            &argument.label_preference,
+                            &argument.requested_to_capacity_ratio_arguments,
+                        ) {
+                            (Some(anti), None, None) => {
+                                PriorityKind::ServiceAntiAffinity(anti.label.clone())
+                            }
+                            (None, Some(preference), None) => PriorityKind::NodeLabel(
+                                preference.label.clone(),
+                                preference.presence,
+                            ),
+                            (None, None, Some(ratio)) => PriorityKind::RequestedToCapacityRatio(
+                                ratio
+                                    .utilization_shape
+                                    .iter()
+                                    .map(|point| {
+                                        (i64::from(point.utilization), i64::from(point.score))
+                                    })
+                                    .collect(),
+                            ),
+                            _ => return None,
+                        },
+                        None => PriorityKind::named(&entry.name)?,
+                    };
+                    Some(ConfiguredPriority {
+                        name: entry.name.clone(),
+                        weight: entry.weight,
+                        kind,
+                    })
+                })
+                .collect(),
+        };
+        // A non-zero Policy value replaces the default (`CreateFromConfig`).
+        let hard_weight = match policy.hard_pod_affinity_symmetric_weight {
+            0 => DEFAULT_HARD_POD_AFFINITY_WEIGHT,
+            weight => i64::from(weight),
+        };
+        Self::assemble(
+            predicates,
+            priorities,
+            policy.always_check_all_predicates,
+            hard_weight,
+            preemption,
+        )
+    }
+
+    /// Adds the mandatory `CheckNodeCondition` and sorts the predicates into
+    /// `predicatesOrdering` (stable: same-type predicates keep Policy order).
+    fn assemble(
+        mut predicates: Vec<ConfiguredPredicate>,
+        priorities: Vec<ConfiguredPriority>,
+        always_check_all: bool,
+        hard_pod_affinity_weight: i64,
+        preemption: bool,
+    ) -> Self {
+        // `RegisterMandatoryFitPredicate`: added to every configuration.
+        if !predicates
+            .iter()
+            .any(|configured| configured.name == "CheckNodeCondition")
+        {
+            predicates.push(ConfiguredPredicate {
+                name: static_name("CheckNodeCondition"),
+                kind: PredicateKind::CheckNodeCondition,
+            });
+        }
+        // The predicate map is keyed by name: a name listed twice runs once.
+        let mut unique: Vec<ConfiguredPredicate> = Vec::with_capacity(predicates.len());
+        for configured in predicates {
+            if !unique.iter().any(|seen| seen.name == configured.name) {
+                unique.push(configured);
+            }
+        }
+        unique.sort_by_key(|configured| configured.kind.rank());
+        Self {
+            predicates: unique,
+            priorities,
+            always_check_all,
+            hard_pod_affinity_weight,
+            preemption,
+        }
+    }
+}
+
+impl Profile for LegacyProfile {
+    fn version(&self) -> Version {
+        Version::Legacy
+    }
+
+    fn configuration(&self) -> ProfileConfiguration {
+        ProfileConfiguration {
+            scheduler_name: DEFAULT_SCHEDULER.into(),
+            filters: self
+                .predicates
+                .iter()
+                .map(|configured| ConfiguredPlugin {
+                    name: configured.name.clone().into_owned(),
+                    weight: None,
+                    args: predicate_args(&configured.kind),
+                })
+                .collect(),
+            scores: self
+                .priorities
+                .iter()
+                .map(|configured| ConfiguredPlugin {
+                    name: configured.name.clone(),
+                    weight: Some(configured.weight),
+                    args: priority_args(&configured.kind, self.hard_pod_affinity_weight),
+                })
+                .collect(),
+            always_check_all_predicates: Some(self.always_check_all),
+            percentage_of_nodes_to_score: None,
+            preemption: self.preemption,
+        }
+    }
+
+    fn serves(&self, scheduler_name: &str) -> bool {
+        scheduler_name == DEFAULT_SCHEDULER
+    }
+
+    fn check_all(&self) -> bool {
+        self.always_check_all
+    }
+
+    fn preemption(&self) -> bool {
+        self.preemption
+    }
+
+    fn prepare<'a>(&'a self, snapshot: &Snapshot<'a>, pod: usize) -> Prepared<'a> {
+        let Some(entry) = snapshot.pod(pod) else {
+            return Prepared::Rejected(String::from("unknown pod"));
+        };
+        let needs_affinity = self
+            .predicates
+            .iter()
+            .any(|configured| configured.kind == PredicateKind::MatchInterPodAffinity);
+        let needs_service_pods = self
+            .predicates
+            .iter()
+            .any(|configured| matches!(configured.kind, PredicateKind::CheckServiceAffinity(_)));
+        let context = PodContext::new(snapshot, entry, needs_affinity, needs_service_pods);
+        Prepared::Filter {
+            cycle: Box::new(LegacyCycle {
+                profile: self,
+                context,
+            }),
+            only: None,
+        }
+    }
+}
+
+fn predicate_args(kind: &PredicateKind) -> Option<String> {
+    match kind {
+        PredicateKind::CheckNodeLabelPresence(argument) => Some(alloc::format!(
+            "labelsPresence: labels [{}], presence {}",
+            argument.labels.join(", "),
+            argument.presence
+        )),
+        PredicateKind::CheckServiceAffinity(labels) => Some(alloc::format!(
+            "serviceAffinity: labels [{}]",
+            labels.join(", ")
+        )),
+        _ => None,
+    }
+}
+
+fn priority_args(kind: &PriorityKind, hard_weight: i64) -> Option<String> {
+    match kind {
+        PriorityKind::ServiceAntiAffinity(label) => {
+            Some(alloc::format!("serviceAntiAffinity: label {label}"))
+        }
+        PriorityKind::NodeLabel(label, presence) => Some(alloc::format!(
+            "labelPreference: label {label}, presence {presence}"
+        )),
+        PriorityKind::RequestedToCapacityRatio(shape) => Some(alloc::format!(
+            "utilizationShape: {}",
+            shape
+                .iter()
+                .map(|(utilization, score)| alloc::format!("({utilization}, {score})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        PriorityKind::InterPodAffinity => Some(alloc::format!(
+            "hardPodAffinitySymmetricWeight: {hard_weight}"
+        )),
+        _ => None,
+    }
+}
+
+/// One pod's pass through the 1.11 predicates and priorities.
+struct LegacyCycle<'a> {
+    profile: &'a LegacyProfile,
+    context: PodContext<'a>,
+}
+
+impl Cycle for LegacyCycle<'_> {
+    fn filter(&self, snapshot: &Snapshot<'_>, node: usize) -> Vec<(Cow<'static, str>, Status)> {
+        let Some(info) = snapshot.nodes.get(node) else {
+            return Vec::new();
+        };
+        // Every predicate runs so the report shows each verdict; the driver keeps the
+        // first failure's reasons (upstream's short-circuit) unless alwaysCheckAllPredicates.
+        self.profile
+            .predicates
+            .iter()
+            .map(|configured| {
+                let status = predicate::evaluate(&configured.kind, &self.context, snapshot, info);
+                (configured.name.clone(), status)
+            })
+            .collect()
+    }
+
+    fn score(&self, snapshot: &Snapshot<'_>, feasible: &[usize]) -> Vec<(String, i64, Vec<i64>)> {
+        self.profile
+            .priorities
+            .iter()
+            .map(|configured| {
+                let scores = priorities::evaluate(
+                    &configured.kind,
+                    &self.context,
+                    snapshot,
+                    feasible,
+                    self.profile.hard_pod_affinity_weight,
+                );
+                (configured.name.clone(), configured.weight, scores)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(profile: &LegacyProfile) -> Vec<&str> {
+        profile.predicates.iter().map(|p| p.name.as_ref()).collect()
+    }
+
+    #[test]
+    fn default_provider_runs_in_predicates_ordering() {
+        let profile = LegacyProfile::default_provider(true);
+        assert_eq!(
+            names(&profile),
+            [
+                "CheckNodeCondition",
+                "GeneralPredicates",
+                "NoDiskConflict",
+                "PodToleratesNodeTaints",
+                "MaxEBSVolumeCount",
+                "MaxGCEPDVolumeCount",
+                "MaxAzureDiskVolumeCount",
+                "CheckVolumeBinding",
+                "NoVolumeZoneConflict",
+                "CheckNodeMemoryPressure",
+                "CheckNodePIDPressure",
+                "CheckNodeDiskPressure",
+                "MatchInterPodAffinity",
+            ]
+        );
+        assert_eq!(profile.priorities.len(), 7);
+        assert_eq!(profile.hard_pod_affinity_weight, 1);
+    }
+
+    #[test]
+    fn an_empty_list_keeps_only_the_mandatory_predicate_and_custom_names_take_their_slot() {
+        let policy = Policy {
+            predicates: Some(Vec::new()),
+            priorities: Some(Vec::new()),
+            ..Policy::default()
+        };
+        let profile = LegacyProfile::from_policy(&policy, true);
+        assert_eq!(names(&profile), ["CheckNodeCondition"]);
+        assert!(profile.priorities.is_empty());
+
+        let policy: Policy = serde_json::from_value(serde_json::json!({
+            "predicates": [
+                {"name": "MatchInterPodAffinity"},
+                {"name": "RegionAffinity", "argument": {"serviceAffinity": {"labels": ["region"]}}},
+                {"name": "RequireRegion", "argument": {"labelsPresence": {"labels": ["region"], "presence": true}}},
+                {"name": "PodFitsPorts"},
+                {"name": "MatchNodeSelector"}
+            ],
+            "priorities": [
+                {"name": "ZoneSpread", "weight": 2, "argument": {"serviceAntiAffinity": {"label": "zone"}}}
+            ],
+            "hardPodAffinitySymmetricWeight": 5
+        }))
+        .unwrap();
+        let profile = LegacyProfile::from_policy(&policy, true);
+        assert_eq!(
+            names(&profile),
+            [
+                "CheckNodeCondition",
+                "PodFitsPorts",
+                "MatchNodeSelector",
+                "RequireRegion",
+                "RegionAffinity",
+                "MatchInterPodAffinity"
+            ]
+        );
+        assert_eq!(
+            profile.priorities,
+            [ConfiguredPriority {
+                name: "ZoneSpread".into(),
+                weight: 2,
+                kind: PriorityKind::ServiceAntiAffinity("zone".into())
+            }]
+        );
+        assert_eq!(profile.hard_pod_affinity_weight, 5);
+    }
+}

@@ -1,0 +1,720 @@
+//! InterPodAffinity: required pod affinity and anti-affinity (the incoming pod's, and the
+//! existing pods' anti-affinity towards it) filter nodes; preferred terms, and existing pods'
+//! required affinity towards the incoming pod, score them.
+//!
+//! Follows `pkg/scheduler/framework/plugins/interpodaffinity/filtering.go` and
+//! `scoring.go` (1.34). PreFilter counts, per topology pair `(key, value)`, the existing
+//! pods that matter once per pod — O(pods + nodes) — so Filter and Score only look pairs
+//! up. [`PreFilterState::update_with_pod`] is upstream's `AddPod`/`RemovePod` extension,
+//! for callers that add or remove pods (nominated pods, preemption victims) without
+//! recounting everything.
+
+use alloc::collections::BTreeMap;
+use alloc::vec::Vec;
+
+use crate::cluster::Cluster;
+use crate::model::{Node, Pod, StringMap};
+use crate::schedule::framework::MAX_NODE_SCORE;
+use crate::schedule::selection::{self, AffinityTerm, NO_LABELS};
+use crate::schedule::snapshot::Snapshot;
+use crate::schedule::status::Status;
+
+/// The plugin name.
+pub const NAME: &str = "InterPodAffinity";
+
+/// The node lacks a required affinity term's topology key, or no pod matching the terms
+/// is in its domain (UnschedulableAndUnresolvable).
+pub const REASON_AFFINITY: &str = "node(s) didn't match pod affinity rules";
+
+/// A pod matching a required anti-affinity term is in the node's domain (Unschedulable).
+pub const REASON_ANTI_AFFINITY: &str = "node(s) didn't match pod anti-affinity rules";
+
+/// An existing pod's required anti-affinity rejects the incoming pod in the node's domain
+/// (Unschedulable).
+pub const REASON_EXISTING_ANTI_AFFINITY: &str =
+    "node(s) didn't satisfy existing pods anti-affinity rules";
+
+/// `hardPodAffinityWeight`'s default (`InterPodAffinityArgs`).
+pub const DEFAULT_HARD_POD_AFFINITY_WEIGHT: i32 = 1;
+
+/// Counts per topology pair `(key, value)`.
+type Counts<'a> = BTreeMap<(&'a str, &'a str), i64>;
+
+/// Which pods of the cluster carry pod affinity at all: the only ones whose own terms can
+/// matter to another pod. The list is fixed for a cluster (placement only moves pods), so
+/// a profile builds it once and every pod's cycle walks these pods instead of all.
+#[derive(Clone, Debug, Default)]
+pub struct AffinityIndex {
+    /// Pods with any pod affinity or anti-affinity (upstream's `PodsWithAffinity`).
+    with_affinity: Vec<usize>,
+    /// Pods with required anti-affinity (`PodsWithRequiredAntiAffinity`).
+    with_required_anti_affinity: Vec<usize>,
+}
+
+impl AffinityIndex {
+    /// Indexes the cluster's pods.
+    #[must_use]
+    pub fn new(cluster: &Cluster) -> Self {
+        let mut index = Self::default();
+        for (position, entry) in cluster.pods.iter().enumerate() {
+            if selection::has_pod_affinity(&entry.pod) {
+                index.with_affinity.push(position);
+                if !selection::required_anti_affinity_terms(&entry.pod).is_empty() {
+                    index.with_required_anti_affinity.push(position);
+                }
+            }
+        }
+        index
+    }
+}
+
+/// The pods of `list` that are on a node now, with that node.
+fn assigned<'s, 'c>(
+    snapshot: &'s Snapshot<'c>,
+    list: &'s [usize],
+) -> impl Iterator<Item = (&'c Pod, &'c Node)> + 's {
+    list.iter().filter_map(|&pod| {
+        let node = (*snapshot.assigned.get(pod)?)?;
+        Some((&snapshot.pod(pod)?.pod, snapshot.nodes.get(node)?.node))
+    })
+}
+
+/// Every pod on a node, with that node.
+fn every_pod<'s, 'c>(snapshot: &'s Snapshot<'c>) -> impl Iterator<Item = (&'c Pod, &'c Node)> + 's {
+    snapshot.nodes.iter().flat_map(move |info| {
+        info.pods
+            .iter()
+            .filter_map(move |&pod| Some((&snapshot.pod(pod)?.pod, info.node)))
+    })
+}
+
+/// Adds `delta` at the node's value of `key`, if the node has the key.
+fn count<'a>(counts: &mut Counts<'a>, node: &'a Node, key: &str, delta: i64) {
+    if let Some((key, value)) = node.metadata.labels.get_key_value(key) {
+        let slot = counts.entry((key.as_str(), value.as_str())).or_insert(0);
+        *slot = slot.saturating_add(delta);
+        if *slot == 0 {
+            counts.remove(&(key.as_str(), value.as_str()));
+        }
+    }
+}
+
+/// True if the pod matches every term (and there is at least one). The incoming pod's
+/// terms have their namespace selectors resolved, so no namespace labels are needed.
+fn matches_all(terms: &[AffinityTerm<'_>], pod: &Pod) -> bool {
+    !terms.is_empty() && terms.iter().all(|term| term.matches(pod, &NO_LABELS))
+}
+
+/// What PreFilter computes for one pod.
+#[derive(Clone, Debug)]
+pub struct PreFilterState<'a> {
+    pod: &'a Pod,
+    /// Labels of the incoming pod's namespace (existing pods' namespace selectors).
+    namespace_labels: &'a StringMap,
+    affinity_terms: Vec<AffinityTerm<'a>>,
+    anti_affinity_terms: Vec<AffinityTerm<'a>>,
+    /// Existing pods whose required anti-affinity terms match the incoming pod.
+    existing_anti_affinity: Counts<'a>,
+    /// Existing pods matching all the incoming pod's required affinity terms.
+    affinity: Counts<'a>,
+    /// Existing pods matching the incoming pod's required anti-affinity terms.
+    anti_affinity: Counts<'a>,
+}
+
+impl<'a> PreFilterState<'a> {
+    /// PreFilter: counts the existing pods per topology pair.
+    #[must_use]
+    pub fn new(snapshot: &Snapshot<'a>, index: &AffinityIndex, pod: &'a Pod) -> Self {
+        let namespaces = &snapshot.cluster.namespaces;
+        let resolve = |terms: Vec<AffinityTerm<'a>>| -> Vec<AffinityTerm<'a>> {
+            terms
+                .into_iter()
+                .map(|term| term.resolve_namespace_selector(namespaces))
+                .collect()
+        };
+        let mut state = Self {
+            pod,
+            namespace_labels: selection::namespace_labels(namespaces, &pod.metadata.namespace),
+            affinity_terms: resolve(selection::required_affinity_terms(pod)),
+            anti_affinity_terms: resolve(selection::required_anti_affinity_terms(pod)),
+            existing_anti_affinity: Counts::new(),
+            affinity: Counts::new(),
+            anti_affinity: Counts::new(),
+        };
+        for (existing, node) in assigned(snapshot, &index.with_required_anti_affinity) {
+            state.count_existing_anti_affinity(existing, node, 1);
+        }
+        if !state.affinity_terms.is_empty() || !state.anti_affinity_terms.is_empty() {
+            for (existing, node) in every_pod(snapshot) {
+                state.count_incoming_terms(existing, node, 1);
+            }
+        }
+        state
+    }
+
+    /// True if Filter has nothing to check (upstream's PreFilter `Skip`).
+    #[must_use]
+    pub fn skips(&self) -> bool {
+        self.existing_anti_affinity.is_empty()
+            && self.affinity_terms.is_empty()
+            && self.anti_affinity_terms.is_empty()
+    }
+
+    fn count_existing_anti_affinity(&mut self, existing: &'a Pod, node: &'a Node, delta: i64) {
+        for term in selection::required_anti_affinity_terms(existing) {
+            if term.matches(self.pod, self.namespace_labels) {
+                count(
+                    &mut self.existing_anti_affinity,
+                    node,
+                    term.topology_key(),
+                    delta,
+                );
+            }
+        }
+    }
+
+    fn count_incoming_terms(&mut self, existing: &'a Pod, node: &'a Node, delta: i64) {
+        if matches_all(&self.affinity_terms, existing) {
+            for term in &self.affinity_terms {
+                count(&mut self.affinity, node, term.topology_key(), delta);
+            }
+        }
+        for term in &self.anti_affinity_terms {
+            if term.matches(existing, &NO_LABELS) {
+                count(&mut self.anti_affinity, node, term.topology_key(), delta);
+            }
+        }
+    }
+
+    /// `AddPod` (`delta` 1) / `RemovePod` (`delta` -1): another pod joins or leaves `node`.
+    pub fn update_with_pod(&mut self, existing: &'a Pod, node: &'a Node, delta: i64) {
+        self.count_existing_anti_affinity(existing, node, delta);
+        self.count_incoming_terms(existing, node, delta);
+    }
+
+    /// Filter: the incoming pod's affinity, then its anti-affinity, then the existing
+    /// pods' anti-affinity.
+    #[must_use]
+    pub fn filter(&self, node: &Node) -> Status {
+        if !self.satisfies_affinity(node) {
+            return Status::unresolvable(REASON_AFFINITY);
+        }
+        if !self.satisfies_anti_affinity(node) {
+            return Status::unschedulable(REASON_ANTI_AFFINITY);
+        }
+        if !self.satisfies_existing_anti_affinity(node) {
+            return Status::unschedulable(REASON_EXISTING_ANTI_AFFINITY);
+        }
+        Status::success()
+    }
+
+    fn satisfies_affinity(&self, node: &Node) -> bool {
+        let labels = &node.metadata.labels;
+        let mut pods_exist = true;
+        for term in &self.affinity_terms {
+            let key = term.topology_key();
+            // Every term's topology key must be on the node.
+            let Some(value) = labels.get(key) else {
+                return false;
+            };
+            if self
+                .affinity
+                .get(&(key, value.as_str()))
+                .copied()
+                .unwrap_or(0)
+                <= 0
+            {
+                pods_exist = false;
+            }
+        }
+        // The first pod of a group with affinity to itself: no pod anywhere matches the
+        // terms, but the pod matches them itself.
+        pods_exist || (self.affinity.is_empty() && matches_all(&self.affinity_terms, self.pod))
+    }
+
+    fn satisfies_anti_affinity(&self, node: &Node) -> bool {
+        self.anti_affinity.is_empty()
+            || !self.anti_affinity_terms.iter().any(|term| {
+                let key = term.topology_key();
+                node.metadata.labels.get(key).is_some_and(|value| {
+                    self.anti_affinity
+                        .get(&(key, value.as_str()))
+                        .copied()
+                        .unwrap_or(0)
+                        > 0
+                })
+            })
+    }
+
+    fn satisfies_existing_anti_affinity(&self, node: &Node) -> bool {
+        self.existing_anti_affinity.is_empty()
+            || !node.metadata.labels.iter().any(|(key, value)| {
+                self.existing_anti_affinity
+                    .get(&(key.as_str(), value.as_str()))
+                    .copied()
+                    .unwrap_or(0)
+                    > 0
+            })
+    }
+}
+
+/// PreScore's sums per topology key and value.
+type TopologyScores<'a> = BTreeMap<&'a str, BTreeMap<&'a str, i64>>;
+
+/// Adds `weight` at the node's value of the term's key if the term matches `pod`.
+fn score_term<'a>(
+    scores: &mut TopologyScores<'a>,
+    term: &AffinityTerm<'_>,
+    weight: i64,
+    pod: &Pod,
+    namespace_labels: &StringMap,
+    node: &'a Node,
+) {
+    if term.matches(pod, namespace_labels) {
+        if let Some((key, value)) = node.metadata.labels.get_key_value(term.topology_key()) {
+            let slot = scores
+                .entry(key.as_str())
+                .or_default()
+                .entry(value.as_str())
+                .or_insert(0);
+            *slot = slot.saturating_add(weight);
+        }
+    }
+}
+
+/// PreScore, Score and NormalizeScore over the feasible nodes; an empty list when the
+/// plugin skips the pod (no term matched anything).
+#[must_use]
+pub fn scores<'a>(
+    snapshot: &Snapshot<'a>,
+    index: &AffinityIndex,
+    pod: &'a Pod,
+    feasible: &[&Node],
+    hard_pod_affinity_weight: i32,
+) -> Vec<i64> {
+    let namespaces = &snapshot.cluster.namespaces;
+    let resolve = |terms: Vec<(i32, AffinityTerm<'a>)>| -> Vec<(i64, AffinityTerm<'a>)> {
+        terms
+            .into_iter()
+            .map(|(weight, term)| {
+                (
+                    i64::from(weight),
+                    term.resolve_namespace_selector(namespaces),
+                )
+            })
+            .collect()
+    };
+    let preferred = resolve(selection::preferred_affinity_terms(pod));
+    let preferred_anti = resolve(selection::preferred_anti_affinity_terms(pod));
+    let namespace_labels = selection::namespace_labels(namespaces, &pod.metadata.namespace);
+    let no_labels = &NO_LABELS;
+    let mut topology_scores = TopologyScores::new();
+    let mut process = |existing: &'a Pod, node: &'a Node| {
+        if node.metadata.labels.is_empty() {
+            return;
+        }
+        for (weight, term) in &preferred {
+            score_term(
+                &mut topology_scores,
+                term,
+                *weight,
+                existing,
+                no_labels,
+                node,
+            );
+        }
+        for (weight, term) in &preferred_anti {
+            score_term(
+                &mut topology_scores,
+                term,
+                -*weight,
+                existing,
+                no_labels,
+                node,
+            );
+        }
+        if hard_pod_affinity_weight > 0 {
+            for term in selection::required_affinity_terms(existing) {
+                let weight = i64::from(hard_pod_affinity_weight);
+                score_term(
+                    &mut topology_scores,
+                    &term,
+                    weight,
+                    pod,
+                    namespace_labels,
+                    node,
+                );
+            }
+        }
+        for (weight, term) in selection::preferred_affinity_terms(existing) {
+            let weight = i64::from(weight);
+            score_term(
+                &mut topology_scores,
+                &term,
+                weight,
+                pod,
+                namespace_labels,
+                node,
+            );
+        }
+        for (weight, term) in selection::preferred_anti_affinity_terms(existing) {
+            let weight = -i64::from(weight);
+            score_term(
+                &mut topology_scores,
+                &term,
+                weight,
+                pod,
+                namespace_labels,
+                node,
+            );
+        }
+    };
+    // Without preferred terms of its own, only pods with affinity can score the pod.
+    if preferred.is_empty() && preferred_anti.is_empty() {
+        for (existing, node) in assigned(snapshot, &index.with_affinity) {
+            process(existing, node);
+        }
+    } else {
+        for (existing, node) in every_pod(snapshot) {
+            process(existing, node);
+        }
+    }
+    if topology_scores.is_empty() {
+        return Vec::new();
+    }
+    let raw: Vec<i64> = feasible
+        .iter()
+        .map(|node| {
+            topology_scores
+                .iter()
+                .filter_map(|(key, values)| {
+                    let value = node.metadata.labels.get(*key)?;
+                    values.get(value.as_str()).copied()
+                })
+                .fold(0i64, i64::saturating_add)
+        })
+        .collect();
+    normalize(&raw)
+}
+
+/// NormalizeScore: scales by the true lowest and highest raw scores, `100·(s−min)/(max−min)`
+/// in floating point, truncated; all 0 when every node scored the same.
+#[must_use]
+pub fn normalize(raw: &[i64]) -> Vec<i64> {
+    let lowest = raw.iter().copied().min().unwrap_or(0);
+    let highest = raw.iter().copied().max().unwrap_or(0);
+    let spread = highest.saturating_sub(lowest);
+    raw.iter()
+        .map(|&score| {
+            if spread > 0 {
+                #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+                let scaled =
+                    MAX_NODE_SCORE as f64 * (score.saturating_sub(lowest) as f64 / spread as f64);
+                #[allow(clippy::cast_possible_truncation)]
+                let truncated = scaled as i64;
+                truncated
+            } else {
+                0
+            }
+        })
+        .collect()
+}
+
+/// A profile's [`AffinityIndex`], built once for the cluster it schedules.
+#[derive(Clone, Debug, Default)]
+pub struct IndexCache(core::cell::OnceCell<(usize, AffinityIndex)>);
+
+impl IndexCache {
+    /// The index of `cluster`: the cached one when it was built for this cluster, a fresh
+    /// one otherwise.
+    #[must_use]
+    pub fn get(&self, cluster: &Cluster) -> alloc::borrow::Cow<'_, AffinityIndex> {
+        // The address identifies the cluster for the lifetime of the borrow that placement
+        // holds; it is compared, never dereferenced.
+        let identity = core::ptr::from_ref(cluster) as usize;
+        let (cached_for, index) = self
+            .0
+            .get_or_init(|| (identity, AffinityIndex::new(cluster)));
+        if *cached_for == identity {
+            alloc::borrow::Cow::Borrowed(index)
+        } else {
+            alloc::borrow::Cow::Owned(AffinityIndex::new(cluster))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Cases after `filtering_test.go` and `scoring_test.go` of the upstream plugin
+    //! (inputs and expected verdicts as facts; the cases are written anew here).
+
+    use super::*;
+    use crate::schedule::snapshot::Accounting;
+    use crate::schedule::status::Code;
+    use crate::schedule::testing::{schedule, scores as plugin_scores};
+    use crate::schedule::Version;
+    use crate::{input, Limits, Source};
+    use alloc::string::String;
+
+    fn cluster(yaml: &str) -> Cluster {
+        let sources = [Source::new("test", yaml)];
+        Cluster::build(input::load(&sources, &Limits::default()), &sources)
+    }
+
+    fn node(name: &str, labels: &str) -> String {
+        alloc::format!(
+            "---\napiVersion: v1\nkind: Node\nmetadata: {{name: {name}, labels: {{kubernetes.io/hostname: {name}{labels}}}}}\nstatus: {{allocatable: {{cpu: '4', memory: 8Gi, pods: '110'}}}}\n"
+        )
+    }
+
+    /// A pod; `node` empty leaves it pending, `affinity` is the YAML of `spec.affinity`.
+    fn pod(name: &str, namespace: &str, labels: &str, node: &str, affinity: &str) -> String {
+        alloc::format!(
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: {namespace}, labels: {{{labels}}}}}\nspec:\n  nodeName: '{node}'\n  affinity: {affinity}\n  containers: [{{name: c, image: x}}]\n"
+        )
+    }
+
+    /// Four nodes: a and b in zone z1, c in zone z2, d without a zone.
+    fn nodes() -> String {
+        node("a", ", zone: z1, region: r1")
+            + &node("b", ", zone: z1, region: r1")
+            + &node("c", ", zone: z2, region: r1")
+            + &node("d", "")
+    }
+
+    /// Each node's (code, reasons) for the last pod of the input.
+    fn verdicts(yaml: &str) -> Vec<(Code, Vec<String>)> {
+        let cluster = cluster(yaml);
+        assert!(
+            cluster.diagnostics.iter().all(|d| !d.is_error()),
+            "{:?}",
+            cluster.diagnostics
+        );
+        let snapshot = Snapshot::new(&cluster, Accounting::Current);
+        let incoming = &cluster.pods.last().map(|entry| &entry.pod).unwrap();
+        let index = AffinityIndex::new(&cluster);
+        let state = PreFilterState::new(&snapshot, &index, incoming);
+        snapshot
+            .nodes
+            .iter()
+            .map(|info| {
+                let status = state.filter(info.node);
+                (status.code, status.reasons)
+            })
+            .collect()
+    }
+
+    fn pass() -> (Code, Vec<String>) {
+        (Code::Success, Vec::new())
+    }
+
+    fn fail(code: Code, reason: &str) -> (Code, Vec<String>) {
+        (code, alloc::vec![reason.into()])
+    }
+
+    const AFFINITY_TO_DB: &str = "{podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchExpressions: [{key: app, operator: In, values: [db]}]}, topologyKey: zone}]}}";
+    const ANTI_AFFINITY_TO_DB: &str = "{podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {app: db}}, topologyKey: zone}]}}";
+
+    #[test]
+    fn required_affinity_needs_a_matching_pod_in_the_domain() {
+        let yaml = nodes()
+            + &pod("db", "default", "app: db", "a", "{}")
+            + &pod("web", "default", "app: web", "", AFFINITY_TO_DB);
+        let unresolvable = fail(Code::UnschedulableAndUnresolvable, REASON_AFFINITY);
+        // d has no zone label: every term's key must be on the node.
+        assert_eq!(
+            verdicts(&yaml),
+            [pass(), pass(), unresolvable.clone(), unresolvable]
+        );
+    }
+
+    #[test]
+    fn affinity_counts_only_the_terms_namespaces() {
+        // The db pod is in another namespace than the incoming pod and its terms.
+        let yaml = nodes()
+            + &pod("db", "other", "app: db", "a", "{}")
+            + &pod("web", "default", "app: web", "", AFFINITY_TO_DB);
+        let unresolvable = fail(Code::UnschedulableAndUnresolvable, REASON_AFFINITY);
+        assert_eq!(verdicts(&yaml), alloc::vec![unresolvable; 4]);
+        // Listing the namespace, or selecting it by its labels, brings the pod in.
+        let listed = "{podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {app: db}}, namespaces: [other], topologyKey: zone}]}}";
+        let yaml_listed = nodes()
+            + &pod("db", "other", "app: db", "a", "{}")
+            + &pod("web", "default", "app: web", "", listed);
+        assert_eq!(verdicts(&yaml_listed)[..2], [pass(), pass()]);
+        let selected = "{podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {app: db}}, namespaceSelector: {matchLabels: {team: data}}, topologyKey: zone}]}}";
+        let namespace =
+            "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: other, labels: {team: data}}\n";
+        let yaml_selected = nodes()
+            + namespace
+            + &pod("db", "other", "app: db", "a", "{}")
+            + &pod("web", "default", "app: web", "", selected);
+        assert_eq!(
+            verdicts(&yaml_selected)[..3],
+            [
+                pass(),
+                pass(),
+                fail(Code::UnschedulableAndUnresolvable, REASON_AFFINITY)
+            ]
+        );
+    }
+
+    #[test]
+    fn the_first_pod_of_a_self_affine_group_goes_anywhere_with_the_keys() {
+        let own = "{podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {app: web}}, topologyKey: zone}]}}";
+        let yaml = nodes() + &pod("web", "default", "app: web", "", own);
+        let unresolvable = fail(Code::UnschedulableAndUnresolvable, REASON_AFFINITY);
+        assert_eq!(
+            verdicts(&yaml),
+            [pass(), pass(), pass(), unresolvable.clone()]
+        );
+        // Once one matching pod exists, only its domain is allowed.
+        let yaml = nodes()
+            + &pod("web-0", "default", "app: web", "c", "{}")
+            + &pod("web", "default", "app: web", "", own);
+        assert_eq!(
+            verdicts(&yaml),
+            [
+                unresolvable.clone(),
+                unresolvable.clone(),
+                pass(),
+                unresolvable
+            ]
+        );
+    }
+
+    #[test]
+    fn required_anti_affinity_is_resolvable() {
+        let yaml = nodes()
+            + &pod("db", "default", "app: db", "a", "{}")
+            + &pod("web", "default", "app: web", "", ANTI_AFFINITY_TO_DB);
+        let conflict = fail(Code::Unschedulable, REASON_ANTI_AFFINITY);
+        // d has no zone: nothing shares its domain.
+        assert_eq!(
+            verdicts(&yaml),
+            [conflict.clone(), conflict, pass(), pass()]
+        );
+    }
+
+    #[test]
+    fn existing_pods_anti_affinity_is_symmetric() {
+        let guard = "{podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {app: web}}, topologyKey: zone}]}}";
+        let yaml = nodes()
+            + &pod("guard", "default", "app: guard", "c", guard)
+            + &pod("web", "default", "app: web", "", "{}");
+        assert_eq!(
+            verdicts(&yaml),
+            [
+                pass(),
+                pass(),
+                fail(Code::Unschedulable, REASON_EXISTING_ANTI_AFFINITY),
+                pass()
+            ]
+        );
+        // Affinity is checked first, then the pod's anti-affinity, then the existing pods'.
+        let yaml = nodes()
+            + &pod("guard", "default", "app: guard", "c", guard)
+            + &pod("db", "default", "app: db", "c", "{}")
+            + &pod("web", "default", "app: web", "", ANTI_AFFINITY_TO_DB);
+        assert_eq!(
+            verdicts(&yaml)[2],
+            fail(Code::Unschedulable, REASON_ANTI_AFFINITY)
+        );
+    }
+
+    #[test]
+    fn match_and_mismatch_label_keys_use_the_pods_own_values() {
+        // Anti-affinity to other revisions of the same app only.
+        let term = "{podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {app: web}}, matchLabelKeys: [rev], topologyKey: kubernetes.io/hostname}]}}";
+        let yaml = nodes()
+            + &pod("old", "default", "app: web, rev: '1'", "a", "{}")
+            + &pod("new", "default", "app: web, rev: '2'", "b", "{}")
+            + &pod("web", "default", "app: web, rev: '2'", "", term);
+        let conflict = fail(Code::Unschedulable, REASON_ANTI_AFFINITY);
+        assert_eq!(verdicts(&yaml), [pass(), conflict, pass(), pass()]);
+        let term = "{podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {app: web}}, mismatchLabelKeys: [rev], topologyKey: kubernetes.io/hostname}]}}";
+        let yaml = nodes()
+            + &pod("old", "default", "app: web, rev: '1'", "a", "{}")
+            + &pod("new", "default", "app: web, rev: '2'", "b", "{}")
+            + &pod("web", "default", "app: web, rev: '2'", "", term);
+        let conflict = fail(Code::Unschedulable, REASON_ANTI_AFFINITY);
+        assert_eq!(verdicts(&yaml), [conflict, pass(), pass(), pass()]);
+    }
+
+    #[test]
+    fn add_and_remove_pod_update_the_counts() {
+        let yaml = nodes()
+            + &pod("db", "default", "app: db", "a", "{}")
+            + &pod("web", "default", "app: web", "", ANTI_AFFINITY_TO_DB);
+        let cluster = cluster(&yaml);
+        let snapshot = Snapshot::new(&cluster, Accounting::Current);
+        let index = AffinityIndex::new(&cluster);
+        let db = &cluster.pods[0].pod;
+        let web = &cluster.pods[1].pod;
+        let mut state = PreFilterState::new(&snapshot, &index, web);
+        let node_a = snapshot.nodes[0].node;
+        let node_c = snapshot.nodes[2].node;
+        assert!(!state.filter(node_a).passed());
+        state.update_with_pod(db, node_a, -1);
+        assert!(state.filter(node_a).passed());
+        state.update_with_pod(db, node_c, 1);
+        assert!(!state.filter(node_c).passed());
+    }
+
+    /// Three nodes for the scoring cases: n1 in region china, n2 in region india, n3
+    /// without a region.
+    fn scoring_nodes() -> String {
+        node("n1", ", region: china") + &node("n2", ", region: india") + &node("n3", ", az: az1")
+    }
+
+    fn score_of(yaml: &str) -> Vec<(String, i64)> {
+        let result = schedule(yaml, Version::Current);
+        plugin_scores(&result.pods[0], NAME)
+    }
+
+    #[test]
+    fn preferred_affinity_scores_the_domain_of_matching_pods() {
+        let preferred = "{podAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 5, podAffinityTerm: {labelSelector: {matchLabels: {security: s1}}, topologyKey: region}}]}}";
+        let yaml = scoring_nodes()
+            + &pod("p1", "default", "security: s1", "n1", "{}")
+            + &pod("p2", "default", "security: s2", "n2", "{}")
+            + &pod("p3", "default", "security: s1", "n3", "{}")
+            + &pod("incoming", "default", "app: web", "", preferred);
+        assert_eq!(
+            score_of(&yaml),
+            [("n1".into(), 100), ("n2".into(), 0), ("n3".into(), 0)]
+        );
+        // The same term as anti-affinity: the matching domain scores lowest.
+        let yaml = yaml.replace("{podAffinity:", "{podAntiAffinity:");
+        assert_eq!(
+            score_of(&yaml),
+            [("n1".into(), 0), ("n2".into(), 100), ("n3".into(), 100)]
+        );
+    }
+
+    #[test]
+    fn existing_pods_required_affinity_scores_with_the_hard_weight() {
+        let required = "{podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {app: web}}, topologyKey: region}]}}";
+        let yaml = scoring_nodes()
+            + &pod("p1", "default", "app: cache", "n1", required)
+            + &pod("incoming", "default", "app: web", "", "{}");
+        assert_eq!(
+            score_of(&yaml),
+            [("n1".into(), 100), ("n2".into(), 0), ("n3".into(), 0)]
+        );
+        let cluster = cluster(&yaml);
+        let snapshot = Snapshot::new(&cluster, Accounting::Current);
+        let nodes: Vec<&Node> = snapshot.nodes.iter().map(|info| info.node).collect();
+        let index = AffinityIndex::new(&cluster);
+        let incoming = &cluster.pods[1].pod;
+        // hardPodAffinityWeight 0: nothing scores, the plugin skips.
+        assert!(scores(&snapshot, &index, incoming, &nodes, 0).is_empty());
+    }
+
+    #[test]
+    fn normalisation_uses_the_true_minimum() {
+        assert_eq!(normalize(&[-5, 0, 5]), [0, 50, 100]);
+        assert_eq!(normalize(&[3, 3]), [0, 0]);
+        assert_eq!(normalize(&[1, 2, 4]), [0, 33, 100]);
+    }
+}

@@ -1,0 +1,80 @@
+//! CheckServiceAffinity (Policy `serviceAffinity{labels}`): pods of a service land on
+//! nodes sharing the listed label values with the service's first placed pod.
+//!
+//! Follows 1.11 `ServiceAffinity.checkServiceAffinity` and its metadata producer in
+//! `predicates.go`: the labels the pod's nodeSelector fixes are taken as they are; the
+//! missing ones, when the pod belongs to a service and some pod in its namespace matches
+//! the pod's *own* labels (not the service selector), are copied from the node of the
+//! first such pod (labels that node lacks stay unset). The node fits if it carries every
+//! collected pair; an empty set matches every node. "First" is upstream's pod lister
+//! order, which kubefit reads as input order.
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{check, Pod};
+use crate::cluster::PodState;
+use crate::labels;
+use crate::model::{Node, Pod as PodObject};
+use crate::schedule::snapshot::Snapshot;
+use crate::schedule::status::Status;
+
+/// `ErrServiceAffinityViolated`.
+pub const REASON: &str = "node(s) didn't match service affinity";
+
+/// Placed pods in the pod's namespace whose labels match the pod's own labels (all of
+/// them when the pod has none), in input order.
+#[must_use]
+pub fn matching_pods(snapshot: &Snapshot<'_>, pod: &PodObject) -> Vec<usize> {
+    snapshot
+        .cluster
+        .pods
+        .iter()
+        .enumerate()
+        .filter(|(index, entry)| {
+            snapshot.assigned.get(*index).is_some_and(Option::is_some)
+                && entry.state != PodState::Terminated
+                && entry.pod.metadata.namespace == pod.metadata.namespace
+                && labels::map_matches(&pod.metadata.labels, &entry.pod.metadata.labels)
+        })
+        .map(|(index, _)| index)
+        .collect()
+}
+
+/// The predicate.
+#[must_use]
+pub fn predicate(
+    affinity_labels: &[String],
+    pod: &Pod<'_>,
+    snapshot: &Snapshot<'_>,
+    node: &Node,
+) -> Status {
+    let selector = &pod.pod().spec.node_selector;
+    let mut wanted: BTreeMap<&str, &str> = affinity_labels
+        .iter()
+        .filter_map(|label| {
+            selector
+                .get(label)
+                .map(|value| (label.as_str(), value.as_str()))
+        })
+        .collect();
+    if affinity_labels.len() > wanted.len() && !pod.services.is_empty() {
+        let first_node = pod
+            .service_pods
+            .first()
+            .and_then(|&first| snapshot.assigned.get(first).copied().flatten())
+            .and_then(|index| snapshot.nodes.get(index));
+        if let Some(first_node) = first_node {
+            for label in affinity_labels {
+                if let Some(value) = first_node.node.metadata.labels.get(label) {
+                    wanted.entry(label.as_str()).or_insert(value.as_str());
+                }
+            }
+        }
+    }
+    let fits = wanted
+        .iter()
+        .all(|(key, value)| node.metadata.labels.get(*key).map(String::as_str) == Some(*value));
+    check(fits, REASON)
+}

@@ -1,0 +1,290 @@
+//! Scheduler configuration files: the 1.11 `Policy`, the `KubeSchedulerConfiguration` and
+//! OpenShift's `MasterConfig`.
+//!
+//! Upstream rejects a bad Policy when the scheduler starts (it exits), so each rule is an
+//! error at the offending field with upstream's text: `ValidatePolicy` in
+//! `pkg/scheduler/api/validation/validation.go` (weights), `RegisterCustomFitPredicate` /
+//! `RegisterCustomPriorityFunction` in `pkg/scheduler/factory/plugins.go` (arguments and
+//! names), `CreateFromConfig` in `pkg/scheduler/factory/factory.go` (the symmetric
+//! weight) and `NewFunctionShape` in `priorities/requested_to_capacity_ratio.go` (curves),
+//! all 1.11; `ValidateKubeSchedulerConfiguration` in
+//! `pkg/scheduler/apis/config/validation/validation.go` for the configuration file.
+
+use alloc::collections::BTreeSet;
+
+use crate::model::{
+    KubeSchedulerConfiguration, MasterConfig, Policy, PredicatePolicy, PriorityPolicy,
+    UtilizationShapePoint,
+};
+use crate::schedule::legacy;
+
+use super::path::{duplicate, At, Sink};
+
+/// 1.11 `MaxWeight`: `MaxInt / 10` (Go's 64-bit `int`).
+const MAX_WEIGHT: i64 = i64::MAX / 10;
+
+/// Every rule a Policy breaks.
+pub(super) fn policy(policy: &Policy, sink: &mut Sink) {
+    let priorities = At::root("priorities");
+    for (index, priority) in policy.priorities.iter().flatten().enumerate() {
+        if priority.weight <= 0 || priority.weight >= MAX_WEIGHT {
+            sink.error(
+                &priorities.index(index).field("weight"),
+                "policy/invalid-weight",
+                alloc::format!(
+                    "Priority {} should have a positive weight applied to it or it has overflown",
+                    priority.name
+                ),
+            );
+        }
+    }
+    let predicates = At::root("predicates");
+    for (index, predicate) in policy.predicates.iter().flatten().enumerate() {
+        predicate_entry(predicate, &predicates.index(index), sink);
+    }
+    for (index, priority) in policy.priorities.iter().flatten().enumerate() {
+        priority_entry(priority, &priorities.index(index), sink);
+    }
+    let weight = policy.hard_pod_affinity_symmetric_weight;
+    // 0 keeps the default (1); any other value replaces it and must be in range.
+    if weight != 0 && !(1..=100).contains(&weight) {
+        sink.error(
+            &At::root("hardPodAffinitySymmetricWeight"),
+            "policy/invalid-hard-pod-affinity-weight",
+            alloc::format!(
+                "invalid hardPodAffinitySymmetricWeight: {weight}, must be in the range 1-100"
+            ),
+        );
+    }
+}
+
+fn predicate_entry(predicate: &PredicatePolicy, at: &At<'_>, sink: &mut Sink) {
+    if let Some(argument) = &predicate.argument {
+        let count = usize::from(argument.service_affinity.is_some())
+            + usize::from(argument.labels_presence.is_some());
+        if count != 1 {
+            sink.error(
+                &at.field("argument"),
+                "policy/argument-count",
+                alloc::format!(
+                    "Exactly 1 predicate argument is required, numArgs: {count}, Predicate: {}",
+                    predicate.name
+                ),
+            );
+        }
+    } else if legacy::PredicateKind::named(&predicate.name).is_none() {
+        sink.error(
+            &at.field("name"),
+            "policy/unknown-predicate",
+            alloc::format!(
+                "Invalid configuration: Predicate type not found for {}",
+                predicate.name
+            ),
+        );
+    }
+}
+
+fn priority_entry(priority: &PriorityPolicy, at: &At<'_>, sink: &mut Sink) {
+    if let Some(argument) = &priority.argument {
+        let count = usize::from(argument.service_anti_affinity.is_some())
+            + usize::from(argument.label_preference.is_some())
+            + usize::from(argument.requested_to_capacity_ratio_arguments.is_some());
+        if count != 1 {
+            sink.error(
+                &at.field("argument"),
+                "policy/argument-count",
+                alloc::format!(
+                    "Exactly 1 priority argument is required, numArgs: {count}, Priority: {}",
+                    priority.name
+                ),
+            );
+        }
+        if let Some(ratio) = &argument.requested_to_capacity_ratio_arguments {
+            let shape_at = at.field("argument");
+            let shape_at = shape_at.field("requestedToCapacityRatioArguments");
+            if let Some(message) = shape_error(&ratio.utilization_shape) {
+                sink.error(
+                    &shape_at.field("utilizationShape"),
+                    "policy/invalid-shape",
+                    alloc::format!("invalid RequestedToCapacityRatioPriority arguments: {message}"),
+                );
+            }
+        }
+    } else if legacy::PriorityKind::named(&priority.name).is_none() {
+        sink.error(
+            &at.field("name"),
+            "policy/unknown-priority",
+            alloc::format!(
+                "Invalid configuration: Priority type not found for {}",
+                priority.name
+            ),
+        );
+    }
+}
+
+/// `NewFunctionShape`'s checks: at least one point, utilisation strictly increasing
+/// within 0–100, scores within 0–10.
+fn shape_error(points: &[UtilizationShapePoint]) -> Option<alloc::string::String> {
+    if points.is_empty() {
+        return Some("at least one point must be specified".into());
+    }
+    for (index, pair) in points.windows(2).enumerate() {
+        if let [previous, next] = pair {
+            if previous.utilization >= next.utilization {
+                return Some(alloc::format!(
+                    "utilization values must be sorted. Utilization[{index}]=={} >= Utilization[{}]=={}",
+                    previous.utilization,
+                    index + 1,
+                    next.utilization
+                ));
+            }
+        }
+    }
+    points.iter().enumerate().find_map(|(index, point)| {
+        if point.utilization < 0 {
+            Some(alloc::format!(
+                "utilization values must not be less than 0. Utilization[{index}]=={}",
+                point.utilization
+            ))
+        } else if point.utilization > 100 {
+            Some(alloc::format!(
+                "utilization values must not be greater than 100. Utilization[{index}]=={}",
+                point.utilization
+            ))
+        } else if point.score < 0 {
+            Some(alloc::format!(
+                "score values must not be less than 0. Score[{index}]=={}",
+                point.score
+            ))
+        } else if point.score > 10 {
+            Some(alloc::format!(
+                "score valuses not be grater than 10. Score[{index}]=={}",
+                point.score
+            ))
+        } else {
+            None
+        }
+    })
+}
+
+/// Every rule a KubeSchedulerConfiguration breaks.
+pub(super) fn configuration(configuration: &KubeSchedulerConfiguration, sink: &mut Sink) {
+    if let Some(percentage) = configuration.percentage_of_nodes_to_score {
+        percentage_in_range(percentage, &At::root("percentageOfNodesToScore"), sink);
+    }
+    let profiles = At::root("profiles");
+    let mut names = BTreeSet::new();
+    for (index, profile) in configuration.profiles.iter().enumerate() {
+        let at = profiles.index(index);
+        let name_at = at.field("schedulerName");
+        if profile.scheduler_name.is_empty() {
+            sink.error(&name_at, "scheduler-config/required-name", "Required value");
+        } else if !names.insert(profile.scheduler_name.as_str()) {
+            sink.error(
+                &name_at,
+                "scheduler-config/duplicate-profile",
+                duplicate(&profile.scheduler_name),
+            );
+        }
+        if let Some(percentage) = profile.percentage_of_nodes_to_score {
+            percentage_in_range(percentage, &at.field("percentageOfNodesToScore"), sink);
+        }
+    }
+}
+
+fn percentage_in_range(percentage: i32, at: &At<'_>, sink: &mut Sink) {
+    if !(0..=100).contains(&percentage) {
+        sink.error(
+            at,
+            "scheduler-config/invalid-percentage",
+            "not in valid range [0-100]",
+        );
+    }
+}
+
+/// A MasterConfig has no rule kubefit checks beyond typing; its node selectors are
+/// parsed (and reported) by the admission plugins that read them.
+pub(super) fn master_config(_config: &MasterConfig, _sink: &mut Sink) {}
+
+#[cfg(test)]
+mod tests {
+    use crate::input::Resource;
+    use crate::validation::validate;
+    use alloc::string::{String, ToString};
+    use alloc::vec::Vec;
+
+    fn run(json: serde_json::Value) -> Vec<(String, &'static str, String)> {
+        let policy = serde_json::from_value(json).unwrap();
+        validate(&Resource::Policy(policy))
+            .into_iter()
+            .map(|v| (v.path.to_string(), v.diagnostic.code, v.diagnostic.message))
+            .collect()
+    }
+
+    #[test]
+    fn the_chapter_default_policy_is_valid() {
+        assert_eq!(
+            run(serde_json::json!({
+                "predicates": [
+                    {"name": "NoVolumeZoneConflict"}, {"name": "GeneralPredicates"},
+                    {"name": "Region", "argument": {"serviceAffinity": {"labels": ["region"]}}}
+                ],
+                "priorities": [
+                    {"name": "NodePreferAvoidPodsPriority", "weight": 10000},
+                    {"name": "Zone", "weight": 2, "argument": {"serviceAntiAffinity": {"label": "zone"}}}
+                ]
+            })),
+            []
+        );
+    }
+
+    #[test]
+    fn upstream_messages_at_the_field() {
+        let found = run(serde_json::json!({
+            "predicates": [
+                {"name": "Nope"},
+                {"name": "Both", "argument": {"serviceAffinity": {"labels": ["a"]}, "labelsPresence": {"labels": ["b"]}}}
+            ],
+            "priorities": [
+                {"name": "NoWeightPriority"},
+                {"name": "Shape", "weight": 1, "argument": {"requestedToCapacityRatioArguments": {"utilizationShape": [{"utilization": 50, "score": 5}, {"utilization": 40, "score": 1}]}}}
+            ],
+            "hardPodAffinitySymmetricWeight": 101
+        }));
+        assert_eq!(
+            found,
+            [
+                (
+                    "priorities[0].weight".into(),
+                    "policy/invalid-weight",
+                    "Priority NoWeightPriority should have a positive weight applied to it or it has overflown".into()
+                ),
+                (
+                    "predicates[0].name".into(),
+                    "policy/unknown-predicate",
+                    "Invalid configuration: Predicate type not found for Nope".into()
+                ),
+                (
+                    "predicates[1].argument".into(),
+                    "policy/argument-count",
+                    "Exactly 1 predicate argument is required, numArgs: 2, Predicate: Both".into()
+                ),
+                (
+                    "priorities[0].name".into(),
+                    "policy/unknown-priority",
+                    "Invalid configuration: Priority type not found for NoWeightPriority".into()
+                ),
+                (
+                    "priorities[1].argument.requestedToCapacityRatioArguments.utilizationShape".into(),
+                    "policy/invalid-shape",
+                    "invalid RequestedToCapacityRatioPriority arguments: utilization values must be sorted. Utilization[0]==50 >= Utilization[1]==40".into()
+                ),
+                (
+                    "hardPodAffinitySymmetricWeight".into(),
+                    "policy/invalid-hard-pod-affinity-weight",
+                    "invalid hardPodAffinitySymmetricWeight: 101, must be in the range 1-100".into()
+                ),
+            ]
+        );
+    }
+}
