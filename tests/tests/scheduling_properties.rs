@@ -1,6 +1,8 @@
 //! Properties of placement that hold for any cluster (issue 4): more allocatable never
 //! turns a fit into no fit, a matching toleration never removes a feasible node, and the
-//! same input always gives the same placement.
+//! same input always gives the same placement. Native only (proptest is a native
+//! dev-dependency; the browser layer runs the scenario fixtures).
+#![cfg(not(target_arch = "wasm32"))]
 
 use kubefit_core::report::scheduling::Outcome;
 use kubefit_core::schedule::{ScheduleOptions, Version};
