@@ -1,217 +1,1075 @@
-//! The playground's state and the one pure function that changes it.
+//! The playground's state and the one pure function that changes it, [`State::apply`].
+//!
+//! Components only render a state and dispatch [`Action`]s; everything the playground
+//! decides (what to evaluate and where, which result is current, where the cursor goes,
+//! what a link holds) is decided here and tested natively.
+//!
+//! Evaluation: small inputs are evaluated inside `apply`, which stays pure because
+//! evaluation is deterministic. Large inputs, and files too large for the editor, go to a
+//! Web Worker: `apply` only records which edit the worker should evaluate
+//! ([`State::running`]); the app posts it and dispatches [`Action::Evaluated`] with the
+//! result. Every change of the input bumps a generation, so a late result for older text
+//! is recognised and dropped.
 
-use kubefit_core::{evaluate, Diagnostic, Options, Report, Source};
+use std::rc::Rc;
 
-/// The name diagnostics give the text area's content.
-pub const SOURCE_NAME: &str = "input";
+use crate::examples::Example;
+use crate::lines;
+use crate::share::{SharedDocument, Snapshot};
+use crate::tables::{NodeColumn, PodColumn, PodFilter, Sort};
+use crate::view::{Outcome, Problem, View};
 
-/// The cluster the playground opens with: small, and showing a taint, a generated pod
-/// and a bound pod.
-pub const EXAMPLE: &str = r#"# Two nodes, a pod and a Deployment whose pods kubefit creates. Edit me.
-apiVersion: v1
-kind: Node
-metadata:
-  name: worker-1
-  labels: {topology.kubernetes.io/zone: eu-west-1a}
-status:
-  allocatable: {cpu: "4", memory: 16Gi, pods: "110"}
-  conditions:
-  - {type: Ready, status: "True"}
----
-apiVersion: v1
-kind: Node
-metadata:
-  name: gpu-1
-spec:
-  taints:
-  - {key: dedicated, value: gpu, effect: NoSchedule}
-status:
-  allocatable: {cpu: "8", memory: 32Gi, pods: "110", nvidia.com/gpu: "1"}
-  conditions:
-  - {type: Ready, status: "True"}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: web-1, namespace: shop}
-spec:
-  nodeName: worker-1
-  containers:
-  - name: web
-    image: nginx:1.27
-    resources:
-      requests: {cpu: 500m, memory: 1Gi}
-      limits: {cpu: "1", memory: 1Gi}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: api, namespace: shop}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: api}}
-  template:
-    metadata: {labels: {app: api}}
-    spec:
-      containers:
-      - name: api
-        image: example/api:2
-        resources: {requests: {cpu: 250m, memory: 256Mi}}
-"#;
+/// Files larger than this open read-only: a text area holding tens of megabytes makes
+/// every keystroke slow.
+pub const EDITABLE_LIMIT: u64 = 1 << 20;
 
-/// What the user can do.
+/// Inputs larger than this, in total, are evaluated in the worker (YAML decodes at about
+/// 20 MiB/s in wasm, so this keeps the page's own evaluations near 10 ms).
+pub const INLINE_LIMIT: u64 = 256 << 10;
+
+/// The name of the document the playground starts with when there is nothing else.
+pub const UNTITLED: &str = "input.yaml";
+
+/// Identifies a file the page holds for the worker (the file itself stays in the page).
+pub type FileId = u32;
+
+/// What a document holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Action {
-    /// The text area now holds this text.
-    Edit(String),
-    /// Put the example back.
-    Reset,
-    /// Empty the text area.
-    Clear,
+pub enum Content {
+    /// Text in the editor.
+    Text(Rc<str>),
+    /// A file too large (or not UTF-8) for the editor, evaluated in the worker.
+    File {
+        /// The page's handle on the file.
+        id: FileId,
+        /// Its size in bytes.
+        size: u64,
+    },
 }
 
-/// The input and kubefit's report on it. The fields are private so that the report always
-/// belongs to the input: only [`State::new`] and [`State::apply`] make states.
+/// One input: a tab in the editor, and one source for evaluation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Document {
+    /// The name diagnostics use (a file name).
+    pub name: String,
+    /// Its content.
+    pub content: Content,
+}
+
+impl Document {
+    /// A text document.
+    #[must_use]
+    pub fn text(name: impl Into<String>, text: impl Into<Rc<str>>) -> Self {
+        Self {
+            name: name.into(),
+            content: Content::Text(text.into()),
+        }
+    }
+
+    /// A read-only file evaluated in the worker.
+    #[must_use]
+    pub fn file(name: impl Into<String>, id: FileId, size: u64) -> Self {
+        Self {
+            name: name.into(),
+            content: Content::File { id, size },
+        }
+    }
+
+    /// The text, for text documents.
+    #[must_use]
+    pub fn as_text(&self) -> Option<&str> {
+        match &self.content {
+            Content::Text(text) => Some(text),
+            Content::File { .. } => None,
+        }
+    }
+
+    /// The size in bytes.
+    #[must_use]
+    pub fn size(&self) -> u64 {
+        match &self.content {
+            Content::Text(text) => text.len() as u64,
+            Content::File { size, .. } => *size,
+        }
+    }
+}
+
+/// A panel of results. Later panels (placement, evictions, scaling, updates) are added
+/// here, to [`Panel::ALL`] and to the app's panel switch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Panel {
+    /// Nodes with their capacity and use.
+    #[default]
+    Nodes,
+    /// Pods and where they stand.
+    Pods,
+    /// The report as text, as the CLI prints it.
+    Report,
+}
+
+impl Panel {
+    /// Every panel, in tab order.
+    pub const ALL: [Panel; 3] = [Panel::Nodes, Panel::Pods, Panel::Report];
+
+    /// The id in links and element ids.
+    #[must_use]
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Nodes => "nodes",
+            Self::Pods => "pods",
+            Self::Report => "report",
+        }
+    }
+
+    /// The tab label.
+    #[must_use]
+    pub fn title(self) -> &'static str {
+        match self {
+            Self::Nodes => "Nodes",
+            Self::Pods => "Pods",
+            Self::Report => "Report",
+        }
+    }
+
+    /// The panel with this id.
+    #[must_use]
+    pub fn from_id(id: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|panel| panel.id() == id)
+    }
+}
+
+/// Where the editor should put the cursor; a new serial asks again for the same place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reveal {
+    /// Increases with every request.
+    pub serial: u32,
+    /// The document (it is made the active one).
+    pub document: usize,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// UTF-16 offset of the place in the document's text.
+    pub offset: usize,
+}
+
+/// A short message for the user (a link was copied, a link could not be read).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// Increases with every notice, so that dismissing an old one leaves a new one.
+    pub serial: u32,
+    /// The message.
+    pub text: String,
+}
+
+/// How current the shown results are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The results belong to the input as it is.
+    Current,
+    /// The input changed; evaluation waits for typing to pause.
+    Waiting,
+    /// The worker is evaluating.
+    Running,
+    /// The last evaluation failed (the worker stopped).
+    Failed(String),
+}
+
+/// What the user and the worker can do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// The active document's text is now this.
+    Edit(String),
+    /// Show this document in the editor.
+    SelectDocument(usize),
+    /// Close this document.
+    CloseDocument(usize),
+    /// Files were opened: they replace an untouched example, or join the documents (a file
+    /// with the name of an open document replaces it).
+    Open(Vec<Document>),
+    /// Replace everything with an example.
+    LoadExample(Example),
+    /// Replace everything with a shared or saved state.
+    Restore(Snapshot),
+    /// Typing paused: evaluate what changed.
+    Evaluate,
+    /// The worker evaluated the input as it was at `generation`.
+    Evaluated {
+        /// The generation the worker was given.
+        generation: u64,
+        /// Its result.
+        outcome: Rc<Outcome>,
+        /// How long the worker took, in milliseconds.
+        millis: u32,
+    },
+    /// The worker could not evaluate `generation`.
+    EvaluationFailed {
+        /// The generation the worker was given.
+        generation: u64,
+        /// What went wrong.
+        message: String,
+    },
+    /// Show a panel.
+    ShowPanel(Panel),
+    /// Sort the nodes table by a column (again: the other way round).
+    SortNodes(NodeColumn),
+    /// Sort the pods table by a column (again: the other way round).
+    SortPods(PodColumn),
+    /// Show only the pods of a namespace, or of all.
+    FilterNamespace(Option<String>),
+    /// Show only pods matching a text.
+    FilterPods(String),
+    /// Show a page of the nodes table.
+    NodesPage(usize),
+    /// Show a page of the pods table.
+    PodsPage(usize),
+    /// Move the cursor to where a problem (an index into the view's problems) points.
+    Reveal(usize),
+    /// Show a message.
+    Notify(String),
+    /// Hide the message with this serial.
+    Dismiss(u32),
+}
+
+/// What [`State::snapshot_key`] compares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SnapshotKey {
+    edits: u64,
+    active: usize,
+    panel: Panel,
+    nodes_sort: Sort<NodeColumn>,
+    pods_sort: Sort<PodColumn>,
+    pods_filter: PodFilter,
+}
+
+/// Everything the page shows. Fields are private: only [`State::apply`] changes a state,
+/// so results always belong to a generation of the input.
 #[derive(Clone, Debug)]
 pub struct State {
-    input: String,
-    report: Report,
-    text: String,
+    documents: Vec<Document>,
+    active: usize,
+    /// The documents are an example as it was loaded: opening files replaces them.
+    pristine: bool,
+    panel: Panel,
+    nodes_sort: Sort<NodeColumn>,
+    pods_sort: Sort<PodColumn>,
+    pods_filter: PodFilter,
+    nodes_page: usize,
+    pods_page: usize,
+    /// Bumped by every change of the input.
+    edits: u64,
+    outcome: Rc<Outcome>,
+    /// The generation `outcome` belongs to.
+    evaluated: u64,
+    /// The generation the worker is evaluating.
+    running: Option<u64>,
+    /// How long the worker took for `outcome`; `None` when the page evaluated it.
+    millis: Option<u32>,
+    failure: Option<String>,
+    reveal: Option<Reveal>,
+    notice: Option<Notice>,
+}
+
+impl Default for State {
+    /// The first example, evaluated.
+    fn default() -> Self {
+        Self::from_example(Example::first())
+    }
 }
 
 impl State {
-    /// Evaluates `input`.
+    /// A state with these documents, evaluated at once if they are small.
     #[must_use]
-    pub fn new(input: impl Into<String>) -> Self {
-        let input = input.into();
-        let report = evaluate(&[Source::new(SOURCE_NAME, &input)], &Options::default());
-        let text = report.to_text();
-        Self {
-            input,
-            report,
-            text,
-        }
+    pub fn new(documents: Vec<Document>) -> Self {
+        let mut state = Self {
+            documents: Vec::new(),
+            active: 0,
+            pristine: false,
+            panel: Panel::default(),
+            nodes_sort: Sort::default(),
+            pods_sort: Sort::default(),
+            pods_filter: PodFilter::default(),
+            nodes_page: 0,
+            pods_page: 0,
+            edits: 0,
+            outcome: Rc::default(),
+            evaluated: 0,
+            running: None,
+            millis: None,
+            failure: None,
+            reveal: None,
+            notice: None,
+        };
+        state.replace_documents(documents);
+        state
+    }
+
+    /// An example, evaluated.
+    #[must_use]
+    pub fn from_example(example: Example) -> Self {
+        Self::new(Vec::new()).apply(Action::LoadExample(example))
+    }
+
+    /// A shared or saved state, evaluated.
+    #[must_use]
+    pub fn from_snapshot(snapshot: Snapshot) -> Self {
+        Self::new(Vec::new()).apply(Action::Restore(snapshot))
     }
 
     /// The state after `action`. Pure: the same state and action always give the same
     /// result, and `self` is left as it was.
     #[must_use]
     pub fn apply(&self, action: Action) -> Self {
-        let input = match action {
-            Action::Edit(input) => input,
-            Action::Reset => EXAMPLE.into(),
-            Action::Clear => String::new(),
-        };
-        if input == self.input {
-            // Evaluation is deterministic, so there is nothing to redo.
-            return self.clone();
+        let mut next = self.clone();
+        next.reduce(action);
+        next
+    }
+
+    fn reduce(&mut self, action: Action) {
+        match action {
+            Action::Edit(text) => {
+                let Some(document) = self.documents.get_mut(self.active) else {
+                    return;
+                };
+                if document.as_text().is_some_and(|old| old != text) {
+                    document.content = Content::Text(text.into());
+                    self.pristine = false;
+                    self.edits += 1;
+                }
+            }
+            Action::SelectDocument(index) => {
+                if index < self.documents.len() {
+                    self.active = index;
+                }
+            }
+            Action::CloseDocument(index) => {
+                if index >= self.documents.len() {
+                    return;
+                }
+                let mut documents = self.documents.clone();
+                documents.remove(index);
+                let active = if self.active > index || self.active == documents.len() {
+                    self.active.saturating_sub(1)
+                } else {
+                    self.active
+                };
+                self.replace_documents(documents);
+                self.active = active.min(self.documents.len() - 1);
+            }
+            Action::Open(opened) => {
+                if opened.is_empty() {
+                    return;
+                }
+                let mut documents = if self.pristine {
+                    Vec::new()
+                } else {
+                    self.documents.clone()
+                };
+                let mut first = None;
+                for document in opened {
+                    let index = match documents.iter().position(|d| d.name == document.name) {
+                        Some(index) => {
+                            documents[index] = document;
+                            index
+                        }
+                        None => {
+                            documents.push(document);
+                            documents.len() - 1
+                        }
+                    };
+                    first.get_or_insert(index);
+                }
+                self.replace_documents(documents);
+                self.active = first.unwrap_or(0);
+            }
+            Action::LoadExample(example) => {
+                self.replace_documents(vec![Document::text(example.name(), example.text())]);
+                self.pristine = true;
+                self.pods_filter = PodFilter::default();
+            }
+            Action::Restore(snapshot) => {
+                let documents = snapshot
+                    .documents
+                    .into_iter()
+                    .map(|shared| Document::text(shared.name, shared.text))
+                    .collect();
+                self.replace_documents(documents);
+                self.active = snapshot.active.min(self.documents.len() - 1);
+                self.panel = Panel::from_id(&snapshot.panel).unwrap_or_default();
+                self.nodes_sort = snapshot.nodes_sort;
+                self.pods_sort = snapshot.pods_sort;
+                self.pods_filter = snapshot.pods_filter;
+            }
+            Action::Evaluate => self.schedule(),
+            Action::Evaluated {
+                generation,
+                outcome,
+                millis,
+            } => {
+                self.finish(generation);
+                if generation > self.evaluated && generation <= self.edits {
+                    self.outcome = outcome;
+                    self.evaluated = generation;
+                    self.millis = Some(millis);
+                    self.failure = None;
+                }
+                self.schedule();
+            }
+            Action::EvaluationFailed {
+                generation,
+                message,
+            } => {
+                self.finish(generation);
+                if generation > self.evaluated && generation <= self.edits {
+                    // The old results stay, marked as failed; the next edit tries again.
+                    self.evaluated = generation;
+                    self.failure = Some(message);
+                }
+                self.schedule();
+            }
+            Action::ShowPanel(panel) => self.panel = panel,
+            Action::SortNodes(column) => {
+                self.nodes_sort = self.nodes_sort.toggled(column);
+                self.nodes_page = 0;
+            }
+            Action::SortPods(column) => {
+                self.pods_sort = self.pods_sort.toggled(column);
+                self.pods_page = 0;
+            }
+            Action::FilterNamespace(namespace) => {
+                self.pods_filter.namespace = namespace;
+                self.pods_page = 0;
+            }
+            Action::FilterPods(text) => {
+                self.pods_filter.text = text;
+                self.pods_page = 0;
+            }
+            Action::NodesPage(page) => self.nodes_page = page,
+            Action::PodsPage(page) => self.pods_page = page,
+            Action::Reveal(index) => self.reveal(index),
+            Action::Notify(text) => {
+                let serial = self.notice.as_ref().map_or(1, |notice| notice.serial + 1);
+                self.notice = Some(Notice { serial, text });
+            }
+            Action::Dismiss(serial) => {
+                if self
+                    .notice
+                    .as_ref()
+                    .is_some_and(|notice| notice.serial == serial)
+                {
+                    self.notice = None;
+                }
+            }
         }
-        Self::new(input)
     }
 
-    /// The text being evaluated.
+    /// New documents (never none: an empty one stands in), evaluated at once.
+    fn replace_documents(&mut self, documents: Vec<Document>) {
+        self.documents = if documents.is_empty() {
+            vec![Document::text(UNTITLED, "")]
+        } else {
+            documents
+        };
+        self.active = 0;
+        self.pristine = false;
+        self.nodes_page = 0;
+        self.pods_page = 0;
+        self.reveal = None;
+        self.edits += 1;
+        self.schedule();
+    }
+
+    /// Evaluates the current input, here if it is small, else by asking for the worker
+    /// (unless it is busy: its result triggers the next run).
+    fn schedule(&mut self) {
+        if self.evaluated == self.edits {
+            return;
+        }
+        if !self.needs_worker() {
+            let sources: Vec<(&str, &[u8])> = self
+                .documents
+                .iter()
+                .filter_map(|d| Some((d.name.as_str(), d.as_text()?.as_bytes())))
+                .collect();
+            self.outcome = Rc::new(Outcome::evaluate(&sources));
+            self.evaluated = self.edits;
+            self.millis = None;
+            self.failure = None;
+        } else if self.running.is_none() {
+            self.running = Some(self.edits);
+        }
+    }
+
+    fn finish(&mut self, generation: u64) {
+        if self.running == Some(generation) {
+            self.running = None;
+        }
+    }
+
+    fn reveal(&mut self, index: usize) {
+        let Some(problem) = self.outcome.view.problems.get(index) else {
+            return;
+        };
+        let Some(line) = problem.line.and_then(|line| usize::try_from(line).ok()) else {
+            return;
+        };
+        let column = problem
+            .column
+            .and_then(|column| usize::try_from(column).ok())
+            .unwrap_or(1);
+        let document = problem
+            .source
+            .as_ref()
+            .and_then(|source| self.documents.iter().position(|d| d.name == *source))
+            .unwrap_or(self.active);
+        let offset = match (problem.offset, self.documents[document].as_text()) {
+            (Some(offset), _) => usize::try_from(offset).unwrap_or(usize::MAX),
+            (None, Some(text)) => lines::utf16_offset(text, line, column),
+            (None, None) => 0,
+        };
+        self.active = document;
+        self.reveal = Some(Reveal {
+            serial: self.reveal.map_or(1, |reveal| reveal.serial + 1),
+            document,
+            line,
+            column,
+            offset,
+        });
+    }
+
+    /// True if the input must be evaluated in the worker.
     #[must_use]
-    pub fn input(&self) -> &str {
-        &self.input
+    pub fn needs_worker(&self) -> bool {
+        self.documents
+            .iter()
+            .any(|document| matches!(document.content, Content::File { .. }))
+            || self.documents.iter().map(Document::size).sum::<u64>() > INLINE_LIMIT
     }
 
-    /// kubefit's report on the input.
+    /// How long typing must pause before evaluating, in milliseconds: longer when the
+    /// worker has a large input to go through.
     #[must_use]
-    pub fn report(&self) -> &Report {
-        &self.report
+    pub fn debounce_millis(&self) -> u32 {
+        if self.needs_worker() {
+            400
+        } else {
+            120
+        }
     }
 
-    /// The report as text tables.
+    /// The state as a link or a saved session holds it: text documents only, since files
+    /// stay on the user's disk.
     #[must_use]
-    pub fn text(&self) -> &str {
-        &self.text
+    pub fn snapshot(&self) -> Snapshot {
+        let documents: Vec<SharedDocument> = self
+            .documents
+            .iter()
+            .filter_map(|document| {
+                Some(SharedDocument {
+                    name: document.name.clone(),
+                    text: document.as_text()?.to_owned(),
+                })
+            })
+            .collect();
+        let active = self.documents[..=self.active.min(self.documents.len() - 1)]
+            .iter()
+            .filter(|document| document.as_text().is_some())
+            .count()
+            .saturating_sub(1);
+        Snapshot {
+            documents,
+            active,
+            panel: self.panel.id().into(),
+            nodes_sort: self.nodes_sort,
+            pods_sort: self.pods_sort,
+            pods_filter: self.pods_filter.clone(),
+        }
     }
 
-    /// Problems with the input, errors first.
+    /// The names of the documents a snapshot leaves out (files).
     #[must_use]
-    pub fn diagnostics(&self) -> &[Diagnostic] {
-        &self.report.diagnostics
+    pub fn unshared(&self) -> Vec<&str> {
+        self.documents
+            .iter()
+            .filter(|document| document.as_text().is_none())
+            .map(|document| document.name.as_str())
+            .collect()
     }
-}
 
-impl Default for State {
-    /// The example cluster, evaluated.
-    fn default() -> Self {
-        Self::new(EXAMPLE)
+    /// A value that changes whenever [`State::snapshot`] does, cheap to compare.
+    #[must_use]
+    pub fn snapshot_key(&self) -> SnapshotKey {
+        SnapshotKey {
+            edits: self.edits,
+            active: self.active,
+            panel: self.panel,
+            nodes_sort: self.nodes_sort,
+            pods_sort: self.pods_sort,
+            pods_filter: self.pods_filter.clone(),
+        }
+    }
+
+    /// The documents, in tab order (never empty).
+    #[must_use]
+    pub fn documents(&self) -> &[Document] {
+        &self.documents
+    }
+
+    /// The index of the document in the editor.
+    #[must_use]
+    pub fn active(&self) -> usize {
+        self.active
+    }
+
+    /// The document in the editor.
+    #[must_use]
+    pub fn active_document(&self) -> &Document {
+        &self.documents[self.active]
+    }
+
+    /// The problems that point into a document.
+    pub fn problems_in(&self, document: usize) -> impl Iterator<Item = &Problem> {
+        let name = self.documents.get(document).map(|d| d.name.as_str());
+        self.view()
+            .problems
+            .iter()
+            .filter(move |problem| problem.source.as_deref() == name)
+    }
+
+    /// The selected panel.
+    #[must_use]
+    pub fn panel(&self) -> Panel {
+        self.panel
+    }
+
+    /// How the nodes table is sorted.
+    #[must_use]
+    pub fn nodes_sort(&self) -> Sort<NodeColumn> {
+        self.nodes_sort
+    }
+
+    /// How the pods table is sorted.
+    #[must_use]
+    pub fn pods_sort(&self) -> Sort<PodColumn> {
+        self.pods_sort
+    }
+
+    /// Which pods the pods table shows.
+    #[must_use]
+    pub fn pods_filter(&self) -> &PodFilter {
+        &self.pods_filter
+    }
+
+    /// The page of the nodes table.
+    #[must_use]
+    pub fn nodes_page(&self) -> usize {
+        self.nodes_page
+    }
+
+    /// The page of the pods table.
+    #[must_use]
+    pub fn pods_page(&self) -> usize {
+        self.pods_page
+    }
+
+    /// The latest evaluation.
+    #[must_use]
+    pub fn outcome(&self) -> &Rc<Outcome> {
+        &self.outcome
+    }
+
+    /// The latest evaluation's view.
+    #[must_use]
+    pub fn view(&self) -> &View {
+        &self.outcome.view
+    }
+
+    /// The generation of the input: it changes with every edit.
+    #[must_use]
+    pub fn edits(&self) -> u64 {
+        self.edits
+    }
+
+    /// The generation the worker should be evaluating, if any.
+    #[must_use]
+    pub fn running(&self) -> Option<u64> {
+        self.running
+    }
+
+    /// How long the worker took for the current results (`None`: evaluated in the page).
+    #[must_use]
+    pub fn millis(&self) -> Option<u32> {
+        self.millis
+    }
+
+    /// How current the results are.
+    #[must_use]
+    pub fn status(&self) -> Status {
+        if let Some(failure) = &self.failure {
+            Status::Failed(failure.clone())
+        } else if self.running.is_some() {
+            Status::Running
+        } else if self.evaluated == self.edits {
+            Status::Current
+        } else {
+            Status::Waiting
+        }
+    }
+
+    /// Where the editor should put the cursor.
+    #[must_use]
+    pub fn reveal_request(&self) -> Option<Reveal> {
+        self.reveal
+    }
+
+    /// The message to show.
+    #[must_use]
+    pub fn notice(&self) -> Option<&Notice> {
+        self.notice.as_ref()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kubefit_core::Severity;
+    use crate::share;
+
+    const NODE: &str = "kind: Node\nmetadata: {name: solo}\nstatus: {allocatable: {cpu: '2'}}\n";
+
+    fn names(state: &State) -> Vec<&str> {
+        state.documents().iter().map(|d| d.name.as_str()).collect()
+    }
 
     #[test]
-    fn the_example_evaluates_cleanly() {
+    fn the_first_example_is_evaluated_at_once() {
         let state = State::default();
-        assert_eq!(state.input(), EXAMPLE);
-        assert!(state.diagnostics().is_empty(), "{:?}", state.diagnostics());
-        assert_eq!(state.report().nodes.len(), 2);
-        // web-1, plus the two pods the Deployment would create.
-        assert_eq!(state.report().pods.len(), 3);
-        assert_eq!(state.report().inventory.generated_pods, 2);
-        assert!(state.text().contains("worker-1"));
-        assert!(state.text().contains("gpu-1"));
+        assert_eq!(names(&state), ["mixed-cluster.yaml"]);
+        assert_eq!(state.status(), Status::Current);
+        assert_eq!(state.view().summary.nodes, 3);
+        assert!(
+            state.view().problems.is_empty(),
+            "{:?}",
+            state.view().problems
+        );
+        assert_eq!(state.millis(), None);
+        assert_eq!(state.panel(), Panel::Nodes);
     }
 
     #[test]
-    fn edit_re_evaluates_the_new_text() {
-        let state =
-            State::default().apply(Action::Edit("kind: Node\nmetadata: {name: solo}\n".into()));
-        assert_eq!(state.input(), "kind: Node\nmetadata: {name: solo}\n");
-        assert_eq!(state.report().nodes.len(), 1);
-        assert!(state.text().contains("solo"));
-        assert!(!state.text().contains("worker-1"));
+    fn an_edit_waits_for_evaluate_then_shows_new_results() {
+        let typed = State::default().apply(Action::Edit(NODE.into()));
+        assert_eq!(typed.active_document().as_text(), Some(NODE));
+        assert_eq!(typed.status(), Status::Waiting);
+        assert_eq!(
+            typed.view().summary.nodes,
+            3,
+            "old results until typing pauses"
+        );
+        let evaluated = typed.apply(Action::Evaluate);
+        assert_eq!(evaluated.status(), Status::Current);
+        assert_eq!(evaluated.view().nodes[0].name, "solo");
+        // Nothing left to do: evaluating again keeps the same result.
+        let again = evaluated.apply(Action::Evaluate);
+        assert!(Rc::ptr_eq(again.outcome(), evaluated.outcome()));
     }
 
     #[test]
-    fn apply_leaves_the_old_state_as_it_was() {
+    fn apply_is_pure() {
         let before = State::default();
-        let _after = before.apply(Action::Clear);
-        assert_eq!(before.input(), EXAMPLE);
-        assert_eq!(before.report().nodes.len(), 2);
+        let after = before
+            .apply(Action::Edit(NODE.into()))
+            .apply(Action::Evaluate);
+        assert_eq!(
+            before.active_document().as_text(),
+            Some(Example::first().text())
+        );
+        assert_eq!(before.view().summary.nodes, 3);
+        let twice = before
+            .apply(Action::Edit(NODE.into()))
+            .apply(Action::Evaluate);
+        assert_eq!(twice.view(), after.view());
+        assert_eq!(twice.edits(), after.edits());
     }
 
     #[test]
-    fn apply_is_deterministic() {
+    fn an_unchanged_edit_is_not_a_change() {
         let state = State::default();
-        let edit = || {
-            Action::Edit("kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n".into())
+        let same = state.apply(Action::Edit(Example::first().text().into()));
+        assert_eq!(same.edits(), state.edits());
+        assert_eq!(same.status(), Status::Current);
+    }
+
+    #[test]
+    fn opening_files_replaces_an_untouched_example_and_joins_edited_documents() {
+        let opened = State::default().apply(Action::Open(vec![
+            Document::text("nodes.yaml", NODE),
+            Document::text(
+                "pods.yaml",
+                "kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n",
+            ),
+        ]));
+        assert_eq!(names(&opened), ["nodes.yaml", "pods.yaml"]);
+        assert_eq!(opened.active(), 0);
+        assert_eq!(
+            opened.status(),
+            Status::Current,
+            "opening evaluates at once"
+        );
+        assert_eq!(opened.view().summary.nodes, 1);
+        assert_eq!(
+            opened.view().summary.pods,
+            1,
+            "both documents are one cluster"
+        );
+
+        let more = opened.apply(Action::Open(vec![Document::text("extra.yaml", "")]));
+        assert_eq!(names(&more), ["nodes.yaml", "pods.yaml", "extra.yaml"]);
+        assert_eq!(more.active(), 2);
+        let reopened = more.apply(Action::Open(vec![Document::text("nodes.yaml", "")]));
+        assert_eq!(names(&reopened), ["nodes.yaml", "pods.yaml", "extra.yaml"]);
+        assert_eq!(reopened.active(), 0);
+        assert_eq!(reopened.view().summary.nodes, 0);
+    }
+
+    #[test]
+    fn closing_documents_keeps_a_sensible_tab_and_never_none() {
+        let state = State::default()
+            .apply(Action::Edit(NODE.into()))
+            .apply(Action::Open(vec![
+                Document::text("b.yaml", ""),
+                Document::text("c.yaml", ""),
+            ]))
+            .apply(Action::SelectDocument(2));
+        let closed = state.apply(Action::CloseDocument(0));
+        assert_eq!(names(&closed), ["b.yaml", "c.yaml"]);
+        assert_eq!(closed.active_document().name, "c.yaml");
+        assert_eq!(closed.view().summary.nodes, 0, "re-evaluated without it");
+        let last = closed.apply(Action::CloseDocument(1));
+        assert_eq!(last.active_document().name, "b.yaml");
+        let none = last.apply(Action::CloseDocument(0));
+        assert_eq!(names(&none), [UNTITLED]);
+        assert_eq!(none.active_document().as_text(), Some(""));
+        assert_eq!(none.apply(Action::CloseDocument(5)).edits(), none.edits());
+    }
+
+    #[test]
+    fn examples_replace_everything_and_reset_the_pod_filter() {
+        let example = Example::named("taints-three.yaml").expect("the example");
+        let state = State::default()
+            .apply(Action::FilterNamespace(Some("shop".into())))
+            .apply(Action::ShowPanel(Panel::Pods))
+            .apply(Action::LoadExample(example));
+        assert_eq!(names(&state), ["taints-three.yaml"]);
+        assert_eq!(state.pods_filter(), &PodFilter::default());
+        assert_eq!(state.panel(), Panel::Pods, "the panel stays");
+        assert_eq!(state.view().nodes[0].taints.len(), 3);
+    }
+
+    #[test]
+    fn large_inputs_go_to_the_worker_and_late_results_are_dropped() {
+        let big = format!("{NODE}{}", "# padding\n".repeat(30_000));
+        let state = State::default().apply(Action::Edit(big.clone()));
+        assert!(state.needs_worker());
+        assert_eq!(state.debounce_millis(), 400);
+        let state = state.apply(Action::Evaluate);
+        let first = state.running().expect("a worker job");
+        assert_eq!(state.status(), Status::Running);
+        assert_eq!(state.view().summary.nodes, 3, "old results meanwhile");
+
+        // More typing while the worker runs: no second job until the first returns.
+        let state = state
+            .apply(Action::Edit(format!("{big}# more\n")))
+            .apply(Action::Evaluate);
+        assert_eq!(state.running(), Some(first));
+
+        let result = |generation, text: &str| Action::Evaluated {
+            generation,
+            outcome: Rc::new(Outcome::evaluate(&[("input.yaml", text.as_bytes())])),
+            millis: 7,
         };
-        let (a, b) = (state.apply(edit()), state.apply(edit()));
-        assert_eq!(a.text(), b.text());
-        assert_eq!(a.diagnostics(), b.diagnostics());
+        // The first result is shown (better than nothing), and the latest edit starts.
+        let state = state.apply(result(first, NODE));
+        assert_eq!(state.view().nodes[0].name, "solo");
+        assert_eq!(state.millis(), Some(7));
+        let second = state.running().expect("the next job");
+        assert!(second > first);
+        // A stale duplicate of the first result changes nothing.
+        let state = state.apply(result(first, ""));
+        assert_eq!(state.view().nodes[0].name, "solo");
+        assert_eq!(state.running(), Some(second));
+        let state = state.apply(result(second, NODE));
+        assert_eq!(state.status(), Status::Current);
+        assert_eq!(state.running(), None);
     }
 
     #[test]
-    fn clear_then_reset_brings_the_example_back() {
-        let cleared = State::default().apply(Action::Clear);
-        assert_eq!(cleared.input(), "");
-        assert!(cleared.report().nodes.is_empty());
-        let reset = cleared.apply(Action::Reset);
-        assert_eq!(reset.input(), EXAMPLE);
-        assert_eq!(reset.text(), State::default().text());
+    fn files_always_go_to_the_worker_and_failures_are_shown() {
+        let state =
+            State::default().apply(Action::Open(vec![Document::file("dump.yaml", 7, 50 << 20)]));
+        assert!(state.needs_worker());
+        let generation = state.running().expect("a job at once");
+        assert_eq!(state.status(), Status::Running);
+        let failed = state.apply(Action::EvaluationFailed {
+            generation,
+            message: "out of memory".into(),
+        });
+        assert_eq!(failed.status(), Status::Failed("out of memory".into()));
+        assert_eq!(failed.running(), None);
+        // Back to something small: evaluated in the page, and the failure is gone.
+        let back = failed.apply(Action::LoadExample(Example::first()));
+        assert_eq!(back.status(), Status::Current);
     }
 
     #[test]
-    fn bad_input_becomes_located_diagnostics() {
-        let input = "kind: Node\nmetadata: {name: n1}\n---\nkind: [\n";
-        let state = State::default().apply(Action::Edit(input.into()));
-        let first = state.diagnostics().first().expect("a diagnostic");
-        assert_eq!(first.severity, Severity::Error);
-        assert_eq!(first.source.as_deref(), Some(SOURCE_NAME));
-        assert!(first.line.is_some(), "{first:?}");
-        // The valid document is still evaluated.
-        assert_eq!(state.report().nodes.len(), 1);
+    fn a_small_input_is_evaluated_in_the_page_even_while_the_worker_is_busy() {
+        let state =
+            State::default().apply(Action::Open(vec![Document::file("dump.yaml", 1, 1 << 30)]));
+        let job = state.running().expect("a job");
+        let state = state.apply(Action::CloseDocument(0));
+        assert_eq!(state.status(), Status::Running, "the job is still out");
+        assert_eq!(
+            state.view().summary.nodes,
+            0,
+            "but the empty input is evaluated"
+        );
+        let state = state.apply(Action::Evaluated {
+            generation: job,
+            outcome: Rc::new(Outcome::evaluate(&[("x", NODE.as_bytes())])),
+            millis: 1,
+        });
+        assert_eq!(state.view().summary.nodes, 0, "the late result is dropped");
+        assert_eq!(state.status(), Status::Current);
     }
 
     #[test]
-    fn an_unchanged_edit_keeps_the_report() {
-        let state = State::default();
-        let same = state.apply(Action::Edit(EXAMPLE.into()));
-        assert_eq!(same.text(), state.text());
+    fn reveal_points_at_the_problem_in_its_document() {
+        let bad = "kind: Node\nmetadata: {name: ok}\n---\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: lots}}}]\n";
+        let state = State::default()
+            .apply(Action::Open(vec![
+                Document::text("a.yaml", NODE),
+                Document::text("b.yaml", bad),
+            ]))
+            .apply(Action::SelectDocument(0));
+        let index = state
+            .view()
+            .problems
+            .iter()
+            .position(|problem| problem.error)
+            .expect("an error");
+        let problem = state.view().problems[index].clone();
+        assert_eq!(problem.source.as_deref(), Some("b.yaml"));
+        assert_eq!(problem.line, Some(7));
+        let revealed = state.apply(Action::Reveal(index));
+        assert_eq!(revealed.active(), 1, "the document with the problem");
+        let reveal = revealed.reveal_request().expect("a reveal");
+        assert_eq!((reveal.document, reveal.line), (1, 7));
+        let offset = lines::utf16_offset(bad, 7, usize::try_from(problem.column.unwrap()).unwrap());
+        assert_eq!(reveal.offset, offset);
+        assert_eq!(&bad[offset..offset + 4], "lots");
+        let again = revealed
+            .apply(Action::Reveal(index))
+            .reveal_request()
+            .unwrap();
+        assert_eq!(
+            again.serial,
+            reveal.serial + 1,
+            "a second click moves the cursor again"
+        );
+        assert_eq!(state.problems_in(1).count(), state.view().problems.len());
+        assert_eq!(state.problems_in(0).count(), 0);
+        assert_eq!(state.apply(Action::Reveal(999)).reveal_request(), None);
+    }
+
+    #[test]
+    fn tables_sort_filter_and_page() {
+        let state = State::default()
+            .apply(Action::PodsPage(3))
+            .apply(Action::SortPods(PodColumn::Cpu));
+        assert_eq!(
+            state.pods_sort(),
+            Sort {
+                column: PodColumn::Cpu,
+                descending: false
+            }
+        );
+        assert_eq!(state.pods_page(), 0, "a new order starts at the first page");
+        let state = state
+            .apply(Action::SortPods(PodColumn::Cpu))
+            .apply(Action::PodsPage(2));
+        assert!(state.pods_sort().descending);
+        let state = state.apply(Action::FilterPods("web".into()));
+        assert_eq!(state.pods_page(), 0);
+        assert_eq!(state.pods_filter().text, "web");
+        let state = state
+            .apply(Action::SortNodes(NodeColumn::Memory))
+            .apply(Action::NodesPage(1));
+        assert_eq!(state.nodes_page(), 1);
+        assert_eq!(state.nodes_sort().column, NodeColumn::Memory);
+    }
+
+    #[test]
+    fn a_snapshot_restores_documents_panel_and_tables() {
+        let state = State::default()
+            .apply(Action::Open(vec![Document::text("a.yaml", NODE)]))
+            .apply(Action::Open(vec![Document::text("b.yaml", "# b\n")]))
+            .apply(Action::ShowPanel(Panel::Pods))
+            .apply(Action::SortNodes(NodeColumn::Cpu))
+            .apply(Action::FilterNamespace(Some("shop".into())))
+            .apply(Action::FilterPods("web".into()));
+        let link = share::encode(&state.snapshot());
+        let restored = State::from_snapshot(share::decode(&link).expect("a link"));
+        assert_eq!(names(&restored), ["a.yaml", "b.yaml"]);
+        assert_eq!(restored.active(), 1);
+        assert_eq!(restored.panel(), Panel::Pods);
+        assert_eq!(restored.nodes_sort(), state.nodes_sort());
+        assert_eq!(restored.pods_filter(), state.pods_filter());
+        assert_eq!(restored.view(), state.view());
+        assert_eq!(restored.snapshot(), state.snapshot());
+    }
+
+    #[test]
+    fn files_stay_out_of_snapshots() {
+        let state = State::default()
+            .apply(Action::Edit(NODE.into()))
+            .apply(Action::Open(vec![
+                Document::file("dump.yaml", 1, 9 << 20),
+                Document::text("c.yaml", ""),
+            ]));
+        assert_eq!(state.unshared(), ["dump.yaml"]);
+        let snapshot = state.snapshot();
+        let shared: Vec<_> = snapshot.documents.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(shared, ["mixed-cluster.yaml", "c.yaml"]);
+        assert_eq!(
+            snapshot.active, 0,
+            "dump.yaml was active; the text before it is"
+        );
+        let empty = Snapshot::default();
+        let restored = State::from_snapshot(empty);
+        assert_eq!(names(&restored), [UNTITLED]);
+        let unknown_panel = Snapshot {
+            panel: "placement".into(),
+            ..Snapshot::default()
+        };
+        assert_eq!(State::from_snapshot(unknown_panel).panel(), Panel::Nodes);
+    }
+
+    #[test]
+    fn notices_are_dismissed_by_serial() {
+        let state = State::default().apply(Action::Notify("one".into()));
+        let first = state.notice().expect("a notice").serial;
+        let state = state.apply(Action::Notify("two".into()));
+        assert_eq!(state.notice().map(|n| n.text.as_str()), Some("two"));
+        let kept = state.apply(Action::Dismiss(first));
+        assert_eq!(kept.notice().map(|n| n.text.as_str()), Some("two"));
+        assert_eq!(kept.apply(Action::Dismiss(first + 1)).notice(), None);
+    }
+
+    #[test]
+    fn panels_have_ids_for_links() {
+        for panel in Panel::ALL {
+            assert_eq!(Panel::from_id(panel.id()), Some(panel));
+            assert!(!panel.title().is_empty());
+        }
+        assert_eq!(Panel::from_id("nope"), None);
     }
 }

@@ -2,78 +2,149 @@
 
 use std::rc::Rc;
 
-use kubefit_core::Diagnostic;
-use kubefit_web::app::{App, AppProps, Diagnostics, DiagnosticsProps};
-use kubefit_web::EXAMPLE;
+use kubefit_web::app::{App, AppProps};
+use kubefit_web::examples::{Example, EXAMPLES};
+use kubefit_web::state::{Action, Document, Panel};
+use kubefit_web::State;
 use yew::ServerRenderer;
 
-fn app(input: Option<&str>) -> String {
-    let props = AppProps {
-        input: input.map(Into::into),
-    };
+/// Renders the app on a state built on the renderer's thread (states are not `Send`).
+fn render(state: impl FnOnce() -> State + Send + 'static) -> String {
     futures::executor::block_on(
-        ServerRenderer::<App>::with_props(move || props)
-            .hydratable(false)
-            .render(),
+        ServerRenderer::<App>::with_props(move || AppProps {
+            initial: Rc::new(state()),
+        })
+        .hydratable(false)
+        .render(),
     )
 }
 
+fn with_text(text: &str) -> State {
+    State::default()
+        .apply(Action::Edit(text.into()))
+        .apply(Action::Evaluate)
+}
+
 #[test]
-fn the_page_shows_the_version_the_example_and_its_report() {
-    let html = app(None);
+fn the_page_shows_the_version_the_example_and_its_nodes() {
+    let html = render(State::default);
     assert!(
         html.contains(&format!("v{}", kubefit_core::VERSION)),
         "{html}"
     );
-    assert!(html.contains("<textarea id=\"cluster\""), "{html}");
-    assert!(html.contains("worker-1"), "{html}");
     assert!(
-        html.contains("Diagnostics: 0 error(s), 0 warning(s)"),
+        html.contains("mixed-cluster.yaml"),
+        "the document tab: {html}"
+    );
+    assert!(html.contains("<textarea"), "{html}");
+    assert!(html.contains("<table class=\"nodes\">"), "{html}");
+    assert!(
+        html.contains("<span class=\"node-name\">worker-1</span></th>"),
         "{html}"
     );
-    assert!(html.contains("<pre class=\"report\">"), "{html}");
-    assert!(!html.contains("<ul>"), "no diagnostics, no list: {html}");
-    assert!(EXAMPLE.contains("worker-1"));
+    assert!(
+        html.contains(">gpu-1</span><div aria-label=\"Taints\" class=\"taints\"><code class=\"taint\">dedicated=gpu:NoSchedule</code></div></th>"),
+        "taints under the name: {html}"
+    );
+    assert!(html.contains("<meter"), "usage bars: {html}");
+    assert!(html.contains("2500m / 4"), "{html}");
+    assert!(html.contains("No problems"), "{html}");
+    assert!(html.contains("aria-selected=\"true\""), "{html}");
+    // Line numbers for every line of the example.
+    let lines = Example::first().text().split('\n').count();
+    assert!(html.contains(&format!("\n{lines}\n")), "{html}");
 }
 
 #[test]
-fn diagnostics_are_listed_with_their_place() {
-    let html = app(Some("kind: Node\nmetadata: {name: n1}\n---\nkind: [\n"));
+fn every_example_is_in_the_gallery() {
+    let html = render(State::default);
+    for example in EXAMPLES {
+        assert!(html.contains(example.title()), "{}", example.title());
+    }
+}
+
+#[test]
+fn problems_are_listed_marked_in_the_gutter_and_underlined() {
+    let html = render(|| with_text("kind: Node\nmetadata: {name: n1}\n---\nkind: [\n"));
+    assert!(html.contains("1 error"), "{html}");
+    assert!(html.contains("mixed-cluster.yaml:4:"), "the place: {html}");
     assert!(
-        html.contains("Diagnostics: 1 error(s), 0 warning(s)"),
+        html.contains("class=\"marker error\""),
+        "the gutter marker: {html}"
+    );
+    assert!(html.contains(">4</span>"), "on line 4: {html}");
+    assert!(
+        html.contains("<mark class=\"error\">"),
+        "the underline: {html}"
+    );
+    assert!(html.contains("class=\"problem-button\""), "{html}");
+    assert!(
+        html.contains(">n1</span>"),
+        "the valid document is still evaluated: {html}"
+    );
+}
+
+#[test]
+fn objects_with_errors_are_named_as_left_out() {
+    let html = render(|| {
+        with_text(
+            "kind: Pod\nmetadata: {name: broken, namespace: shop}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: lots}}}]\n",
+        )
+    });
+    assert!(html.contains("Left out of evaluation (1):"), "{html}");
+    assert!(html.contains("<code>Pod/shop/broken</code>"), "{html}");
+}
+
+#[test]
+fn the_pods_panel_filters_and_the_report_panel_shows_text() {
+    let html = render(|| {
+        State::default()
+            .apply(Action::ShowPanel(Panel::Pods))
+            .apply(Action::FilterNamespace(Some("ml".into())))
+    });
+    assert!(html.contains("<table class=\"pods\">"), "{html}");
+    assert!(html.contains("trainer"), "{html}");
+    assert!(!html.contains(">web-1"), "filtered out: {html}");
+    assert!(html.contains("2 of 7 pods"), "{html}");
+    assert!(
+        html.contains("<option value=\"ml\" selected=\"selected\">"),
         "{html}"
     );
-    assert!(html.contains("<li class=\"diagnostic error\">"), "{html}");
-    assert!(html.contains("<span class=\"place\">4:"), "{html}");
+
+    let html = render(|| State::default().apply(Action::ShowPanel(Panel::Report)));
+    assert!(html.contains("class=\"report-text\""), "{html}");
+    assert!(html.contains("NODES (3)"), "{html}");
+}
+
+#[test]
+fn a_large_file_is_shown_as_a_card_not_in_the_text_area() {
+    let html = render(|| {
+        State::default().apply(Action::Open(vec![Document::file("dump.yaml", 1, 50 << 20)]))
+    });
+    assert!(html.contains("dump.yaml"), "{html}");
+    assert!(html.contains("50.0 MiB"), "{html}");
+    assert!(!html.contains("<textarea"), "{html}");
+    assert!(html.contains("Evaluating in a background worker"), "{html}");
 }
 
 #[test]
 fn user_text_is_rendered_as_text_never_as_markup() {
-    let attack = "<script>alert(1)</script><img src=x onerror=alert(2)>";
-    // In the text area, in the report and in diagnostics.
+    let attack = "<script>alert(1)</script><img src=x onerror=alert(2)><a href=\"javascript:alert(3)\">x</a>";
     let input = format!(
-        "kind: Node\nmetadata: {{name: n1, labels: {{a: '{attack}'}}}}\n---\nkind: '{attack}'\n"
+        "kind: Node\nmetadata: {{name: n1, labels: {{a: '{attack}'}}}}\nspec:\n  taints: [{{key: k, value: '{attack}', effect: NoSchedule}}]\n---\nkind: Pod\nmetadata: {{name: p, namespace: '{attack}'}}\nspec: {{containers: [{{name: c}}]}}\n---\nkind: '{attack}'\n"
     );
-    let html = app(Some(&input));
-    assert!(!html.contains("<script>"), "{html}");
-    assert!(!html.contains("<img"), "{html}");
-    assert!(html.contains("&lt;script&gt;"), "{html}");
-
-    let mut diagnostic = Diagnostic::error("test/code", attack)
-        .with_help(attack)
-        .with_object(attack);
-    diagnostic.line = Some(1);
-    // Props are built on the renderer's thread: only the (Send) diagnostic crosses over.
-    let html = futures::executor::block_on(
-        ServerRenderer::<Diagnostics>::with_props(move || DiagnosticsProps {
-            diagnostics: Rc::new(vec![diagnostic]),
-        })
-        .hydratable(false)
-        .render(),
-    );
-    assert!(
-        !html.contains("<script>") && !html.contains("<img"),
+    let html =
+        render(move || State::default().apply(Action::Open(vec![Document::text(attack, input)])));
+    for element in ["<script", "<img", "<a "] {
+        assert!(!html.contains(element), "{element} in {html}");
+    }
+    // `javascript:` only ever appears as text (after an escaped `<a `), never as a link.
+    assert_eq!(
+        html.matches("href=\"javascript").count(),
+        html.matches("&lt;a href=\"javascript").count(),
         "{html}"
     );
-    assert_eq!(html.matches("&lt;script&gt;").count(), 3, "{html}");
+    assert!(html.contains("&lt;script&gt;"), "{html}");
+    // In the tab, the text area, the taint, the problems and the file name of a problem.
+    assert!(html.matches("&lt;script&gt;").count() >= 4, "{html}");
 }
