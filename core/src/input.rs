@@ -1,9 +1,10 @@
 //! Reading untrusted text into Kubernetes objects: parse, locate, decode and validate.
 //!
-//! Each source is read as JSON (fast path) or YAML into a compact tree, one object at a
-//! time: the items of a `List` are decoded, validated and released as soon as they are
-//! complete, so memory stays close to the size of the input and of the model. Every tree
-//! node keeps its byte span, so every diagnostic points at the offending line and column.
+//! Each source is read as JSON or YAML (both with a fast path; YAML outside the block style
+//! kubectl prints goes through granit-parser) into a compact tree, one object at a time:
+//! the items of a `List` are decoded, validated and released as soon as they are complete,
+//! so memory stays close to the size of the input and of the model. Every tree node keeps
+//! its byte span, so every diagnostic points at the offending line and column.
 
 mod decode;
 mod json;
@@ -24,6 +25,9 @@ use crate::diagnostic::Diagnostic;
 pub use limits::Limits;
 pub use objects::{Object, Resource};
 pub use path::{FieldPath, Segment};
+#[cfg(feature = "yaml")]
+#[doc(hidden)]
+pub use yaml::compare_readers as compare_yaml_readers;
 
 /// One input text, as bytes (it must be UTF-8) with a name for diagnostics.
 #[derive(Clone, Copy, Debug)]
@@ -135,7 +139,7 @@ fn read_source(index: u32, source: &Source<'_>, limits: &Limits, sink: &mut obje
         return;
     }
     #[cfg(feature = "yaml")]
-    yaml::read(body, &mut tree::Reader::new(index, offset, limits, sink));
+    yaml::read(index, offset, body, limits, sink);
     #[cfg(not(feature = "yaml"))]
     if !body.trim().is_empty() {
         sink.diagnostic(
@@ -205,6 +209,25 @@ mod tests {
         let (objects, diagnostics) = pods("kind: Pod\nmetadata: {name: a\n---\nkind: Pod\nmetadata: {name: b}\nspec: {containers: [{name: c}]}\n");
         assert_eq!(objects.len(), 1);
         assert_eq!(diagnostics.len(), 1);
+    }
+
+    #[test]
+    fn a_text_the_yaml_fast_path_gives_up_on_is_read_once() {
+        // The first documents go through the fast path; the anchor in the last one sends
+        // the whole text to granit-parser, which must not add them a second time.
+        let text = "kind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c}]}\n---\n\
+                    kind: Pod\nmetadata: {name: b, labels: {v: 4}}\n---\n\
+                    kind: ConfigMap\nmetadata: {name: m}\n---\n\
+                    kind: Pod\nmetadata: {name: &n c}\nspec: {containers: [{name: *n}]}\n";
+        let loaded = load(&[Source::new("t", text)], &Limits::default());
+        let names: Vec<&str> = loaded
+            .objects
+            .iter()
+            .map(|object| object.resource.meta().name.as_str())
+            .collect();
+        assert_eq!(names, ["a", "c"]);
+        assert_eq!(loaded.diagnostics.len(), 1, "{:?}", loaded.diagnostics);
+        assert_eq!(loaded.ignored, [("ConfigMap".into(), 1)]);
     }
 
     #[test]

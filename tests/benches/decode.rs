@@ -3,7 +3,7 @@
 //!
 //! `cargo bench -p kubefit-tests --bench decode`. Each format has two figures:
 //! - `load`: text to validated objects (`kubefit_core::input::load`), the W13 workload;
-//! - `evaluate`: everything `kubefit_core::evaluate` does (load, cluster, report).
+//! - `evaluate`: everything `kubefit_core::evaluate` does (load, cluster, scheduling, report).
 //!
 //! The 5 000 / 150 000 measurement is `--bench decode_large`.
 

@@ -125,7 +125,7 @@ fn step_in_this_process(format: &str, step: &str) {
         );
         assert_eq!((report.nodes.len(), report.pods.len()), (nodes, pods));
         line(
-            "evaluate (load + cluster + report)",
+            "evaluate (load + cluster + scheduling + report)",
             bytes,
             pods,
             took,

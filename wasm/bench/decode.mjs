@@ -10,9 +10,14 @@
 // native benchmarks), written once to target/bench-data/ by
 // `cargo run --release -p kubefit-tests --example generate -- NODES PODS json|yaml`.
 //
-// Each (size, format) runs in a fresh Node process, because wasm memory only grows: the
-// memory's size after the first call is that call's peak. Figures per run:
-// - first: the first `evaluate` (the instance grows its memory during it);
+// Each (size, format, stage) runs in a fresh Node process, because wasm memory only grows:
+// the memory's size after the first call is that call's peak. Two stages:
+// - decode: only the input stage, text to validated objects (W13), through the bench-only
+//   export `__benchDecode` (packages built with the `decode-bench` feature, as `./dev bench`
+//   does; skipped otherwise);
+// - evaluate: the package's `evaluate`, everything up to the parsed report.
+// Figures per run:
+// - first: the first call (the instance grows its memory during it);
 // - best: the best of the following calls (memory already grown);
 // - raw: the raw wasm-bindgen export, which returns the report as a JSON string: `evaluate`
 //   without its `JSON.parse`;
@@ -28,10 +33,11 @@ const SIZES = {
   S: { nodes: 500, pods: 15_000, calls: 6 },
   M: { nodes: 5_000, pods: 150_000, calls: 2 },
 };
-const DEFAULT_MAX_INPUT_BYTES = 512 * MIB;
+const DEFAULT_MAX_INPUT_BYTES = 1024 * MIB; // kubefit_core::Limits::default().max_input_bytes
 
 if (process.argv[2] === '--child') {
-  child(process.argv[3], process.argv[4], Number(process.argv[5]), Number(process.argv[6]), Number(process.argv[7]));
+  const [pkg, file, nodes, pods, calls, stage] = process.argv.slice(3);
+  child(pkg, file, Number(nodes), Number(pods), Number(calls), stage);
 } else {
   parent(process.argv.slice(2));
 }
@@ -48,20 +54,32 @@ function parent(args) {
     if (!size) throw new Error(`unknown size \`${name}\`: S or M`);
     for (const format of ['json', 'yaml']) {
       const file = input(size, format);
-      const result = spawnSync(
-        process.execPath,
-        [fileURLToPath(import.meta.url), '--child', pkg, file, size.nodes, size.pods, size.calls],
-        { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 },
-      );
-      if (result.status !== 0) throw new Error(`the ${name} ${format} run failed (exit ${result.status})`);
-      const run = JSON.parse(result.stdout.toString());
-      const rate = (ms) => `${(run.bytes / MIB / (ms / 1000)).toFixed(1)} MiB/s (${Math.round(size.pods / (ms / 1000))} pods/s, ${(ms / 1000).toFixed(3)} s)`;
-      console.log(`\n${name} ${size.nodes} nodes / ${size.pods} pods, ${format}: ${(run.bytes / MIB).toFixed(1)} MiB`);
-      console.log(`  evaluate, first call:          ${rate(run.first)}`);
-      if (run.best !== null) console.log(`  evaluate, best of ${size.calls - 1}:          ${rate(run.best)}`);
-      console.log(`  raw export (no JSON.parse):    ${rate(run.raw)}`);
-      console.log(`  wasm memory after first call:  ${(run.memory / MIB).toFixed(0)} MiB = ${(run.memory / run.bytes).toFixed(2)}x input`);
-      console.log(`  report: ${(run.report / MIB).toFixed(1)} MiB of JSON; process peak RSS ${(run.maxRss / MIB).toFixed(0)} MiB${run.raisedLimit ? '; maxInputBytes raised (input > 512 MiB)' : ''}`);
+      const run = (stage) => {
+        const result = spawnSync(
+          process.execPath,
+          [fileURLToPath(import.meta.url), '--child', pkg, file, size.nodes, size.pods, size.calls, stage],
+          { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 },
+        );
+        if (result.status !== 0) throw new Error(`the ${name} ${format} ${stage} run failed (exit ${result.status})`);
+        return JSON.parse(result.stdout.toString());
+      };
+      const decode = run('decode');
+      const evaluate = run('evaluate');
+      const rate = (ms) => `${(evaluate.bytes / MIB / (ms / 1000)).toFixed(1)} MiB/s (${Math.round(size.pods / (ms / 1000))} pods/s, ${(ms / 1000).toFixed(3)} s)`;
+      const memory = (run) => `${(run.memory / MIB).toFixed(0)} MiB = ${(run.memory / run.bytes).toFixed(2)}x input`;
+      console.log(`\n${name} ${size.nodes} nodes / ${size.pods} pods, ${format}: ${(evaluate.bytes / MIB).toFixed(1)} MiB${evaluate.raisedLimit ? '; maxInputBytes raised (input > 1 GiB)' : ''}`);
+      if (decode.skipped) {
+        console.log('  decode: skipped (the package has no `__benchDecode`: build it with the decode-bench feature)');
+      } else {
+        console.log(`  decode, first call:            ${rate(decode.first)}`);
+        if (decode.best !== null) console.log(`  decode, best of ${size.calls - 1}:            ${rate(decode.best)}`);
+        console.log(`  wasm memory after decoding:    ${memory(decode)}`);
+      }
+      console.log(`  evaluate, first call:          ${rate(evaluate.first)}`);
+      if (evaluate.best !== null) console.log(`  evaluate, best of ${size.calls - 1}:          ${rate(evaluate.best)}`);
+      console.log(`  raw export (no JSON.parse):    ${rate(evaluate.raw)}`);
+      console.log(`  wasm memory after evaluate:    ${memory(evaluate)}`);
+      console.log(`  report: ${(evaluate.report / MIB).toFixed(1)} MiB of JSON; process peak RSS ${(evaluate.maxRss / MIB).toFixed(0)} MiB`);
     }
   }
 }
@@ -85,7 +103,7 @@ function input({ nodes, pods }, format) {
   return file;
 }
 
-async function child(pkg, file, nodes, pods, calls) {
+async function child(pkg, file, nodes, pods, calls, stage) {
   const api = await import(pathToFileURL(join(pkg, 'node.js')).href); // instantiates the module
   const raw = await import(pathToFileURL(join(pkg, 'kubefit_wasm.js')).href);
   // wasm-bindgen's initSync hands back the instance already made by node.js.
@@ -105,25 +123,43 @@ async function child(pkg, file, nodes, pods, calls) {
       throw new Error(`unexpected report: ok ${result.ok}, ${result.report?.nodes?.length} nodes, ${result.report?.pods?.length} pods, ${JSON.stringify(first)}`);
     }
   };
+  const checkDecoded = ([objects, diagnostics]) => {
+    if (objects !== nodes + pods || diagnostics !== 0) {
+      throw new Error(`unexpected decoding: ${objects} objects, ${diagnostics} diagnostics`);
+    }
+  };
+  const [call, verify] = stage === 'decode'
+    ? [() => raw.__benchDecode(bytes, options), checkDecoded]
+    : [() => api.evaluate(bytes, options), check];
+  if (stage === 'decode' && typeof raw.__benchDecode !== 'function') {
+    process.stdout.write(JSON.stringify({ skipped: true }));
+    return;
+  }
 
-  const [result, first] = time(() => api.evaluate(bytes, options));
+  const [result, first] = time(call);
   const memory = wasm.memory.buffer.byteLength;
-  check(result);
+  verify(result);
   let best = null;
-  for (let call = 1; call < calls; call += 1) {
-    const [again, ms] = time(() => api.evaluate(bytes, options));
-    check(again);
+  for (let n = 1; n < calls; n += 1) {
+    const [again, ms] = time(call);
+    verify(again);
     best = best === null ? ms : Math.min(best, ms);
   }
-  const [[ok, , payload], rawMs] = time(() => raw.evaluate(bytes, options));
-  if (!ok) throw new Error('the raw export failed');
+  let rawMs = null;
+  let report = null;
+  if (stage === 'evaluate') {
+    const [[ok, , payload], ms] = time(() => raw.evaluate(bytes, options));
+    if (!ok) throw new Error('the raw export failed');
+    rawMs = ms;
+    report = payload.length;
+  }
   process.stdout.write(JSON.stringify({
     bytes: bytes.length,
     first,
     best,
     raw: rawMs,
     memory,
-    report: payload.length,
+    report,
     maxRss: process.resourceUsage().maxRSS * 1024,
     raisedLimit,
   }));

@@ -2,6 +2,7 @@
 
 pub mod input;
 mod js;
+mod memory;
 pub mod options;
 pub mod outcome;
 mod panic;
@@ -82,12 +83,34 @@ fn run(input: &Ts<Input>, options: Option<Ts<EvaluateOptions>>, format: Format) 
     };
     match js::read_input(&input.js_value()) {
         Ok(read) => {
+            memory::reserve_for(&read.sources);
             let mut early = read.diagnostics;
             early.extend(warnings);
-            outcome::run(&read.sources, early, &options, format)
+            outcome::run(read.sources, early, &options, format)
         }
         Err(diagnostic) => outcome::rejected(*diagnostic, format),
     }
+}
+
+/// Decoding benchmark (`wasm/bench/decode.mjs`): only the input stage of `evaluate`, text
+/// to validated objects (the W13 workload of BENCHMARKS.md). Returns how many objects and
+/// diagnostics it read. Not built into the package.
+#[cfg(feature = "decode-bench")]
+#[doc(hidden)]
+#[wasm_bindgen(js_name = __benchDecode, skip_typescript)]
+#[must_use]
+pub fn decode_bench(input: Ts<Input>, options: Option<Ts<EvaluateOptions>>) -> Vec<u32> {
+    let Ok((options, _)) = js::read_options(options) else {
+        return Vec::new();
+    };
+    let Ok(read) = js::read_input(&input.js_value()) else {
+        return Vec::new();
+    };
+    memory::reserve_for(&read.sources);
+    let views: Vec<_> = read.sources.iter().map(OwnedSource::source).collect();
+    let loaded = kubefit_core::input::load(&views, &options.to_core().limits);
+    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    vec![count(loaded.objects.len()), count(loaded.diagnostics.len())]
 }
 
 /// Transfer benchmark (`wasm/bench/transfer.mjs`): the two ways a report can cross to JS,

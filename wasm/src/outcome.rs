@@ -51,15 +51,20 @@ pub struct Run {
 }
 
 /// Evaluates the sources, adding the diagnostics found while reading them from JavaScript.
+///
+/// The sources are released before the report is serialised: for a large input, the
+/// text is the largest thing in memory, and the report no longer needs it.
 #[must_use]
 pub fn run(
-    sources: &[OwnedSource],
+    sources: Vec<OwnedSource>,
     early: Vec<Diagnostic>,
     options: &EvaluateOptions,
     format: Format,
 ) -> Run {
     let views: Vec<kubefit_core::Source<'_>> = sources.iter().map(OwnedSource::source).collect();
     let mut report = kubefit_core::evaluate(&views, &options.to_core());
+    drop(views);
+    drop(sources);
     if !early.is_empty() {
         let mut diagnostics = early;
         diagnostics.append(&mut report.diagnostics);
@@ -112,7 +117,7 @@ mod tests {
     #[test]
     fn valid_input_is_ok_and_serialises_the_report() {
         let run = run(
-            &[source("a.yaml", NODE)],
+            vec![source("a.yaml", NODE)],
             vec![],
             &EvaluateOptions::default(),
             Format::Json,
@@ -126,7 +131,7 @@ mod tests {
     #[test]
     fn bad_yaml_is_not_ok_and_located() {
         let run = run(
-            &[source("bad.yaml", "a: [1, 2\nb: {")],
+            vec![source("bad.yaml", "a: [1, 2\nb: {")],
             vec![],
             &EvaluateOptions::default(),
             Format::Json,
@@ -145,7 +150,7 @@ mod tests {
         let warning = Diagnostic::warning("argument/unknown-option", "unknown option `x`");
         let error = Diagnostic::error("input/lone-surrogate", "lone surrogate");
         let run = run(
-            &[source("a.yaml", NODE)],
+            vec![source("a.yaml", NODE)],
             vec![warning, error],
             &EvaluateOptions::default(),
             Format::Json,
@@ -171,7 +176,7 @@ mod tests {
     #[test]
     fn text_format_renders_tables() {
         let run = run(
-            &[source("a.yaml", NODE)],
+            vec![source("a.yaml", NODE)],
             vec![],
             &EvaluateOptions::default(),
             Format::Text,

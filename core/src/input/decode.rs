@@ -395,7 +395,7 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
             }),
             _ if self.is_null() => visitor.visit_map(Entries {
                 tree: self.tree,
-                entries: Vec::new(),
+                entries: EntryList::Written(&[]),
                 index: 0,
             }),
             _ => self.wrong_type("a mapping"),
@@ -439,8 +439,12 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
 /// A mapping's entries with YAML merge keys (`<<: *base`) expanded as go-yaml v2 does:
 /// keys written in the mapping win over merged ones, and of several merged mappings the
 /// earlier wins.
-fn merged_entries(tree: &Tree<'_>, id: NodeId) -> Vec<(NodeId, NodeId)> {
+fn merged_entries<'t>(tree: &'t Tree<'_>, id: NodeId) -> EntryList<'t> {
     let is_merge = |key: NodeId| matches!(tree.node(key).map(|node| &node.value), Some(Value::Scalar(text, Style::Plain)) if text == "<<");
+    let written = tree.map_children(id);
+    if !written.iter().step_by(2).any(|&key| is_merge(key)) {
+        return EntryList::Written(written);
+    }
     let mut entries: Vec<(NodeId, NodeId)> = tree
         .entries(id)
         .filter(|(key, _)| !is_merge(*key))
@@ -462,7 +466,32 @@ fn merged_entries(tree: &Tree<'_>, id: NodeId) -> Vec<(NodeId, NodeId)> {
             }
         }
     }
-    entries
+    EntryList::Merged(entries)
+}
+
+/// The entries of a mapping: as written (keys and values alternating), or with merge
+/// keys expanded.
+enum EntryList<'t> {
+    Written(&'t [NodeId]),
+    Merged(Vec<(NodeId, NodeId)>),
+}
+
+impl EntryList<'_> {
+    fn get(&self, index: usize) -> Option<(NodeId, NodeId)> {
+        match self {
+            Self::Written(children) => {
+                Some((*children.get(2 * index)?, *children.get(2 * index + 1)?))
+            }
+            Self::Merged(entries) => entries.get(index).copied(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Self::Written(children) => children.len() / 2,
+            Self::Merged(entries) => entries.len(),
+        }
+    }
 }
 
 /// The elements of a sequence node.
@@ -500,17 +529,18 @@ impl<'t, 's> SeqAccess<'t> for Elements<'t, 's> {
 /// The entries of a mapping node.
 struct Entries<'t, 's> {
     tree: &'t Tree<'s>,
-    entries: Vec<(NodeId, NodeId)>,
+    entries: EntryList<'t>,
     index: usize,
 }
 
-impl Entries<'_, '_> {
-    fn current_key(&self) -> String {
+impl<'t> Entries<'t, '_> {
+    /// The key of the entry read last, for error paths.
+    fn current_key(&self) -> &'t str {
+        let tree: &'t Tree<'_> = self.tree;
         self.entries
             .get(self.index.saturating_sub(1))
-            .and_then(|(key, _)| self.tree.text(*key))
+            .and_then(|(key, _)| tree.text(key))
             .unwrap_or_default()
-            .into()
     }
 }
 
@@ -521,22 +551,21 @@ impl<'t, 's> MapAccess<'t> for Entries<'t, 's> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Error> {
-        let Some(&(key, _)) = self.entries.get(self.index) else {
+        let Some((key, _)) = self.entries.get(self.index) else {
             return Ok(None);
         };
         self.index += 1;
-        let name = self.current_key();
         let deserializer = KeyDeserializer {
             tree: self.tree,
             id: key,
         };
         seed.deserialize(deserializer)
             .map(Some)
-            .map_err(|error| error.within(Segment::key(&name), key))
+            .map_err(|error| error.within(Segment::key(self.current_key()), key))
     }
 
     fn next_value_seed<V: DeserializeSeed<'t>>(&mut self, seed: V) -> Result<V::Value, Error> {
-        let Some(&(_, value)) = self.entries.get(self.index.saturating_sub(1)) else {
+        let Some((_, value)) = self.entries.get(self.index.saturating_sub(1)) else {
             return Err(Error::new(
                 "input/invalid-value",
                 "a mapping value is missing".into(),
@@ -546,7 +575,7 @@ impl<'t, 's> MapAccess<'t> for Entries<'t, 's> {
             tree: self.tree,
             id: value,
         })
-        .map_err(|error| error.within(Segment::key(&self.current_key()), value))
+        .map_err(|error| error.within(Segment::key(self.current_key()), value))
     }
 
     fn size_hint(&self) -> Option<usize> {

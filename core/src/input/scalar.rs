@@ -23,6 +23,28 @@ pub(crate) enum Plain {
 
 /// Resolves an unquoted scalar as go-yaml v2 does.
 pub(crate) fn resolve(text: &str) -> Plain {
+    // Every special spelling and every number starts with one of these.
+    if !matches!(
+        text.as_bytes().first(),
+        None | Some(
+            b'~' | b'n'
+                | b'N'
+                | b'y'
+                | b'Y'
+                | b't'
+                | b'T'
+                | b'f'
+                | b'F'
+                | b'o'
+                | b'O'
+                | b'.'
+                | b'+'
+                | b'-'
+                | b'0'..=b'9'
+        )
+    ) {
+        return Plain::Str;
+    }
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return Plain::Null,
         "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
@@ -42,7 +64,11 @@ pub(crate) fn resolve(text: &str) -> Plain {
     if !(first.is_ascii_digit() || matches!(first, b'+' | b'-' | b'.')) {
         return Plain::Str;
     }
-    let digits: alloc::string::String = text.chars().filter(|&c| c != '_').collect();
+    let digits: alloc::borrow::Cow<'_, str> = if text.contains('_') {
+        text.chars().filter(|&c| c != '_').collect()
+    } else {
+        text.into()
+    };
     if let Some(value) = parse_int(&digits) {
         return Plain::Int(value);
     }

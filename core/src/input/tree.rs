@@ -74,7 +74,14 @@ impl<'s> Tree<'s> {
 
     /// The entries of a mapping as (key, value) pairs; empty for other nodes.
     pub fn entries(&self, id: NodeId) -> impl Iterator<Item = (NodeId, NodeId)> + '_ {
-        let range = match self.node(id).map(|node| &node.value) {
+        self.map_children(id)
+            .chunks_exact(2)
+            .filter_map(|pair| Some((*pair.first()?, *pair.get(1)?)))
+    }
+
+    /// The children of a mapping, keys and values alternating; empty for other nodes.
+    pub fn map_children(&self, id: NodeId) -> &[NodeId] {
+        match self.node(id).map(|node| &node.value) {
             Some(Value::Map { start, len }) => {
                 let start = *start as usize;
                 self.kids
@@ -82,10 +89,7 @@ impl<'s> Tree<'s> {
                     .unwrap_or(&[])
             }
             _ => &[],
-        };
-        range
-            .chunks_exact(2)
-            .filter_map(|pair| Some((*pair.first()?, *pair.get(1)?)))
+        }
     }
 
     /// The elements of a sequence; empty for other nodes.
@@ -175,6 +179,71 @@ struct Items {
 /// Why a document stopped early.
 #[derive(Debug)]
 pub(crate) struct Stop;
+
+/// What a YAML reader produces, in document order: the events of granit-parser, with byte
+/// offsets into the text it was given. [`Reader`] builds trees from them; tests record them
+/// to compare the YAML fast path with granit-parser.
+pub(crate) trait Events<'s> {
+    /// A document starts at `at`.
+    fn begin_document(&mut self, at: usize) -> Result<(), Stop>;
+    /// The current document ends.
+    fn end_document(&mut self);
+    /// A scalar (`anchor` 0: none).
+    fn scalar(
+        &mut self,
+        text: Cow<'s, str>,
+        style: Style,
+        start: usize,
+        end: usize,
+        anchor: usize,
+    ) -> Result<(), Stop>;
+    /// A mapping (`is_map`) or sequence starts.
+    fn open(&mut self, is_map: bool, start: usize, anchor: usize) -> Result<(), Stop>;
+    /// The innermost open mapping or sequence ends.
+    fn close(&mut self, end: usize) -> Result<(), Stop>;
+    /// An alias of an anchored node.
+    fn alias(&mut self, anchor: usize, start: usize) -> Result<(), Stop>;
+    /// The text is not YAML at `at`; the reader goes on with the next document.
+    fn syntax_error(&mut self, diagnostic: Diagnostic, at: usize);
+}
+
+impl<'s> Events<'s> for Reader<'s, '_> {
+    fn begin_document(&mut self, at: usize) -> Result<(), Stop> {
+        Reader::begin_document(self, at)
+    }
+
+    fn end_document(&mut self) {
+        Reader::end_document(self);
+    }
+
+    fn scalar(
+        &mut self,
+        text: Cow<'s, str>,
+        style: Style,
+        start: usize,
+        end: usize,
+        anchor: usize,
+    ) -> Result<(), Stop> {
+        Reader::scalar(self, text, style, start, end, anchor)
+    }
+
+    fn open(&mut self, is_map: bool, start: usize, anchor: usize) -> Result<(), Stop> {
+        Reader::open(self, is_map, start, anchor)
+    }
+
+    fn close(&mut self, end: usize) -> Result<(), Stop> {
+        Reader::close(self, end)
+    }
+
+    fn alias(&mut self, anchor: usize, start: usize) -> Result<(), Stop> {
+        Reader::alias(self, anchor, start)
+    }
+
+    fn syntax_error(&mut self, diagnostic: Diagnostic, at: usize) {
+        let span = self.span(at, at);
+        self.sink.diagnostic(diagnostic.with_span(span));
+    }
+}
 
 /// Builds trees from parser events and passes complete objects to the sink.
 pub(crate) struct Reader<'s, 'k> {
@@ -362,19 +431,21 @@ impl<'s, 'k> Reader<'s, 'k> {
         let Some(frame) = self.stack.pop() else {
             return Ok(());
         };
-        let children = self
-            .scratch
-            .split_off(frame.first_child.min(self.scratch.len()));
+        let first = frame.first_child.min(self.scratch.len());
+        let children = self.scratch.get(first..).unwrap_or(&[]);
         let mut weight: u64 = 1;
-        for child in &children {
+        for child in children {
             weight = weight.saturating_add(self.tree.node(*child).map_or(1, |node| node.weight));
         }
         let start = u32::try_from(self.tree.kids.len()).unwrap_or(u32::MAX);
         let count = u32::try_from(children.len()).unwrap_or(u32::MAX);
         if frame.is_map {
-            self.check_duplicate_keys(&children)?;
+            if let Some(key) = self.duplicate_key(children) {
+                return self.duplicate_key_error(key);
+            }
         }
-        self.tree.kids.extend_from_slice(&children);
+        self.tree.kids.extend_from_slice(children);
+        self.scratch.truncate(first);
         let value = if frame.is_map {
             Value::Map {
                 start,
@@ -434,10 +505,9 @@ impl<'s, 'k> Reader<'s, 'k> {
             if streaming {
                 let index = items.next_index;
                 items.next_index += 1;
-                let mark = items.mark;
-                let list_kind = items.list_kind.clone();
-                self.sink.item(&self.tree, id, index, list_kind.as_deref());
-                self.tree.truncate(mark);
+                self.sink
+                    .item(&self.tree, id, index, items.list_kind.as_deref());
+                self.tree.truncate(items.mark);
                 return Ok(());
             }
         }
@@ -445,39 +515,43 @@ impl<'s, 'k> Reader<'s, 'k> {
         Ok(())
     }
 
-    /// Rejects a mapping that has the same key twice, as kubectl does (strict decoding).
-    fn check_duplicate_keys(&mut self, entries: &[NodeId]) -> Result<(), Stop> {
-        let keys: Vec<NodeId> = entries.iter().step_by(2).copied().collect();
-        let text = |id: NodeId| self.tree.text(id);
-        let duplicate = if keys.len() <= 16 {
-            keys.iter().enumerate().find_map(|(i, &k)| {
-                let key = text(k)?;
-                keys.get(..i)?
-                    .iter()
-                    .any(|&earlier| text(earlier) == Some(key))
-                    .then_some(k)
-            })
-        } else {
-            let mut sorted: Vec<(&str, NodeId)> =
-                keys.iter().filter_map(|&k| Some((text(k)?, k))).collect();
-            sorted.sort_unstable();
-            sorted
-                .windows(2)
-                .find(|pair| pair.first().map(|p| p.0) == pair.get(1).map(|p| p.0))
-                .and_then(|pair| pair.get(1).map(|p| p.1))
-        };
-        match duplicate {
-            Some(key) => {
-                let name = text(key).unwrap_or_default();
-                let diagnostic = Diagnostic::error(
-                    "input/duplicate-key",
-                    alloc::format!("mapping key `{name}` already defined"),
-                )
-                .with_help("kubectl rejects duplicate keys; keep one of them");
-                let span = self.tree.span(key);
-                self.fail_at(diagnostic, span)
+    /// The second of two equal keys among a mapping's entries (keys and values alternate).
+    fn duplicate_key(&self, entries: &[NodeId]) -> Option<NodeId> {
+        let text = |id: &NodeId| self.tree.text(*id);
+        // Up to 16 keys, a quadratic scan; then a sort (which may name another duplicate).
+        if entries.len() <= 32 {
+            for (i, later) in entries.iter().enumerate().step_by(2) {
+                let Some(key) = text(later) else {
+                    continue;
+                };
+                let earlier = entries.get(..i).unwrap_or_default();
+                if earlier.iter().step_by(2).any(|id| text(id) == Some(key)) {
+                    return Some(*later);
+                }
             }
-            None => Ok(()),
+            return None;
         }
+        let mut sorted: Vec<(&str, NodeId)> = entries
+            .iter()
+            .step_by(2)
+            .filter_map(|k| Some((text(k)?, *k)))
+            .collect();
+        sorted.sort_unstable();
+        sorted
+            .windows(2)
+            .find(|pair| pair.first().map(|p| p.0) == pair.get(1).map(|p| p.0))
+            .and_then(|pair| pair.get(1).map(|p| p.1))
+    }
+
+    /// Rejects a mapping that has the same key twice, as kubectl does (strict decoding).
+    fn duplicate_key_error(&mut self, key: NodeId) -> Result<(), Stop> {
+        let name = self.tree.text(key).unwrap_or_default();
+        let diagnostic = Diagnostic::error(
+            "input/duplicate-key",
+            alloc::format!("mapping key `{name}` already defined"),
+        )
+        .with_help("kubectl rejects duplicate keys; keep one of them");
+        let span = self.tree.span(key);
+        self.fail_at(diagnostic, span)
     }
 }

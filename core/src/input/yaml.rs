@@ -1,24 +1,42 @@
-//! The YAML path: events from `granit-parser` (pure Rust, no_std) feed the tree [`Reader`].
+//! The YAML path: a fast path for the block style that kubectl prints ([`fast`]), and
+//! `granit-parser` (pure Rust, no_std) for everything else. Both feed the tree [`Reader`].
 //!
 //! A syntax error stops only its own document: reading resumes at the next `---`, so the
 //! other documents of a file are still evaluated.
+
+mod fast;
 
 use alloc::string::ToString;
 
 use granit_parser::{Event, Parser, ScalarStyle, ScanError, Span as ParserSpan};
 
-use super::tree::{Reader, Style};
+use super::objects::Sink;
+use super::tree::{Events, Reader, Style};
+use super::Limits;
 use crate::diagnostic::Diagnostic;
 
-/// Reads a YAML stream into the reader, one document at a time.
-pub(crate) fn read<'s>(text: &'s str, reader: &mut Reader<'s, '_>) {
+/// Reads a YAML stream (`text`, at byte `base` of source `index`) into the sink.
+///
+/// The fast path reads it when it can; when it meets something it does not cover, what it
+/// gave the sink is taken back and granit-parser reads the whole text instead.
+pub(crate) fn read(index: u32, base: usize, text: &str, limits: &Limits, sink: &mut Sink) {
+    let checkpoint = sink.checkpoint();
+    if fast::read(text, &mut Reader::new(index, base, limits, sink)).is_ok() {
+        return;
+    }
+    sink.rollback(checkpoint);
+    read_with_granit(text, &mut Reader::new(index, base, limits, sink));
+}
+
+/// Reads a YAML stream with granit-parser, one document at a time.
+fn read_with_granit<'s>(text: &'s str, reader: &mut impl Events<'s>) {
     let mut parser = Parser::new_from_str(text);
     let mut in_document = false;
     while let Some(next) = parser.next_event() {
         let (event, span) = match next {
             Ok(pair) => pair,
             Err(error) => {
-                report(reader, &error, text);
+                report(reader, &error);
                 if in_document {
                     reader.end_document();
                     in_document = false;
@@ -84,7 +102,7 @@ fn offset(span: &ParserSpan, start: bool) -> usize {
 }
 
 /// Turns a parser error into a diagnostic with kubefit's wording for the common cases.
-fn report(reader: &mut Reader<'_, '_>, error: &ScanError, text: &str) {
+fn report<'s>(reader: &mut impl Events<'s>, error: &ScanError) {
     let marker = error.marker();
     let at = marker.byte_offset().unwrap_or_else(|| marker.index());
     let raw = error.info().to_string();
@@ -105,11 +123,110 @@ fn report(reader: &mut Reader<'_, '_>, error: &ScanError, text: &str) {
     } else {
         ("yaml/syntax", raw, None)
     };
-    let _ = text;
     let mut diagnostic = Diagnostic::error(code, message);
     if let Some(help) = help {
         diagnostic = diagnostic.with_help(help);
     }
-    let span = reader.span(at, at);
-    reader.sink.diagnostic(diagnostic.with_span(span));
+    reader.syntax_error(diagnostic, at);
 }
+
+/// Test support: reads `text` with the fast path and with granit-parser and compares their
+/// events. `Ok(true)`: the fast path read the text, exactly as granit-parser does;
+/// `Ok(false)`: the fast path left it to granit-parser; `Err`: the first difference.
+#[doc(hidden)]
+pub fn compare_readers(text: &str) -> Result<bool, alloc::string::String> {
+    let mut fast = Recorder::default();
+    if fast::read(text, &mut fast).is_err() {
+        return Ok(false);
+    }
+    let mut granit = Recorder::default();
+    read_with_granit(text, &mut granit);
+    if fast.0 == granit.0 {
+        return Ok(true);
+    }
+    let at = fast
+        .0
+        .iter()
+        .zip(&granit.0)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let around = |events: &[Recorded]| {
+        events
+            .get(at.saturating_sub(3)..(at + 3).min(events.len()))
+            .map(|events| alloc::format!("{events:?}"))
+            .unwrap_or_default()
+    };
+    Err(alloc::format!(
+        "event {at} differs\n  fast path: {}\n  granit:    {}",
+        around(&fast.0),
+        around(&granit.0)
+    ))
+}
+
+/// One event as [`Recorder`] keeps it.
+#[derive(Debug, PartialEq)]
+enum Recorded {
+    Begin(usize),
+    End,
+    Scalar(alloc::string::String, Style, usize, usize),
+    Open(bool, usize),
+    Close(usize),
+    Alias(usize, usize),
+    Error(&'static str, alloc::string::String, usize),
+}
+
+/// Keeps every event, to compare two readers.
+#[derive(Debug, Default)]
+struct Recorder(alloc::vec::Vec<Recorded>);
+
+impl<'s> Events<'s> for Recorder {
+    fn begin_document(&mut self, at: usize) -> Result<(), super::tree::Stop> {
+        self.0.push(Recorded::Begin(at));
+        Ok(())
+    }
+
+    fn end_document(&mut self) {
+        self.0.push(Recorded::End);
+    }
+
+    fn scalar(
+        &mut self,
+        text: alloc::borrow::Cow<'s, str>,
+        style: Style,
+        start: usize,
+        end: usize,
+        _anchor: usize,
+    ) -> Result<(), super::tree::Stop> {
+        self.0
+            .push(Recorded::Scalar(text.into_owned(), style, start, end));
+        Ok(())
+    }
+
+    fn open(
+        &mut self,
+        is_map: bool,
+        start: usize,
+        _anchor: usize,
+    ) -> Result<(), super::tree::Stop> {
+        self.0.push(Recorded::Open(is_map, start));
+        Ok(())
+    }
+
+    fn close(&mut self, end: usize) -> Result<(), super::tree::Stop> {
+        self.0.push(Recorded::Close(end));
+        Ok(())
+    }
+
+    fn alias(&mut self, anchor: usize, start: usize) -> Result<(), super::tree::Stop> {
+        self.0.push(Recorded::Alias(anchor, start));
+        Ok(())
+    }
+
+    fn syntax_error(&mut self, diagnostic: Diagnostic, at: usize) {
+        self.0
+            .push(Recorded::Error(diagnostic.code, diagnostic.message, at));
+    }
+}
+
+#[cfg(test)]
+mod tests;
