@@ -73,27 +73,10 @@ impl PredicateKind {
     /// `PodToleratesNodeNoExecuteTaints` is accepted because the OpenShift chapter lists it.
     #[must_use]
     pub fn named(name: &str) -> Option<Self> {
-        Some(match name {
-            "CheckNodeCondition" => Self::CheckNodeCondition,
-            "GeneralPredicates" => Self::GeneralPredicates,
-            "HostName" => Self::HostName,
-            "PodFitsHostPorts" | "PodFitsPorts" => Self::PodFitsHostPorts,
-            "MatchNodeSelector" => Self::MatchNodeSelector,
-            "PodFitsResources" => Self::PodFitsResources,
-            "NoDiskConflict" => Self::NoDiskConflict,
-            "PodToleratesNodeTaints" => Self::PodToleratesNodeTaints,
-            "PodToleratesNodeNoExecuteTaints" => Self::PodToleratesNodeNoExecuteTaints,
-            "MaxEBSVolumeCount" => Self::MaxEbsVolumeCount,
-            "MaxGCEPDVolumeCount" => Self::MaxGcePdVolumeCount,
-            "MaxAzureDiskVolumeCount" => Self::MaxAzureDiskVolumeCount,
-            "CheckVolumeBinding" => Self::CheckVolumeBinding,
-            "NoVolumeZoneConflict" => Self::NoVolumeZoneConflict,
-            "CheckNodeMemoryPressure" => Self::CheckNodeMemoryPressure,
-            "CheckNodePIDPressure" => Self::CheckNodePidPressure,
-            "CheckNodeDiskPressure" => Self::CheckNodeDiskPressure,
-            "MatchInterPodAffinity" => Self::MatchInterPodAffinity,
-            _ => return None,
-        })
+        REGISTERED_PREDICATES
+            .iter()
+            .find(|(registered, _)| *registered == name)
+            .map(|(_, kind)| kind.clone())
     }
 
     /// The position in `predicatesOrdering` (`CheckNodeUnschedulable` is in the list but
@@ -205,32 +188,56 @@ pub struct LegacyProfile {
     pub preemption: bool,
 }
 
+/// The predicates 1.11 registers by name (`PodFitsPorts` is the old alias of
+/// `PodFitsHostPorts`).
+const REGISTERED_PREDICATES: [(&str, PredicateKind); 19] = [
+    ("CheckNodeCondition", PredicateKind::CheckNodeCondition),
+    ("GeneralPredicates", PredicateKind::GeneralPredicates),
+    ("HostName", PredicateKind::HostName),
+    ("PodFitsHostPorts", PredicateKind::PodFitsHostPorts),
+    ("PodFitsPorts", PredicateKind::PodFitsHostPorts),
+    ("MatchNodeSelector", PredicateKind::MatchNodeSelector),
+    ("PodFitsResources", PredicateKind::PodFitsResources),
+    ("NoDiskConflict", PredicateKind::NoDiskConflict),
+    (
+        "PodToleratesNodeTaints",
+        PredicateKind::PodToleratesNodeTaints,
+    ),
+    (
+        "PodToleratesNodeNoExecuteTaints",
+        PredicateKind::PodToleratesNodeNoExecuteTaints,
+    ),
+    ("MaxEBSVolumeCount", PredicateKind::MaxEbsVolumeCount),
+    ("MaxGCEPDVolumeCount", PredicateKind::MaxGcePdVolumeCount),
+    (
+        "MaxAzureDiskVolumeCount",
+        PredicateKind::MaxAzureDiskVolumeCount,
+    ),
+    ("CheckVolumeBinding", PredicateKind::CheckVolumeBinding),
+    ("NoVolumeZoneConflict", PredicateKind::NoVolumeZoneConflict),
+    (
+        "CheckNodeMemoryPressure",
+        PredicateKind::CheckNodeMemoryPressure,
+    ),
+    ("CheckNodePIDPressure", PredicateKind::CheckNodePidPressure),
+    (
+        "CheckNodeDiskPressure",
+        PredicateKind::CheckNodeDiskPressure,
+    ),
+    (
+        "MatchInterPodAffinity",
+        PredicateKind::MatchInterPodAffinity,
+    ),
+];
+
 /// A predicate name: registered names borrow their static text, a Policy's own names
 /// are owned.
 fn static_name(name: &str) -> Cow<'static, str> {
-    const REGISTERED: [&str; 19] = [
-        "CheckNodeCondition",
-        "GeneralPredicates",
-        "HostName",
-        "PodFitsHostPorts",
-        "PodFitsPorts",
-        "MatchNodeSelector",
-        "PodFitsResources",
-        "NoDiskConflict",
-        "PodToleratesNodeTaints",
-        "PodToleratesNodeNoExecuteTaints",
-        "MaxEBSVolumeCount",
-        "MaxGCEPDVolumeCount",
-        "MaxAzureDiskVolumeCount",
-        "CheckVolumeBinding",
-        "NoVolumeZoneConflict",
-        "CheckNodeMemoryPressure",
-        "CheckNodePIDPressure",
-        "CheckNodeDiskPressure",
-        "MatchInterPodAffinity",
-    ];
-    match REGISTERED.iter().find(|registered| **registered == name) {
-        Some(registered) => Cow::Borrowed(registered),
+    match REGISTERED_PREDICATES
+        .iter()
+        .find(|(registered, _)| *registered == name)
+    {
+        Some((registered, _)) => Cow::Borrowed(registered),
         None => Cow::Owned(String::from(name)),
     }
 }

@@ -165,45 +165,41 @@ pub fn required_anti_affinity_terms(pod: &Pod) -> Vec<AffinityTerm<'_>> {
 /// The pod's preferred pod affinity terms with their weights.
 #[must_use]
 pub fn preferred_affinity_terms(pod: &Pod) -> Vec<(i32, AffinityTerm<'_>)> {
-    pod.spec
+    let terms = pod
+        .spec
         .affinity
         .as_ref()
         .and_then(|affinity| affinity.pod_affinity.as_ref())
-        .map(|affinity| {
-            affinity
-                .preferred_during_scheduling_ignored_during_execution
-                .iter()
-                .map(|weighted| {
-                    (
-                        weighted.weight,
-                        AffinityTerm::new(pod, &weighted.pod_affinity_term),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default()
+        .map(|affinity| &affinity.preferred_during_scheduling_ignored_during_execution);
+    weighted_terms(pod, terms)
 }
 
 /// The pod's preferred pod anti-affinity terms with their weights.
 #[must_use]
 pub fn preferred_anti_affinity_terms(pod: &Pod) -> Vec<(i32, AffinityTerm<'_>)> {
-    pod.spec
+    let terms = pod
+        .spec
         .affinity
         .as_ref()
         .and_then(|affinity| affinity.pod_anti_affinity.as_ref())
-        .map(|affinity| {
-            affinity
-                .preferred_during_scheduling_ignored_during_execution
-                .iter()
-                .map(|weighted| {
-                    (
-                        weighted.weight,
-                        AffinityTerm::new(pod, &weighted.pod_affinity_term),
-                    )
-                })
-                .collect()
+        .map(|affinity| &affinity.preferred_during_scheduling_ignored_during_execution);
+    weighted_terms(pod, terms)
+}
+
+fn weighted_terms<'p>(
+    pod: &'p Pod,
+    terms: Option<&'p Vec<crate::model::WeightedPodAffinityTerm>>,
+) -> Vec<(i32, AffinityTerm<'p>)> {
+    terms
+        .into_iter()
+        .flatten()
+        .map(|weighted| {
+            (
+                weighted.weight,
+                AffinityTerm::new(pod, &weighted.pod_affinity_term),
+            )
         })
-        .unwrap_or_default()
+        .collect()
 }
 
 /// True if the pod has any pod affinity or anti-affinity, required or preferred
