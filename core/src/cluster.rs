@@ -8,7 +8,7 @@ use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use crate::admission::priority::{self, Decision};
+use crate::admission::{Chain, Decision};
 use crate::diagnostic::Diagnostic;
 use crate::input::{self, Loaded, Object, Resource, Source, Span};
 use crate::model::{
@@ -66,6 +66,21 @@ pub struct PodSpans {
     pub priority_class: Span,
     /// `spec.nodeName` (the object when absent).
     pub node_name: Span,
+    /// `spec.nodeSelector` (the object when absent).
+    pub node_selector: Span,
+}
+
+impl PodSpans {
+    /// The span of one of the fields kept here, by path; the object for any other path.
+    #[must_use]
+    pub fn of(&self, path: &str) -> Span {
+        match path {
+            "spec.priorityClassName" => self.priority_class,
+            "spec.nodeName" => self.node_name,
+            "spec.nodeSelector" => self.node_selector,
+            _ => self.object,
+        }
+    }
 }
 
 /// Everything kubefit knows about the cluster.
@@ -119,6 +134,7 @@ impl Cluster {
                 object: object.span,
                 priority_class: object.span_of("spec.priorityClassName"),
                 node_name: object.span_of("spec.nodeName"),
+                node_selector: object.span_of("spec.nodeSelector"),
             };
             let mut resource = object.resource;
             crate::defaults::apply(&mut resource);
@@ -162,10 +178,16 @@ impl Cluster {
         let input_pods: Vec<&Pod> = pods.iter().map(|(pod, _)| pod).collect();
         let created = owners::missing_pods(&cluster.workloads, &input_pods, &cluster.nodes);
         pods.extend(created.into_iter().map(|pod| (pod, None)));
-        for (pod, span) in pods {
-            let entry = cluster.admit(pod, span, &mut diagnostics);
-            cluster.pods.push(entry);
-        }
+        let chain = Chain::new(
+            &cluster.namespaces,
+            &cluster.priority_classes,
+            cluster.master_config.as_ref(),
+        );
+        let entries: Vec<PodEntry> = pods
+            .into_iter()
+            .map(|(pod, span)| admit(&chain, pod, span, &mut diagnostics))
+            .collect();
+        cluster.pods = entries;
         let known: alloc::collections::BTreeSet<&str> = cluster
             .nodes
             .iter()
@@ -193,79 +215,82 @@ impl Cluster {
         cluster.diagnostics = diagnostics;
         cluster
     }
+}
 
-    fn admit(
-        &self,
-        mut pod: Pod,
-        spans: Option<PodSpans>,
-        diagnostics: &mut Vec<Diagnostic>,
-    ) -> PodEntry {
-        let generated_from = pod
-            .metadata
-            .annotations
-            .get(owners::GENERATED_FROM)
-            .cloned()
-            .filter(|_| spans.is_none());
-        let decision = priority::admit(&mut pod, &self.priority_classes);
-        let mut rejection = None;
-        match decision {
-            Decision::Admitted => {}
-            Decision::AdmittedWithoutClass => {
-                let mut diagnostic = Diagnostic::warning(
-                    "priority/unknown-class",
-                    alloc::format!(
-                        "PriorityClass `{}` is not in the input; the pod keeps its `spec.priority` of {}",
-                        pod.spec.priority_class_name,
-                        pod.spec.priority.unwrap_or(0)
-                    ),
-                )
+fn admit(
+    chain: &Chain<'_>,
+    mut pod: Pod,
+    spans: Option<PodSpans>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> PodEntry {
+    let generated_from = pod
+        .metadata
+        .annotations
+        .get(owners::GENERATED_FROM)
+        .cloned()
+        .filter(|_| spans.is_none());
+    let terminal = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
+    let what_if = pod
+        .metadata
+        .annotations
+        .get(PENDING_ANNOTATION)
+        .is_some_and(|value| value == "true");
+    let pending = !terminal && (pod.spec.node_name.is_empty() || what_if);
+    // Pods being created now: pending ones, and manifests that were never created.
+    let created = pending || pod.status.phase.is_empty();
+    let decision = chain.admit(&mut pod, created);
+    let mut rejection = None;
+    match decision {
+        Decision::Admitted => {}
+        Decision::AdmittedWithoutClass => {
+            let mut diagnostic = Diagnostic::warning(
+                "priority/unknown-class",
+                alloc::format!(
+                    "PriorityClass `{}` is not in the input; the pod keeps its `spec.priority` of {}",
+                    pod.spec.priority_class_name,
+                    pod.spec.priority.unwrap_or(0)
+                ),
+            )
+            .with_object(pod_id(&pod))
+            .with_path("spec.priorityClassName");
+            if let Some(spans) = spans {
+                diagnostic = diagnostic.with_span(spans.priority_class);
+            }
+            diagnostics.push(diagnostic);
+        }
+        Decision::Rejected(refusal) => {
+            let mut diagnostic = Diagnostic::error(refusal.code, refusal.message.clone())
                 .with_object(pod_id(&pod))
-                .with_path("spec.priorityClassName");
-                if let Some(spans) = spans {
-                    diagnostic = diagnostic.with_span(spans.priority_class);
-                }
-                diagnostics.push(diagnostic);
+                .with_path(refusal.path);
+            if let Some(spans) = spans {
+                diagnostic = diagnostic.with_span(spans.of(refusal.path));
             }
-            Decision::Rejected(message) => {
-                let mut diagnostic = Diagnostic::error("admission/priority", message.clone())
-                    .with_object(pod_id(&pod))
-                    .with_path("spec.priorityClassName");
-                if let Some(spans) = spans {
-                    diagnostic = diagnostic.with_span(spans.priority_class);
-                }
-                diagnostics.push(diagnostic);
-                rejection = Some(message);
-            }
+            diagnostics.push(diagnostic);
+            rejection = Some(refusal.message);
         }
-        let terminal = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
-        let what_if = pod
-            .metadata
-            .annotations
-            .get(PENDING_ANNOTATION)
-            .is_some_and(|value| value == "true");
-        let state = if rejection.is_some() {
-            PodState::Rejected
-        } else if terminal {
-            PodState::Terminated
-        } else if !pod.spec.node_name.is_empty() && !what_if {
-            PodState::Bound
+    }
+    let state = if rejection.is_some() {
+        PodState::Rejected
+    } else if terminal {
+        PodState::Terminated
+    } else if pending {
+        PodState::Pending
+    } else {
+        PodState::Bound
+    };
+    PodEntry {
+        state,
+        priority: if rejection.is_some() {
+            0
         } else {
-            PodState::Pending
-        };
-        PodEntry {
-            state,
-            priority: if rejection.is_some() {
-                0
-            } else {
-                pod.spec.priority.unwrap_or(0)
-            },
-            qos: resources::qos_class(&pod.spec),
-            requests: resources::pod_requests(&pod.spec),
-            rejection,
-            generated_from,
-            spans,
-            pod,
-        }
+            pod.spec.priority.unwrap_or(0)
+        },
+        qos: resources::qos_class(&pod.spec),
+        requests: resources::pod_requests(&pod.spec),
+        rejection,
+        generated_from,
+        spans,
+        pod,
     }
 }
 

@@ -150,8 +150,11 @@ pub trait Profile {
 /// Places every pending pod of the cluster and reports each decision.
 #[must_use]
 pub fn run(cluster: &Cluster, options: &ScheduleOptions) -> Scheduling {
-    // A Policy document selects openshift-3.11 unless an option forces a profile.
-    let version = options.version.unwrap_or(if cluster.policy.is_some() {
+    // A Policy document selects openshift-3.11 unless an option forces a profile; so does
+    // OpenShift 3.11's MasterConfig, unless a KubeSchedulerConfiguration says otherwise.
+    let openshift = cluster.policy.is_some()
+        || (cluster.master_config.is_some() && cluster.scheduler_configuration.is_none());
+    let version = options.version.unwrap_or(if openshift {
         Version::Legacy
     } else {
         Version::Current

@@ -74,6 +74,8 @@
 //!   `policy/invalid-hard-pod-affinity-weight`, `policy/invalid-shape`;
 //! - scheduler configuration: `scheduler-config/invalid-percentage`,
 //!   `scheduler-config/required-name`, `scheduler-config/duplicate-profile`;
+//! - admission settings (namespace annotations, MasterConfig; warnings):
+//!   `admission/invalid-node-selector`, `admission/unread-configuration`;
 //! - workloads: `workload/negative-count`, `workload/missing-selector`,
 //!   `workload/empty-selector`, `workload/selector-mismatch`,
 //!   `workload/invalid-restart-policy`.
@@ -162,7 +164,8 @@ pub fn validate(resource: &Resource) -> Vec<Violation> {
         Resource::PriorityClass(class) => priority_class::validate(class, &mut sink),
         Resource::PodDisruptionBudget(pdb) => disruption_budget::validate(pdb, &mut sink),
         Resource::Namespace(namespace) => {
-            metadata::validate(&namespace.metadata, NameRule::Label, &mut sink)
+            metadata::validate(&namespace.metadata, NameRule::Label, &mut sink);
+            scheduler::namespace_node_selectors(namespace, &mut sink);
         }
         Resource::Service(service) => service::validate(service, &mut sink),
         Resource::Workload(kind, workload) => workload::validate(*kind, workload, &mut sink),

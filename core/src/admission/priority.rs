@@ -41,8 +41,7 @@ pub enum Decision {
 
 /// Resolves and sets `spec.priority`, `spec.priorityClassName` and `spec.preemptionPolicy`.
 pub fn admit(pod: &mut Pod, classes: &[PriorityClass]) -> Decision {
-    let forbidden =
-        |reason: String| alloc::format!("pods \"{}\" is forbidden: {reason}", pod.metadata.name);
+    let forbidden = |reason: String| super::forbidden(&pod.metadata.name, &reason);
     let spec = &mut pod.spec;
     let (priority, preemption) = if spec.priority_class_name.is_empty() {
         match default_class(classes) {

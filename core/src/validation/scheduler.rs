@@ -12,8 +12,9 @@
 
 use alloc::collections::BTreeSet;
 
+use crate::admission;
 use crate::model::{
-    KubeSchedulerConfiguration, MasterConfig, Policy, PredicatePolicy, PriorityPolicy,
+    KubeSchedulerConfiguration, MasterConfig, Namespace, Policy, PredicatePolicy, PriorityPolicy,
     UtilizationShapePoint,
 };
 use crate::schedule::legacy;
@@ -204,7 +205,65 @@ fn percentage_in_range(percentage: i32, at: &At<'_>, sink: &mut Sink) {
 
 /// A MasterConfig has no rule kubefit checks beyond typing; its node selectors are
 /// parsed (and reported) by the admission plugins that read them.
-pub(super) fn master_config(_config: &MasterConfig, _sink: &mut Sink) {}
+/// The node selectors a MasterConfig gives admission must parse; plugin files cannot be
+/// read. Both are warnings: the API server would start, and fail on each pod instead.
+pub(super) fn master_config(config: &MasterConfig, sink: &mut Sink) {
+    let admission = At::root("admissionConfig");
+    let plugins = admission.field("pluginConfig");
+    for (name, plugin) in &config.admission_config.plugin_config {
+        let at = plugins.key(name);
+        if !plugin.location.is_empty() {
+            sink.warning(
+                &at.field("location"),
+                "admission/unread-configuration",
+                alloc::format!(
+                    "kubefit cannot read the file `{}`; `{name}` runs with an empty configuration",
+                    plugin.location
+                ),
+            );
+        }
+        let configuration = at.field("configuration");
+        let selectors = configuration.field("podNodeSelectorPluginConfig");
+        for (key, text) in plugin
+            .configuration
+            .pod_node_selector_plugin_config
+            .iter()
+            .flatten()
+        {
+            node_selector_text(text, &selectors.key(key), sink);
+        }
+    }
+    let project = At::root("projectConfig");
+    node_selector_text(
+        &config.project_config.default_node_selector,
+        &project.field("defaultNodeSelector"),
+        sink,
+    );
+}
+
+/// The node selector annotations of a namespace must parse.
+pub(super) fn namespace_node_selectors(namespace: &Namespace, sink: &mut Sink) {
+    let metadata = At::root("metadata");
+    let annotations = metadata.field("annotations");
+    for key in [
+        admission::pod_node_selector::ANNOTATION,
+        admission::pod_node_environment::ANNOTATION,
+    ] {
+        if let Some(text) = namespace.metadata.annotations.get(key) {
+            node_selector_text(text, &annotations.key(key), sink);
+        }
+    }
+}
+
+fn node_selector_text(text: &str, at: &At<'_>, sink: &mut Sink) {
+    if let Err(problem) = admission::selector_text::parse(text) {
+        sink.warning(
+            at,
+            "admission/invalid-node-selector",
+            alloc::format!("not a node selector: {problem}; pods it applies to are refused"),
+        );
+    }
+}
 
 #[cfg(test)]
 mod tests {
