@@ -23,7 +23,9 @@ pub mod selection;
 pub mod snapshot;
 pub mod status;
 
+use alloc::borrow::Cow;
 use alloc::boxed::Box;
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -314,6 +316,7 @@ fn schedule_one(
     // Filter every node, recording every filter's verdict; the node's reasons are the
     // ones upstream records: the first failing filter's (or every failing one's with
     // alwaysCheckAllPredicates).
+    let nominated = nominated_pods(snapshot, pod);
     let mut feasible = Vec::new();
     let mut verdicts: Vec<(String, NodeVerdict)> = Vec::with_capacity(node_count);
     let mut codes: Vec<Code> = Vec::with_capacity(node_count);
@@ -330,7 +333,12 @@ fn schedule_one(
             ));
             Code::UnschedulableAndUnresolvable
         } else {
-            let results = cycle.filter(snapshot, node);
+            let results = match nominated.get(&node) {
+                Some(others) => {
+                    filter_with_nominated(profile, &*cycle, snapshot, pod, node, others)
+                }
+                None => cycle.filter(snapshot, node),
+            };
             let mut code = Code::Success;
             for (filter, status) in results {
                 if !status.passed() && (code == Code::Success || profile.check_all()) {
@@ -355,7 +363,22 @@ fn schedule_one(
         codes.push(code);
         verdicts.push((name.into(), verdict));
     }
+    // 1.34 tries a pod's own nominated node first and takes it if it fits, without
+    // scoring (`evaluateNominatedNode` in `schedule_one.go`); 1.11 has no such shortcut.
+    let nominated_first = snapshot
+        .pod(pod)
+        .map(|entry| entry.pod.status.nominated_node_name.as_str())
+        .filter(|name| version == Version::Current && !name.is_empty())
+        .and_then(|name| {
+            feasible.iter().copied().find(|&node| {
+                snapshot
+                    .nodes
+                    .get(node)
+                    .is_some_and(|info| info.name() == name)
+            })
+        });
     let chosen = match feasible.as_slice() {
+        _ if nominated_first.is_some() => nominated_first,
         [] => None,
         [only_node] => Some(*only_node),
         _ => {
@@ -400,7 +423,7 @@ fn schedule_one(
             feasible.get(index).copied()
         }
     };
-    if version == Version::Current {
+    if version == Version::Current && nominated_first.is_none() {
         let flags: Vec<bool> = codes.iter().map(|&code| code == Code::Success).collect();
         if let Some((found, examined)) =
             sampling.sample(profile.percentage_of_nodes_to_score(), &flags)
@@ -473,6 +496,60 @@ fn schedule_one(
     }
 }
 
+/// Pending pods nominated to a node (`status.nominatedNodeName`) that the scheduler must
+/// assume are there when it places `pod`: those of at least its priority, other than
+/// itself, not placed yet. Keyed by node.
+///
+/// Follows `addNominatedPods` in 1.11 `generic_scheduler.go` and 1.34 `framework/runtime`.
+fn nominated_pods(snapshot: &Snapshot<'_>, pod: usize) -> BTreeMap<usize, Vec<usize>> {
+    let mut nominated: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let priority = snapshot.pod(pod).map_or(0, |entry| entry.priority);
+    let waiting = snapshot.nominated.iter().filter_map(|&other| {
+        let entry = snapshot.pod(other)?;
+        let unplaced = snapshot.assigned.get(other).is_some_and(Option::is_none);
+        (other != pod && entry.priority >= priority && unplaced).then_some((other, entry))
+    });
+    for (other, entry) in waiting {
+        let name = entry.pod.status.nominated_node_name.as_str();
+        if let Some(node) = snapshot.nodes.iter().position(|info| info.name() == name) {
+            nominated.entry(node).or_default().push(other);
+        }
+    }
+    nominated
+}
+
+/// Filters a node that has pods nominated to it in upstream's two passes: first as if the
+/// nominated pods ran there (the cycle is prepared again with them bound, which is what
+/// upstream's `AddPod` extensions amount to), then, if that passes, without them, so
+/// that neither their resources nor their absence (anti-affinity) let the pod in wrongly.
+/// The verdict is the failing pass's, or the second's.
+///
+/// Follows `podFitsOnNode` in 1.11 `generic_scheduler.go` and
+/// `RunFilterPluginsWithNominatedPods` in 1.34 `framework/runtime/framework.go`.
+fn filter_with_nominated(
+    profile: &dyn Profile,
+    cycle: &dyn Cycle,
+    snapshot: &mut Snapshot<'_>,
+    pod: usize,
+    node: usize,
+    others: &[usize],
+) -> Vec<(Cow<'static, str>, Status)> {
+    for &other in others {
+        snapshot.bind(other, node);
+    }
+    let with_nominated = match profile.prepare(snapshot, pod) {
+        Prepared::Filter { cycle, .. } => Some(cycle.filter(snapshot, node)),
+        Prepared::Rejected(_) => None,
+    };
+    for &other in others {
+        snapshot.unbind(other);
+    }
+    match with_nominated {
+        Some(results) if results.iter().any(|(_, status)| !status.passed()) => results,
+        _ => cycle.filter(snapshot, node),
+    }
+}
+
 /// True if `node` is one of the nodes tied for the best score (the sampled choice is then
 /// only a different draw of the same tie).
 fn placement_ties(placement: &Placement, snapshot: &Snapshot<'_>, node: usize) -> bool {
@@ -531,5 +608,98 @@ pub(crate) mod testing {
         alloc::format!(
             "---\napiVersion: v1\nkind: Node\nmetadata: {{name: {name}, labels: {{kubernetes.io/hostname: {name}}}}}\n{extra}\nstatus:\n  allocatable: {{cpu: {milli_cpu}m, memory: \"{memory}\", pods: \"110\"}}\n"
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{node, schedule};
+    use super::Version;
+    use alloc::string::String;
+
+    /// n1 is larger, so without nominations `first` would go there; `waiting` (same
+    /// priority, queued later) is nominated to n1 and keeps its room.
+    fn nominated_cluster(waiting_priority: i32) -> String {
+        let mut yaml = node("n1", 2000, 4 << 30, "");
+        yaml += &node("n2", 1500, 4 << 30, "");
+        yaml += &alloc::format!(
+            "---
+apiVersion: v1
+kind: PriorityClass
+metadata: {{name: waiting}}
+value: {waiting_priority}
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: first, namespace: default, creationTimestamp: \"2026-01-01T00:00:00Z\"}}
+spec:
+  containers: [{{name: c, image: i, resources: {{requests: {{cpu: 1000m}}}}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: waiting, namespace: default, creationTimestamp: \"2026-01-01T00:00:01Z\"}}
+spec:
+  priorityClassName: waiting
+  containers: [{{name: c, image: i, resources: {{requests: {{cpu: 1500m}}}}}}]
+status:
+  phase: Pending
+  nominatedNodeName: n1
+"
+        );
+        yaml
+    }
+
+    #[test]
+    fn nominated_pods_of_equal_priority_hold_their_room() {
+        for version in [Version::Legacy, Version::Current] {
+            let report = schedule(&nominated_cluster(0), version);
+            let nodes: alloc::vec::Vec<_> = report
+                .pods
+                .iter()
+                .map(|placement| (placement.pod.as_str(), placement.node.as_deref()))
+                .collect();
+            assert_eq!(
+                nodes,
+                [
+                    ("default/first", Some("n2")),
+                    ("default/waiting", Some("n1"))
+                ],
+                "{version:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn nominated_pods_of_lower_priority_do_not() {
+        for version in [Version::Legacy, Version::Current] {
+            let report = schedule(&nominated_cluster(-1), version);
+            let first = report.pods.first().and_then(|p| p.node.as_deref());
+            assert_eq!(first, Some("n1"), "{version:?}");
+        }
+    }
+
+    /// 1.34 takes a pod's own nominated node when it fits, without scoring; 1.11 scores.
+    #[test]
+    fn only_1_34_prefers_the_pods_own_nominated_node() {
+        let mut yaml = node("big", 8000, 16 << 30, "");
+        yaml += &node("small", 1000, 2 << 30, "");
+        yaml += "---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  containers: [{name: c, image: i, resources: {requests: {cpu: 500m}}}]
+status:
+  phase: Pending
+  nominatedNodeName: small
+";
+        let chosen = |version| {
+            schedule(&yaml, version)
+                .pods
+                .first()
+                .and_then(|placement| placement.node.clone())
+        };
+        assert_eq!(chosen(Version::Current).as_deref(), Some("small"));
+        assert_eq!(chosen(Version::Legacy).as_deref(), Some("big"));
     }
 }

@@ -305,6 +305,8 @@ pub struct Snapshot<'c> {
     pub nodes: Vec<NodeInfo<'c>>,
     /// For each pod of the cluster, the node it is on now.
     pub assigned: Vec<Option<usize>>,
+    /// Pending pods that carry `status.nominatedNodeName` (usually none).
+    pub nominated: Vec<usize>,
     /// For each pod of the cluster, what it adds to its node.
     usage: Vec<Option<PodUsage>>,
 }
@@ -318,6 +320,16 @@ impl<'c> Snapshot<'c> {
             accounting,
             nodes: cluster.nodes.iter().map(NodeInfo::new).collect(),
             assigned: alloc::vec![None; cluster.pods.len()],
+            nominated: cluster
+                .pods
+                .iter()
+                .enumerate()
+                .filter(|(_, entry)| {
+                    entry.state == PodState::Pending
+                        && !entry.pod.status.nominated_node_name.is_empty()
+                })
+                .map(|(pod, _)| pod)
+                .collect(),
             usage: alloc::vec![None; cluster.pods.len()],
         };
         let index: alloc::collections::BTreeMap<&str, usize> = cluster
