@@ -11,7 +11,7 @@ const cjs = requireCjs();
 
 test('ESM and CommonJS share one instance and one API', () => {
   assert.equal(cjs.evaluate, esm.evaluate);
-  for (const name of ['evaluate', 'evaluateText', 'version', 'initSync', 'default']) {
+  for (const name of ['evaluate', 'evaluateText', 'schedule', 'version', 'initSync', 'default']) {
     assert.equal(typeof esm[name], 'function', name);
   }
   const pkg = JSON.parse(readFileSync(join(project(), 'node_modules/kubefit/package.json'), 'utf8'));
@@ -78,6 +78,38 @@ for (const [name, kubefit] of [['ESM', esm], ['CommonJS', cjs]]) {
       const bad = kubefit.evaluate(BAD_YAML, { format: 'text' });
       assert.equal(bad.ok, false);
       assert.match(bad.text, /error/);
+    });
+
+    test('schedule returns the scheduling section with typed options', () => {
+      const pending = `${CLUSTER}---
+apiVersion: v1
+kind: Pod
+metadata: {name: big, namespace: shop}
+spec:
+  containers:
+  - name: big
+    resources: {requests: {cpu: '8'}}
+`;
+      const result = kubefit.schedule(pending);
+      assert.deepEqual(Object.keys(result), ['ok', 'scheduling', 'diagnostics']);
+      assert.equal(result.ok, true);
+      assert.equal(result.scheduling.profile, 'kubernetes-1.34');
+      const [big] = result.scheduling.pods;
+      assert.equal(big.pod, 'shop/big');
+      assert.equal(big.outcome, 'unschedulable');
+      assert.match(big.message, /^0\/1 nodes are available: 1 Insufficient cpu\./);
+      assert.deepEqual(result.scheduling, kubefit.evaluate(pending).report.scheduling);
+
+      const legacy = kubefit.schedule(pending, { schedule: { profile: 'openshift-3.11', preemption: false } });
+      assert.equal(legacy.scheduling.profile, 'openshift-3.11');
+      assert.equal(legacy.scheduling.pods[0].message, '0/1 nodes are available: 1 Insufficient cpu.');
+
+      const wrong = kubefit.schedule(pending, { schedule: { profile: 'kubernetes-1.99' } });
+      assert.equal(wrong.ok, false);
+      assert.deepEqual(codes(wrong), ['argument/invalid-type']);
+      assert.equal(wrong.diagnostics[0].path, 'options.schedule.profile');
+      const typo = kubefit.schedule(pending, { schedule: { seeds: 1 } });
+      assert.deepEqual(codes(typo), ['argument/unknown-option']);
     });
 
     test('limits are applied', () => {

@@ -41,6 +41,29 @@ test('-o text renders tables, in every spelling', () => {
   assert.equal(cli(['evaluate', bad, '-o', 'text']).status, 1);
 });
 
+test('scheduling options choose the profile and turn preemption off', () => {
+  const pending = join(dir, 'pending.yaml');
+  writeFileSync(pending, `${CLUSTER}---
+apiVersion: v1
+kind: Pod
+metadata: {name: big, namespace: shop}
+spec:
+  containers:
+  - name: big
+    resources: {requests: {cpu: '8'}}
+`);
+  const scheduling = (args) => {
+    const { status, stdout, stderr } = cli(['evaluate', pending, ...args]);
+    assert.equal(status, 0, stderr);
+    return JSON.parse(stdout).scheduling;
+  };
+  assert.equal(scheduling([]).profile, 'kubernetes-1.34');
+  const legacy = scheduling(['--profile', 'openshift-3.11', '--no-preemption', '--seed=3']);
+  assert.equal(legacy.profile, 'openshift-3.11');
+  assert.equal(legacy.pods[0].message, '0/1 nodes are available: 1 Insufficient cpu.');
+  assert.deepEqual(scheduling(['--profile=openshift-3.11']).profile, 'openshift-3.11');
+});
+
 test('- and no file read standard input', () => {
   const dash = cli(['evaluate', '-'], { input: CLUSTER });
   assert.equal(dash.status, 0, dash.stderr);
@@ -57,6 +80,9 @@ test('usage errors: exit 2 with a message on stderr', () => {
     ['evaluate', '--frobnicate', good],
     ['evaluate', '-o', 'yaml', good],
     ['evaluate', good, '-o'],
+    ['evaluate', good, '--profile', 'kubernetes-1.99'],
+    ['evaluate', good, '--profile'],
+    ['evaluate', good, '--seed=-1'],
     ['evaluate', join(dir, 'missing.yaml')],
     ['evaluate', dir],
   ]) {

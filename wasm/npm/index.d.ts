@@ -1,9 +1,11 @@
 // Types of the `kubefit` package. The data types are generated from the Rust types by
 // tsify (in `kubefit_wasm.d.ts`); only the signatures of the entry points are written here.
 
-import type { EvaluateOptions, Evaluation, Input, TextEvaluation } from './kubefit_wasm.js';
+import type { EvaluateOptions, Evaluation, Input, ScheduleEvaluation, TextEvaluation } from './kubefit_wasm.js';
 
 export type {
+  Configuration,
+  ConfiguredPlugin,
   Diagnostic,
   EvaluateOptions,
   Evaluation,
@@ -13,14 +15,26 @@ export type {
   LimitsOptions,
   NamedSource,
   NodeRow,
+  NodeVerdict,
+  Outcome,
+  Placement,
   PodRow,
   PodState,
+  PredicateVerdict,
+  Preemption,
+  Profile,
+  ProfileConfiguration,
   QosClass,
   Report,
+  ScheduleEvaluation,
+  ScheduleOptions,
+  Scheduling,
+  Sampled,
   Severity,
   SourceInput,
   SourceText,
   TextEvaluation,
+  Victim,
 } from './kubefit_wasm.js';
 
 /** Where to load the WebAssembly module from, for `init`. */
@@ -48,6 +62,16 @@ export function evaluate(input: Input, options?: EvaluateOptions): Evaluation | 
 
 /** Evaluates like `evaluate` and renders the report as `kubectl`-like tables. */
 export function evaluateText(input: Input, options?: EvaluateOptions): string;
+
+/**
+ * Places every pending pod as the scheduler would and returns only that: the scheduling
+ * section of the report (`profile`, `configuration`, one entry per pending pod with its
+ * outcome, node, FailedScheduling message, preemption and per-node verdicts) and the
+ * diagnostics. `options.schedule` picks the profile, preemption and tie-break seed.
+ *
+ * Never throws for bad input, like `evaluate`.
+ */
+export function schedule(input: Input, options?: EvaluateOptions): ScheduleEvaluation;
 
 /** The kubefit version. */
 export function version(): string;

@@ -62,6 +62,14 @@ export function createApi(raw, ready) {
     return format === 'text' ? { ok, text: payload } : { ok, report: JSON.parse(payload) };
   }
 
+  function schedule(input, options) {
+    const [, , payload] = guarded(() => raw.schedule(input, options), false);
+    const parsed = JSON.parse(payload);
+    // A crash report is a whole report: keep only what `schedule` promises.
+    const { ok = !parsed.diagnostics.some((d) => d.severity === 'error'), scheduling = null, diagnostics } = parsed;
+    return { ok, scheduling, diagnostics };
+  }
+
   function evaluateText(input, options) {
     return guarded(
       () => [true, 'text', raw.evaluateText(input, options)],
@@ -83,7 +91,7 @@ export function createApi(raw, ready) {
     return { ok, report: JSON.parse(payload) };
   }
 
-  return { evaluate, evaluateText, version, evaluateRaw, __kubefitPanicForTests };
+  return { evaluate, evaluateText, schedule, version, evaluateRaw, __kubefitPanicForTests };
 }
 
 function isTextFormat(options) {

@@ -13,4 +13,4 @@ export default async function init() {}
 /** Already initialised in Node: does nothing. */
 export function initSync() {}
 
-export const { evaluate, evaluateText, version, __kubefitPanicForTests } = createApi(raw, () => true);
+export const { evaluate, evaluateText, schedule, version, __kubefitPanicForTests } = createApi(raw, () => true);

@@ -20,4 +20,4 @@ export function initSync(module) {
   ready = true;
 }
 
-export const { evaluate, evaluateText, version, __kubefitPanicForTests } = createApi(raw, () => ready);
+export const { evaluate, evaluateText, schedule, version, __kubefitPanicForTests } = createApi(raw, () => ready);

@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::input::{find_lone_surrogate, OwnedSource};
-use crate::options::{EvaluateOptions, Format, LIMIT_NAMES, OPTION_NAMES};
+use crate::options::{EvaluateOptions, Format, LIMIT_NAMES, OPTION_NAMES, SCHEDULE_NAMES};
 
 #[wasm_bindgen]
 extern "C" {
@@ -27,7 +27,7 @@ const EXPECTED_INPUT: &str =
     "a string, a Uint8Array, or an array of strings, Uint8Arrays and `{name?, text}` objects";
 const EXPECTED_ITEM: &str = "a string, a Uint8Array or a `{name?, text}` object";
 const EXPECTED_TEXT: &str = "a string or a Uint8Array";
-const EXPECTED_OPTIONS: &str = "an object like `{limits?: {maxInputBytes?, maxDepth?, maxAliasExpansion?, maxDocuments?}, format?: \"json\" | \"text\"}`";
+const EXPECTED_OPTIONS: &str = "an object like `{limits?: {maxInputBytes?, maxDepth?, maxAliasExpansion?, maxDocuments?}, format?: \"json\" | \"text\", schedule?: {profile?, preemption?, seed?, maxNodeVerdicts?}}`";
 
 /// The sources read from `input`, and diagnostics about the ones that could not be used.
 #[derive(Debug, Default)]
@@ -178,6 +178,11 @@ pub fn read_options(
             warnings.extend(unknown_names(&limits, "options.limits", LIMIT_NAMES));
         }
     }
+    if options.schedule.is_some() {
+        if let Ok(schedule) = Reflect::get(&js, &JsValue::from_str("schedule")) {
+            warnings.extend(unknown_names(&schedule, "options.schedule", SCHEDULE_NAMES));
+        }
+    }
     Ok((options, warnings))
 }
 
@@ -189,18 +194,41 @@ fn explain_options_error(options: &JsValue) -> Option<Box<Diagnostic>> {
             return Some(invalid_type("options.limits", "an object", &limits));
         }
         for name in LIMIT_NAMES {
-            let value = Reflect::get(&limits, &JsValue::from_str(name)).ok()?;
-            let fine = value.is_undefined()
-                || value.is_null()
-                || value
-                    .as_f64()
-                    .is_some_and(|n| n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0);
-            if !fine {
-                return Some(invalid_type(
-                    &format!("options.limits.{name}"),
-                    "a non-negative integer",
-                    &value,
-                ));
+            if let Some(problem) = non_negative_integer(&limits, "options.limits", name) {
+                return Some(problem);
+            }
+        }
+    }
+    let schedule = Reflect::get(options, &JsValue::from_str("schedule")).ok()?;
+    if !schedule.is_undefined() && !schedule.is_null() {
+        if !is_plain_object(&schedule) {
+            return Some(invalid_type("options.schedule", "an object", &schedule));
+        }
+        let profile = Reflect::get(&schedule, &JsValue::from_str("profile")).ok()?;
+        let fine = profile.is_undefined()
+            || profile.is_null()
+            || matches!(
+                profile.as_string().as_deref(),
+                Some("openshift-3.11" | "kubernetes-1.34")
+            );
+        if !fine {
+            return Some(invalid_type(
+                "options.schedule.profile",
+                "`\"openshift-3.11\"` or `\"kubernetes-1.34\"`",
+                &profile,
+            ));
+        }
+        let preemption = Reflect::get(&schedule, &JsValue::from_str("preemption")).ok()?;
+        if !(preemption.is_undefined() || preemption.is_null() || preemption.as_bool().is_some()) {
+            return Some(invalid_type(
+                "options.schedule.preemption",
+                "a boolean",
+                &preemption,
+            ));
+        }
+        for name in ["seed", "maxNodeVerdicts"] {
+            if let Some(problem) = non_negative_integer(&schedule, "options.schedule", name) {
+                return Some(problem);
             }
         }
     }
@@ -216,6 +244,17 @@ fn explain_options_error(options: &JsValue) -> Option<Box<Diagnostic>> {
         ));
     }
     None
+}
+
+/// The problem with `object[name]` unless it is absent or a safe non-negative integer.
+fn non_negative_integer(object: &JsValue, path: &str, name: &str) -> Option<Box<Diagnostic>> {
+    let value = Reflect::get(object, &JsValue::from_str(name)).ok()?;
+    let fine = value.is_undefined()
+        || value.is_null()
+        || value
+            .as_f64()
+            .is_some_and(|n| n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0);
+    (!fine).then(|| invalid_type(&format!("{path}.{name}"), "a non-negative integer", &value))
 }
 
 fn unknown_names(object: &JsValue, path: &str, known: &[&str]) -> Vec<Diagnostic> {

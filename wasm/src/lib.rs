@@ -12,7 +12,8 @@ use wasm_bindgen::prelude::*;
 
 pub use input::{Input, NamedSource, OwnedSource, SourceInput, SourceText};
 pub use options::{EvaluateOptions, Format, LimitsOptions};
-pub use outcome::{Evaluation, Run, TextEvaluation};
+pub use options::{Profile, ScheduleOptions};
+pub use outcome::{Evaluation, Run, ScheduleEvaluation, TextEvaluation, View};
 
 // The exports below are the raw layer: the npm package's hand-written entry points
 // (`wasm/npm/kubefit.js`) wrap them to parse the JSON, build `{ok, report}` and recover
@@ -25,14 +26,23 @@ pub use outcome::{Evaluation, Run, TextEvaluation};
 #[must_use]
 pub fn evaluate(input: Ts<Input>, options: Option<Ts<EvaluateOptions>>) -> js_sys::Array {
     let format = js::read_format(options.as_ref());
-    raw(&run(&input, options, format), format)
+    raw(&run(&input, options, format.into()), format)
+}
+
+/// Evaluates `input` and returns `[ok, "json", payload]` where the payload is only the
+/// scheduling section and the diagnostics (`ScheduleEvaluation`). `options.format` is
+/// ignored; `options.schedule` picks the profile, preemption and seed.
+#[wasm_bindgen(js_name = schedule, unchecked_return_type = "[ok: boolean, format: \"json\", payload: string]")]
+#[must_use]
+pub fn schedule(input: Ts<Input>, options: Option<Ts<EvaluateOptions>>) -> js_sys::Array {
+    raw(&run(&input, options, View::Scheduling), Format::Json)
 }
 
 /// Evaluates `input` and returns the report rendered as text tables.
 #[wasm_bindgen(js_name = evaluateText)]
 #[must_use]
 pub fn evaluate_text(input: Ts<Input>, options: Option<Ts<EvaluateOptions>>) -> String {
-    run(&input, options, Format::Text).payload
+    run(&input, options, Format::Text.into()).payload
 }
 
 /// The kubefit version.
@@ -58,7 +68,7 @@ pub fn panic_for_tests() {
 pub fn panic_report(detail: &str, text: bool) -> js_sys::Array {
     let format = if text { Format::Text } else { Format::Json };
     raw(
-        &outcome::rejected(panic::diagnostic(detail), format),
+        &outcome::rejected(panic::diagnostic(detail), format.into()),
         format,
     )
 }
@@ -75,20 +85,20 @@ fn raw(run: &Run, format: Format) -> js_sys::Array {
     )
 }
 
-fn run(input: &Ts<Input>, options: Option<Ts<EvaluateOptions>>, format: Format) -> Run {
+fn run(input: &Ts<Input>, options: Option<Ts<EvaluateOptions>>, view: View) -> Run {
     panic::install();
     let (options, warnings) = match js::read_options(options) {
         Ok(read) => read,
-        Err(diagnostic) => return outcome::rejected(*diagnostic, format),
+        Err(diagnostic) => return outcome::rejected(*diagnostic, view),
     };
     match js::read_input(&input.js_value()) {
         Ok(read) => {
             memory::reserve_for(&read.sources);
             let mut early = read.diagnostics;
             early.extend(warnings);
-            outcome::run(read.sources, early, &options, format)
+            outcome::run(read.sources, early, &options, view)
         }
-        Err(diagnostic) => outcome::rejected(*diagnostic, format),
+        Err(diagnostic) => outcome::rejected(*diagnostic, view),
     }
 }
 

@@ -16,6 +16,47 @@ pub struct EvaluateOptions {
     #[serde(default)]
     #[tsify(optional)]
     pub format: Option<Format>,
+    /// How pending pods are placed: the profile, preemption, the tie-break seed.
+    #[serde(default)]
+    #[tsify(optional)]
+    pub schedule: Option<ScheduleOptions>,
+}
+
+/// Scheduling options; each one left out keeps kubefit's default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct ScheduleOptions {
+    /// The scheduler to reproduce. Without it the input decides: a `Policy` or
+    /// `MasterConfig` selects `openshift-3.11`, anything else `kubernetes-1.34`.
+    #[serde(default)]
+    #[tsify(optional)]
+    pub profile: Option<Profile>,
+    /// Whether pods that fit nowhere may preempt lower-priority pods (default `true`;
+    /// `false` is the scheduler's `disablePreemption`).
+    #[serde(default)]
+    #[tsify(optional)]
+    pub preemption: Option<bool>,
+    /// Seed of the `kubernetes-1.34` draw between equally scored nodes (default 0); the
+    /// same seed gives the same placements.
+    #[serde(default)]
+    #[tsify(optional)]
+    pub seed: Option<u64>,
+    /// How many per-node verdicts the report keeps in all (default 1 000 000); later pods
+    /// keep only their chosen node's.
+    #[serde(default)]
+    #[tsify(optional)]
+    pub max_node_verdicts: Option<usize>,
+}
+
+/// A scheduler kubefit reproduces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Tsify)]
+pub enum Profile {
+    /// Kubernetes 1.11 with the scheduler Policy, as OpenShift 3.11 runs it (scores 0-10).
+    #[serde(rename = "openshift-3.11")]
+    OpenShift311,
+    /// The Kubernetes 1.34 scheduling framework (scores 0-100).
+    #[serde(rename = "kubernetes-1.34")]
+    Kubernetes134,
 }
 
 /// Budgets for reading input; each one left out keeps kubefit's default.
@@ -56,7 +97,9 @@ pub enum Format {
 // since serde-wasm-bindgen only looks up the names a struct declares.
 
 /// The names `options` accepts.
-pub(crate) const OPTION_NAMES: &[&str] = &["limits", "format"];
+pub(crate) const OPTION_NAMES: &[&str] = &["limits", "format", "schedule"];
+/// The names `options.schedule` accepts.
+pub(crate) const SCHEDULE_NAMES: &[&str] = &["profile", "preemption", "seed", "maxNodeVerdicts"];
 /// The names `options.limits` accepts.
 pub(crate) const LIMIT_NAMES: &[&str] = &[
     "maxInputBytes",
@@ -84,10 +127,17 @@ impl EvaluateOptions {
                 limits.max_documents = value;
             }
         }
-        kubefit_core::Options {
-            limits,
-            ..kubefit_core::Options::default()
+        let mut schedule = kubefit_core::schedule::ScheduleOptions::default();
+        if let Some(given) = self.schedule {
+            schedule.version = given.profile.map(|profile| match profile {
+                Profile::OpenShift311 => kubefit_core::schedule::Version::Legacy,
+                Profile::Kubernetes134 => kubefit_core::schedule::Version::Current,
+            });
+            schedule.disable_preemption = given.preemption == Some(false);
+            schedule.seed = given.seed.unwrap_or(0);
+            schedule.max_node_verdicts = given.max_node_verdicts;
         }
+        kubefit_core::Options { limits, schedule }
     }
 
     /// The output format, `json` unless asked otherwise.
@@ -125,6 +175,29 @@ mod tests {
     }
 
     #[test]
+    fn schedule_options_reach_the_core() {
+        let options: EvaluateOptions = serde_json::from_str(
+            r#"{"schedule": {"profile": "openshift-3.11", "preemption": false, "seed": 9, "maxNodeVerdicts": 5}}"#,
+        )
+        .unwrap();
+        let schedule = options.to_core().schedule;
+        assert_eq!(
+            schedule.version,
+            Some(kubefit_core::schedule::Version::Legacy)
+        );
+        assert!(schedule.disable_preemption);
+        assert_eq!(schedule.seed, 9);
+        assert_eq!(schedule.max_node_verdicts, Some(5));
+        let defaults = EvaluateOptions::default().to_core().schedule;
+        assert_eq!(defaults.version, None);
+        assert!(!defaults.disable_preemption);
+        assert!(serde_json::from_str::<EvaluateOptions>(
+            r#"{"schedule": {"profile": "kubernetes-1.99"}}"#
+        )
+        .is_err());
+    }
+
+    #[test]
     fn wrong_types_are_errors() {
         assert!(
             serde_json::from_str::<EvaluateOptions>(r#"{"limits": {"maxDepth": "3"}}"#).is_err()
@@ -140,6 +213,20 @@ mod tests {
     fn known_names_match_the_serde_names() {
         for name in OPTION_NAMES {
             let json = alloc_json(name);
+            assert!(
+                serde_json::from_str::<EvaluateOptions>(&json).is_ok(),
+                "{json}"
+            );
+        }
+        for name in SCHEDULE_NAMES {
+            let value = if *name == "profile" {
+                r#""kubernetes-1.34""#
+            } else if *name == "preemption" {
+                "true"
+            } else {
+                "1"
+            };
+            let json = format!(r#"{{"schedule": {{"{name}": {value}}}}}"#);
             assert!(
                 serde_json::from_str::<EvaluateOptions>(&json).is_ok(),
                 "{json}"

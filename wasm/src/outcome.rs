@@ -42,6 +42,33 @@ pub struct TextEvaluation {
 }
 
 /// A finished run: whether the input is valid, and the report as JSON or text.
+/// The result of `schedule`: the scheduling section of the report, with the diagnostics
+/// (a pod left out by an input error is not scheduled: the diagnostics say why).
+#[derive(Serialize, Tsify)]
+pub struct ScheduleEvaluation<'a> {
+    /// No error diagnostics (there may be warnings).
+    pub ok: bool,
+    /// Where each pending pod goes, and why.
+    pub scheduling: &'a kubefit_core::report::scheduling::Scheduling,
+    /// Problems found in the input, errors first.
+    pub diagnostics: &'a [Diagnostic],
+}
+
+/// What a run returns: the report in a format, or its scheduling section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// The whole report, as JSON or text.
+    Report(Format),
+    /// `{ok, scheduling, diagnostics}` as JSON.
+    Scheduling,
+}
+
+impl From<Format> for View {
+    fn from(format: Format) -> Self {
+        Self::Report(format)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Run {
     /// No error diagnostics.
@@ -59,7 +86,7 @@ pub fn run(
     sources: Vec<OwnedSource>,
     early: Vec<Diagnostic>,
     options: &EvaluateOptions,
-    format: Format,
+    view: View,
 ) -> Run {
     let views: Vec<kubefit_core::Source<'_>> = sources.iter().map(OwnedSource::source).collect();
     let mut report = kubefit_core::evaluate(&views, &options.to_core());
@@ -72,33 +99,37 @@ pub fn run(
         diagnostics.sort_by_key(|diagnostic| diagnostic.severity != Severity::Error);
         report.diagnostics = diagnostics;
     }
-    finish(&report, format)
+    finish(&report, view)
 }
 
 /// The report for an argument that could not be read at all: only its diagnostic.
 #[must_use]
-pub fn rejected(diagnostic: Diagnostic, format: Format) -> Run {
+pub fn rejected(diagnostic: Diagnostic, view: View) -> Run {
     let mut report = kubefit_core::evaluate(&[], &kubefit_core::Options::default());
     report.diagnostics = vec![diagnostic];
-    finish(&report, format)
+    finish(&report, view)
 }
 
-fn finish(report: &Report, format: Format) -> Run {
-    let payload = match format {
-        Format::Json => serde_json::to_string(report).unwrap_or_else(|error| {
+fn finish(report: &Report, view: View) -> Run {
+    let ok = !report.has_errors();
+    let json = match view {
+        View::Report(Format::Json) => serde_json::to_string(report),
+        View::Scheduling => serde_json::to_string(&ScheduleEvaluation {
+            ok,
+            scheduling: &report.scheduling,
+            diagnostics: &report.diagnostics,
+        }),
+        View::Report(Format::Text) => Ok(report.to_text()),
+    };
+    let payload = json.unwrap_or_else(|error| {
             // Not expected: every map key in the report is a string. Still a report, not a throw.
             format!(
                 r#"{{"kubefitVersion":"{}","diagnostics":[{{"severity":"error","code":"internal/serialize","message":"{}"}}]}}"#,
                 kubefit_core::VERSION,
                 error.to_string().replace(['"', '\\'], "'")
             )
-        }),
-        Format::Text => report.to_text(),
-    };
-    Run {
-        ok: !report.has_errors(),
-        payload,
-    }
+    });
+    Run { ok, payload }
 }
 
 #[cfg(test)]
@@ -120,7 +151,7 @@ mod tests {
             vec![source("a.yaml", NODE)],
             vec![],
             &EvaluateOptions::default(),
-            Format::Json,
+            Format::Json.into(),
         );
         assert!(run.ok, "{}", run.payload);
         let report: serde_json::Value = serde_json::from_str(&run.payload).unwrap();
@@ -134,7 +165,7 @@ mod tests {
             vec![source("bad.yaml", "a: [1, 2\nb: {")],
             vec![],
             &EvaluateOptions::default(),
-            Format::Json,
+            Format::Json.into(),
         );
         assert!(!run.ok);
         let report: serde_json::Value = serde_json::from_str(&run.payload).unwrap();
@@ -153,7 +184,7 @@ mod tests {
             vec![source("a.yaml", NODE)],
             vec![warning, error],
             &EvaluateOptions::default(),
-            Format::Json,
+            Format::Json.into(),
         );
         assert!(!run.ok);
         let report: serde_json::Value = serde_json::from_str(&run.payload).unwrap();
@@ -165,7 +196,7 @@ mod tests {
     fn rejected_arguments_give_a_report_with_one_diagnostic() {
         let run = rejected(
             Diagnostic::error("argument/invalid-type", "expected a string, got `null`"),
-            Format::Json,
+            Format::Json.into(),
         );
         assert!(!run.ok);
         let report: serde_json::Value = serde_json::from_str(&run.payload).unwrap();
@@ -179,10 +210,41 @@ mod tests {
             vec![source("a.yaml", NODE)],
             vec![],
             &EvaluateOptions::default(),
-            Format::Text,
+            Format::Text.into(),
         );
         assert!(run.ok);
         assert!(run.payload.contains("n1"), "{}", run.payload);
         assert!(!run.payload.trim_start().starts_with('{'));
+    }
+
+    #[test]
+    fn the_scheduling_view_keeps_only_scheduling_and_diagnostics() {
+        let pending = format!(
+            "{NODE}---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p, namespace: d}}\nspec:\n  containers: [{{name: c, image: i}}]\n"
+        );
+        let run = run(
+            vec![source("a.yaml", &pending)],
+            vec![],
+            &EvaluateOptions::default(),
+            View::Scheduling,
+        );
+        assert!(run.ok, "{}", run.payload);
+        let value: serde_json::Value = serde_json::from_str(&run.payload).unwrap();
+        let keys: Vec<&str> = value
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, ["diagnostics", "ok", "scheduling"]);
+        assert_eq!(value["scheduling"]["pods"][0]["node"], "n1");
+        let rejected = rejected(
+            Diagnostic::error("argument/invalid-type", "bad"),
+            View::Scheduling,
+        );
+        assert!(!rejected.ok);
+        let value: serde_json::Value = serde_json::from_str(&rejected.payload).unwrap();
+        assert_eq!(value["ok"], false);
+        assert_eq!(value["diagnostics"][0]["code"], "argument/invalid-type");
     }
 }

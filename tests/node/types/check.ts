@@ -1,7 +1,7 @@
 // Type-checked by types.test.mjs against the installed package (never run). Each
 // `@ts-expect-error` proves that the declarations reject a wrong use.
-import init, { evaluate, evaluateText, initSync, version } from 'kubefit';
-import type { Diagnostic, EvaluateOptions, Evaluation, Input, Report, TextEvaluation } from 'kubefit';
+import init, { evaluate, evaluateText, initSync, schedule, version } from 'kubefit';
+import type { Diagnostic, EvaluateOptions, Evaluation, Input, Placement, Report, ScheduleEvaluation, TextEvaluation } from 'kubefit';
 
 export async function uses(bytes: Uint8Array): Promise<void> {
   await init();
@@ -31,6 +31,15 @@ export async function uses(bytes: Uint8Array): Promise<void> {
   const inputs: Input[] = ['a', bytes, ['a', bytes, { text: 'b' }, { name: 'c.yaml', text: bytes }]];
   void inputs;
   const tables: string = evaluateText(['a', { name: 'b', text: 'c' }]);
+  const placed: ScheduleEvaluation = schedule('kind: Pod', {
+    schedule: { profile: 'openshift-3.11', preemption: false, seed: 7, maxNodeVerdicts: 10 },
+  });
+  const placement: Placement | undefined = placed.scheduling.pods[0];
+  const outcome: 'scheduled' | 'unschedulable' | 'nominated' | 'rejected' | 'not-handled' | undefined = placement?.outcome;
+  const message: string | null | undefined = placement?.message;
+  void [outcome, message];
+  // @ts-expect-error profiles are the two kubefit reproduces
+  schedule('a', { schedule: { profile: 'kubernetes-1.99' } });
   const v: string = version();
   void [tables, v];
 

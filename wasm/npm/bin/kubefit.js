@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The kubefit CLI: `kubefit evaluate [FILE|-]... [-o json|text]`.
+// The kubefit CLI: `kubefit evaluate [FILE|-]... [-o json|text] [scheduling options]`.
 //
 // Exit codes: 0 when the input is valid, 1 when it has errors, 2 for usage errors.
 // Files are read as bytes and handed to the module as they are, so a 300 MB file never
@@ -9,13 +9,19 @@ import * as raw from '../kubefit_wasm.js';
 import { createApi } from '../kubefit.js';
 import { version } from '../node.js';
 
-const USAGE = `Usage: kubefit evaluate [FILE|-]... [-o json|text]
+const USAGE = `Usage: kubefit evaluate [FILE|-]... [-o json|text] [scheduling options]
 
 Reads Kubernetes and OpenShift objects (YAML or JSON; files, or - for standard input)
-and reports on the cluster they describe, offline.
+and reports on the cluster they describe, offline: nodes, pods, and where each pending
+pod would be scheduled and why.
 
 Options:
   -o, --output FORMAT  json (the report, the default) or text (kubectl-like tables)
+  --profile NAME       the scheduler to reproduce: openshift-3.11 or kubernetes-1.34
+                       (default: chosen by the input; a Policy or MasterConfig selects
+                       openshift-3.11)
+  --no-preemption      pods that fit nowhere do not preempt (disablePreemption)
+  --seed N             seed of the kubernetes-1.34 draw between tied nodes (default 0)
   -h, --help           print this help
   -V, --version        print the kubefit version
 
@@ -27,10 +33,18 @@ class UsageError extends Error {}
 function parse(args) {
   const files = [];
   let output = 'json';
+  const schedule = {};
   let command;
   let onlyFiles = false;
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index];
+    // `--name value` and `--name=value`.
+    const valueOf = (name, expected) => {
+      if (arg.startsWith(`${name}=`)) return arg.slice(name.length + 1);
+      index += 1;
+      if (index >= args.length) throw new UsageError(`${name} needs a value: ${expected}`);
+      return args[index];
+    };
     if (onlyFiles || arg === '-' || !arg.startsWith('-')) {
       if (command === undefined) {
         command = arg;
@@ -51,6 +65,19 @@ function parse(args) {
       output = arg.slice('--output='.length);
     } else if (arg.startsWith('-o') && arg.length > 2) {
       output = arg.slice(arg[2] === '=' ? 3 : 2);
+    } else if (arg === '--profile' || arg.startsWith('--profile=')) {
+      schedule.profile = valueOf('--profile', 'openshift-3.11 or kubernetes-1.34');
+      if (schedule.profile !== 'openshift-3.11' && schedule.profile !== 'kubernetes-1.34') {
+        throw new UsageError(`unknown profile \`${schedule.profile}\`: use openshift-3.11 or kubernetes-1.34`);
+      }
+    } else if (arg === '--no-preemption') {
+      schedule.preemption = false;
+    } else if (arg === '--seed' || arg.startsWith('--seed=')) {
+      const seed = valueOf('--seed', 'a non-negative integer');
+      if (!/^\d+$/.test(seed) || !Number.isSafeInteger(Number(seed))) {
+        throw new UsageError(`--seed must be a non-negative integer, got \`${seed}\``);
+      }
+      schedule.seed = Number(seed);
     } else {
       throw new UsageError(`unknown option \`${arg}\``);
     }
@@ -61,7 +88,7 @@ function parse(args) {
   if (output !== 'json' && output !== 'text') {
     throw new UsageError(`unknown output format \`${output}\`: use json or text`);
   }
-  return { files, output };
+  return { files, output, schedule };
 }
 
 async function readStdin() {
@@ -111,7 +138,10 @@ async function main(args) {
     return 2;
   }
   // The instance is the one node.js initialised; the raw result keeps the JSON as text.
-  const { ok, payload } = createApi(raw, () => true).evaluateRaw(sources, { format: parsed.output });
+  const { ok, payload } = createApi(raw, () => true).evaluateRaw(sources, {
+    format: parsed.output,
+    schedule: parsed.schedule,
+  });
   process.stdout.write(payload.endsWith('\n') ? payload : `${payload}\n`);
   return ok ? 0 : 1;
 }
