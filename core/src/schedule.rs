@@ -253,25 +253,21 @@ fn schedule_all(
             placements.push(placement);
             continue;
         };
+        // Every node's verdict while the budget lasts; after it, only the chosen (or
+        // nominated) node's, and the per-node work skips building the rest.
+        let record = snapshot.nodes.len() <= verdict_budget;
         schedule_one(
             profile.as_ref(),
             &mut snapshot,
             pod,
+            record,
             &mut selector,
             &mut sampling,
             &mut placement,
         );
-        if placement.nodes.0.len() <= verdict_budget {
+        if record {
             verdict_budget -= placement.nodes.0.len();
         } else {
-            let keep = placement
-                .nominated_node
-                .clone()
-                .or_else(|| placement.node.clone());
-            placement
-                .nodes
-                .0
-                .retain(|(name, _)| keep.as_deref() == Some(name.as_str()));
             placement.nodes_omitted = true;
         }
         placements.push(placement);
@@ -294,6 +290,7 @@ fn schedule_one(
     profile: &dyn Profile,
     snapshot: &mut Snapshot<'_>,
     pod: usize,
+    record: bool,
     selector: &mut select::HostSelector,
     sampling: &mut select::Sampling,
     placement: &mut Placement,
@@ -315,13 +312,13 @@ fn schedule_one(
     };
     // Filter every node, recording every filter's verdict; the node's reasons are the
     // ones upstream records: the first failing filter's (or every failing one's with
-    // alwaysCheckAllPredicates).
+    // alwaysCheckAllPredicates). Without `record`, only the reasons are kept (the
+    // message counts them).
     let nominated = nominated_pods(snapshot, pod);
     let mut feasible = Vec::new();
-    let mut verdicts: Vec<(String, NodeVerdict)> = Vec::with_capacity(node_count);
+    let mut verdicts: Vec<NodeVerdict> = Vec::with_capacity(node_count);
     let mut codes: Vec<Code> = Vec::with_capacity(node_count);
     for node in 0..node_count {
-        let name = snapshot.nodes.get(node).map_or("", |info| info.name());
         let excluded = only.as_ref().and_then(|(allowed, plugins)| {
             (!allowed.get(node).copied().unwrap_or(false)).then_some(plugins)
         });
@@ -349,11 +346,13 @@ fn schedule_one(
                         code = status.code;
                     }
                 }
-                verdict.predicates.push(PredicateVerdict {
-                    name: filter.into_owned(),
-                    passed: status.passed(),
-                    reasons: status.reasons,
-                });
+                if record {
+                    verdict.predicates.push(PredicateVerdict {
+                        name: filter.into_owned(),
+                        passed: status.passed(),
+                        reasons: status.reasons,
+                    });
+                }
             }
             code
         };
@@ -361,7 +360,7 @@ fn schedule_one(
             feasible.push(node);
         }
         codes.push(code);
-        verdicts.push((name.into(), verdict));
+        verdicts.push(verdict);
     }
     // 1.34 tries a pod's own nominated node first and takes it if it fits, without
     // scoring (`evaluateNominatedNode` in `schedule_one.go`); 1.11 has no such shortcut.
@@ -383,36 +382,42 @@ fn schedule_one(
         [only_node] => Some(*only_node),
         _ => {
             let scores = cycle.score(snapshot, &feasible);
-            let mut totals = alloc::vec![0i64; feasible.len()];
-            for (position, &node) in feasible.iter().enumerate() {
-                let mut map = ScoreMap::default();
-                let mut total = 0i64;
-                // A plugin that skipped (PreScore `Skip`) gives no scores and adds nothing.
-                for (name, weight, values) in
-                    scores.iter().filter(|(_, _, values)| !values.is_empty())
-                {
-                    let value = values.get(position).copied().unwrap_or(0);
-                    map.0.push((name.clone(), value));
-                    total = total.saturating_add(value.saturating_mul(*weight));
-                }
+            // A plugin that skipped (PreScore `Skip`) gives no scores and adds nothing.
+            let scored = || scores.iter().filter(|(_, _, values)| !values.is_empty());
+            // Nothing scores: every node gets 1 (EqualPriority in 1.11, `prioritizeNodes`
+            // in the framework).
+            let total_at = |position: usize| {
                 if scores.is_empty() {
-                    // Nothing scores: every node gets 1 (EqualPriority in 1.11,
-                    // `prioritizeNodes` in the framework).
-                    total = 1;
+                    return 1;
                 }
-                if let Some(slot) = totals.get_mut(position) {
-                    *slot = total;
+                scored().fold(0i64, |total, (_, weight, values)| {
+                    let value = values.get(position).copied().unwrap_or(0);
+                    total.saturating_add(value.saturating_mul(*weight))
+                })
+            };
+            let mut record_scores = |position: usize, node: usize| {
+                let map = scored()
+                    .map(|(name, _, values)| {
+                        (name.clone(), values.get(position).copied().unwrap_or(0))
+                    })
+                    .collect();
+                if let Some(verdict) = verdicts.get_mut(node) {
+                    verdict.scores = Some(ScoreMap(map));
+                    verdict.total = Some(total_at(position));
                 }
-                if let Some((_, verdict)) = verdicts.get_mut(node) {
-                    verdict.scores = Some(map);
-                    verdict.total = Some(total);
-                }
-            }
+            };
+            let totals: Vec<i64> = (0..feasible.len()).map(total_at).collect();
             let names: Vec<&str> = feasible
                 .iter()
                 .map(|&node| snapshot.nodes.get(node).map_or("", |info| info.name()))
                 .collect();
             let (index, tied) = selector.select(&totals, &names);
+            // Without `record`, only the chosen node's scores are kept.
+            for (position, &node) in feasible.iter().enumerate() {
+                if record || position == index {
+                    record_scores(position, node);
+                }
+            }
             placement.tied_nodes = tied
                 .into_iter()
                 .filter_map(|position| names.get(position).map(|name| String::from(*name)))
@@ -473,19 +478,17 @@ fn schedule_one(
             }
         }
     }
-    placement.nodes = NodeVerdicts(verdicts);
     if let Some(node) = chosen {
         placement.outcome = Outcome::Scheduled;
         placement.node = snapshot.nodes.get(node).map(|info| info.name().into());
+        placement.nodes = keep_verdicts(snapshot, verdicts, record, Some(node));
         snapshot.bind(pod, node);
         return;
     }
     placement.outcome = Outcome::Unschedulable;
-    let reasons = placement
-        .nodes
-        .0
+    let reasons = verdicts
         .iter()
-        .flat_map(|(_, verdict)| verdict.reasons.iter().map(String::as_str));
+        .flat_map(|verdict| verdict.reasons.iter().map(String::as_str));
     let fit_error = match version {
         Version::Legacy => message::legacy(node_count, reasons),
         Version::Current => message::framework(node_count, None, reasons, None),
@@ -494,6 +497,35 @@ fn schedule_one(
     if profile.preemption() {
         preemption::preempt(profile, snapshot, pod, &codes, placement);
     }
+    let nominated = placement
+        .nominated_node
+        .as_deref()
+        .and_then(|name| snapshot.nodes.iter().position(|info| info.name() == name));
+    placement.nodes = keep_verdicts(snapshot, verdicts, record, nominated);
+}
+
+/// Names the verdicts the report keeps: all of them when recording, else only `node`'s
+/// (whose predicate list was not built: it holds the reasons and scores).
+fn keep_verdicts(
+    snapshot: &Snapshot<'_>,
+    verdicts: Vec<NodeVerdict>,
+    record: bool,
+    node: Option<usize>,
+) -> NodeVerdicts {
+    let name = |index: usize| {
+        snapshot
+            .nodes
+            .get(index)
+            .map_or_else(String::new, |info| info.name().into())
+    };
+    NodeVerdicts(
+        verdicts
+            .into_iter()
+            .enumerate()
+            .filter(|(index, _)| record || Some(*index) == node)
+            .map(|(index, verdict)| (name(index), verdict))
+            .collect(),
+    )
 }
 
 /// Pending pods nominated to a node (`status.nominatedNodeName`) that the scheduler must

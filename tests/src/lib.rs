@@ -9,6 +9,7 @@
 //! report into fixtures that have no `expected.json` yet.
 
 pub mod generate;
+pub mod placement;
 
 use kubefit_core::{evaluate, Options, Source};
 use serde_json::Value;
