@@ -307,6 +307,8 @@ pub struct Snapshot<'c> {
     pub assigned: Vec<Option<usize>>,
     /// For each pod of the cluster, what it adds to its node.
     usage: Vec<Option<PodUsage>>,
+    /// Volumes and claims the scheduler assumed bound as it placed pods.
+    pub volumes: super::volumes::Assumed,
 }
 
 impl<'c> Snapshot<'c> {
@@ -319,6 +321,7 @@ impl<'c> Snapshot<'c> {
             nodes: cluster.nodes.iter().map(NodeInfo::new).collect(),
             assigned: alloc::vec![None; cluster.pods.len()],
             usage: alloc::vec![None; cluster.pods.len()],
+            volumes: super::volumes::Assumed::default(),
         };
         let index: alloc::collections::BTreeMap<&str, usize> = cluster
             .nodes
