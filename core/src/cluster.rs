@@ -4,6 +4,8 @@
 //! defaulting and Priority admission are applied, and pod owners contribute the pods
 //! they are missing.
 
+pub mod storage;
+
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -100,6 +102,8 @@ pub struct Cluster {
     pub services: Vec<Service>,
     /// Pod owners.
     pub workloads: Vec<(WorkloadKind, Workload)>,
+    /// PersistentVolumes, claims, StorageClasses and CSI objects.
+    pub storage: storage::Storage,
     /// The scheduler Policy (the first one in the input).
     pub policy: Option<Policy>,
     /// The scheduler configuration file (the first one in the input).
@@ -150,6 +154,14 @@ impl Cluster {
                 Resource::Namespace(namespace) => cluster.namespaces.push(namespace),
                 Resource::Service(service) => cluster.services.push(service),
                 Resource::Workload(kind, workload) => cluster.workloads.push((kind, workload)),
+                Resource::PersistentVolume(volume) => cluster.storage.volumes.push(volume),
+                Resource::PersistentVolumeClaim(claim) => cluster.storage.claims.push(claim),
+                Resource::StorageClass(class) => cluster.storage.classes.push(class),
+                Resource::CsiNode(node) => cluster.storage.csi_nodes.push(node),
+                Resource::CsiDriver(driver) => cluster.storage.csi_drivers.push(driver),
+                Resource::CsiStorageCapacity(capacity) => {
+                    cluster.storage.capacities.push(capacity);
+                }
                 Resource::Policy(policy) => {
                     keep_first(
                         &mut cluster.policy,
@@ -175,6 +187,7 @@ impl Cluster {
                 ),
             }
         }
+        cluster.storage.finish();
         let input_pods: Vec<&Pod> = pods.iter().map(|(pod, _)| pod).collect();
         let created = owners::missing_pods(&cluster.workloads, &input_pods, &cluster.nodes);
         pods.extend(created.into_iter().map(|pod| (pod, None)));

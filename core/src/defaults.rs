@@ -34,6 +34,36 @@ pub fn apply(resource: &mut Resource) {
                 service.spec.type_ = String::from("ClusterIP");
             }
         }
+        Resource::PersistentVolume(volume) => {
+            // The API server leaves a new volume `Pending`; the PV controller's first sync
+            // makes it `Available`, or `Bound` once it names a claim. A volume written
+            // without a phase is read as that sync leaves it, since every snapshot of a
+            // running cluster shows it so.
+            if volume.status.phase.is_empty() {
+                volume.status.phase = String::from(if volume.spec.claim_ref.is_some() {
+                    "Bound"
+                } else {
+                    "Available"
+                });
+            }
+            if volume.spec.persistent_volume_reclaim_policy.is_empty() {
+                volume.spec.persistent_volume_reclaim_policy = String::from("Retain");
+            }
+        }
+        Resource::PersistentVolumeClaim(claim) => default_namespace(&mut claim.metadata.namespace),
+        Resource::StorageClass(class) => {
+            // `SetDefaults_StorageClass`.
+            class
+                .reclaim_policy
+                .get_or_insert_with(|| String::from("Delete"));
+            class
+                .volume_binding_mode
+                .get_or_insert_with(|| String::from("Immediate"));
+        }
+        Resource::CsiStorageCapacity(capacity) => {
+            default_namespace(&mut capacity.metadata.namespace);
+        }
+        Resource::CsiNode(_) | Resource::CsiDriver(_) => {}
         Resource::Namespace(_)
         | Resource::Policy(_)
         | Resource::KubeSchedulerConfiguration(_)

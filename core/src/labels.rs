@@ -55,16 +55,31 @@ pub fn node_selector_matches(selector: &NodeSelector, node: &Node) -> bool {
 /// matches nothing.
 #[must_use]
 pub fn node_term_matches(term: &NodeSelectorTerm, node: &Node) -> bool {
+    term_matches(term, &node.metadata.labels, &node.metadata.name)
+}
+
+/// True if any term matches a node known only by its labels, as a PersistentVolume's
+/// node affinity is checked (`CheckNodeAffinity` builds a node without a name, so a
+/// `metadata.name` field requirement sees an empty name).
+#[must_use]
+pub fn node_selector_matches_labels(selector: &NodeSelector, labels: &StringMap) -> bool {
+    selector
+        .node_selector_terms
+        .iter()
+        .any(|term| term_matches(term, labels, ""))
+}
+
+fn term_matches(term: &NodeSelectorTerm, labels: &StringMap, name: &str) -> bool {
     if term.match_expressions.is_empty() && term.match_fields.is_empty() {
         return false;
     }
     term.match_expressions
         .iter()
-        .all(|requirement| node_requirement_matches(requirement, &node.metadata.labels))
+        .all(|requirement| node_requirement_matches(requirement, labels))
         && term
             .match_fields
             .iter()
-            .all(|requirement| field_matches(requirement, node))
+            .all(|requirement| field_matches(requirement, name))
 }
 
 /// A node label requirement, including `Gt` and `Lt` on integer label values.
@@ -95,14 +110,14 @@ pub fn node_requirement_matches(requirement: &NodeSelectorRequirement, labels: &
 }
 
 /// A `matchFields` requirement: only `metadata.name` with `In` or `NotIn` exists upstream.
-fn field_matches(requirement: &NodeSelectorRequirement, node: &Node) -> bool {
+fn field_matches(requirement: &NodeSelectorRequirement, name: &str) -> bool {
     if requirement.key != "metadata.name" {
         return false;
     }
-    let name = &node.metadata.name;
+    let listed = requirement.values.iter().any(|value| value == name);
     match requirement.operator.as_str() {
-        "In" => requirement.values.contains(name),
-        "NotIn" => !requirement.values.contains(name),
+        "In" => listed,
+        "NotIn" => !listed,
         _ => false,
     }
 }

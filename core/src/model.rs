@@ -9,6 +9,7 @@ mod pod;
 mod policy;
 mod scheduler;
 mod selector;
+mod storage;
 mod workload;
 
 use alloc::collections::BTreeMap;
@@ -17,8 +18,10 @@ use alloc::string::String;
 pub use meta::{ObjectMeta, OwnerReference};
 pub use node::{ContainerImage, Node, NodeCondition, NodeSpec, NodeStatus, Taint};
 pub use pod::{
-    Affinity, Container, ContainerPort, NodeAffinity, Pod, PodAffinity, PodAffinityTerm,
-    PodAntiAffinity, PodSpec, PodStatus, PreferredSchedulingTerm, ResourceRequirements, Toleration,
+    Affinity, AwsElasticBlockStoreVolumeSource, AzureDiskVolumeSource, Container, ContainerPort,
+    GcePersistentDiskVolumeSource, IscsiVolumeSource, NodeAffinity,
+    PersistentVolumeClaimVolumeSource, Pod, PodAffinity, PodAffinityTerm, PodAntiAffinity, PodSpec,
+    PodStatus, PreferredSchedulingTerm, RbdVolumeSource, ResourceRequirements, Toleration,
     TopologySpreadConstraint, Volume, WeightedPodAffinityTerm,
 };
 pub use policy::{
@@ -37,6 +40,13 @@ pub use scheduler::{
 pub use selector::{
     LabelSelector, LabelSelectorRequirement, NodeSelector, NodeSelectorRequirement,
     NodeSelectorTerm,
+};
+pub use storage::{
+    CsiDriver, CsiDriverSpec, CsiNode, CsiNodeDriver, CsiNodeSpec, CsiPersistentVolumeSource,
+    CsiStorageCapacity, ObjectReference, PersistentVolume, PersistentVolumeClaim,
+    PersistentVolumeClaimSpec, PersistentVolumeClaimStatus, PersistentVolumeSpec,
+    PersistentVolumeStatus, StorageClass, TopologySelectorLabelRequirement, TopologySelectorTerm,
+    VolumeNodeAffinity, VolumeNodeResources, VolumeResourceRequirements,
 };
 pub use workload::{PodTemplateSpec, Workload, WorkloadKind, WorkloadSpec, WorkloadStatus};
 

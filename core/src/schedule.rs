@@ -22,6 +22,7 @@ pub mod select;
 pub mod selection;
 pub mod snapshot;
 pub mod status;
+pub mod volumes;
 
 use alloc::borrow::Cow;
 use alloc::boxed::Box;
@@ -95,8 +96,13 @@ pub enum Prepared<'a> {
         /// Nodes outside the subset a PreFilter returned, and the plugins that returned it.
         only: Option<(Vec<bool>, Vec<&'static str>)>,
     },
-    /// A PreFilter rejected the pod on every node, with this message.
-    Rejected(String),
+    /// A PreFilter rejected the pod on every node, with this status. One that is
+    /// `UnschedulableAndUnresolvable` stops the PreFilters after it, so DynamicResources
+    /// never saw the pod.
+    Rejected(Status),
+    /// The scheduler gives up on the pod with this error before looking at any node (1.11
+    /// `podPassesBasicChecks`); the error is the event text and nothing is preempted.
+    Error(String),
 }
 
 /// One pod's scheduling cycle in one profile.
@@ -111,6 +117,10 @@ pub trait Cycle {
     /// Each score's normalised scores over the feasible nodes, with its name and weight;
     /// an empty list when the plugin skips this pod.
     fn score(&self, snapshot: &Snapshot<'_>, feasible: &[usize]) -> Vec<(String, i64, Vec<i64>)>;
+
+    /// Reserves what the pod takes on its node beyond the node's own totals (volume
+    /// binding's assumed volumes); called once the pod is placed there.
+    fn reserve(&self, _snapshot: &mut Snapshot<'_>, _node: usize) {}
 }
 
 /// A scheduler profile.
@@ -297,15 +307,22 @@ fn schedule_one(
 ) {
     let version = profile.version();
     let node_count = snapshot.nodes.len();
-    if node_count == 0 {
+    // 1.11 checks the pod's claims before it lists nodes; 1.34 lists nodes first.
+    let prepared = profile.prepare(snapshot, pod);
+    let failed_basic_checks = version == Version::Legacy && matches!(prepared, Prepared::Error(_));
+    if node_count == 0 && !failed_basic_checks {
         placement.outcome = Outcome::Unschedulable;
         placement.message = Some("no nodes available to schedule pods".into());
         return;
     }
-    let (cycle, only) = match profile.prepare(snapshot, pod) {
-        Prepared::Rejected(message) => {
+    let (cycle, only) = match prepared {
+        Prepared::Error(error) => {
             placement.outcome = Outcome::Unschedulable;
-            placement.message = Some(message::framework(node_count, Some(&message), [], None));
+            placement.message = Some(error);
+            return;
+        }
+        Prepared::Rejected(status) => {
+            reject_everywhere(profile, snapshot, pod, &status, placement);
             return;
         }
         Prepared::Filter { cycle, only } => (cycle, only),
@@ -318,6 +335,8 @@ fn schedule_one(
     let mut feasible = Vec::new();
     let mut verdicts: Vec<NodeVerdict> = Vec::with_capacity(node_count);
     let mut codes: Vec<Code> = Vec::with_capacity(node_count);
+    // Filter errors in node order: `(filter, message)`.
+    let mut errors: Vec<(String, String)> = Vec::new();
     for node in 0..node_count {
         let excluded = only.as_ref().and_then(|(allowed, plugins)| {
             (!allowed.get(node).copied().unwrap_or(false)).then_some(plugins)
@@ -338,7 +357,20 @@ fn schedule_one(
             };
             let mut code = Code::Success;
             for (filter, status) in results {
-                if !status.passed() && (code == Code::Success || profile.check_all()) {
+                // An error ends the node's evaluation, even after failures with
+                // alwaysCheckAllPredicates, and then the pod's scheduling attempt.
+                if status.code == Code::Error
+                    && code != Code::Error
+                    && (code == Code::Success || profile.check_all())
+                {
+                    let text = status.reasons.first().cloned().unwrap_or_default();
+                    verdict.reasons = alloc::vec![text.clone()];
+                    errors.push((String::from(filter.as_ref()), text));
+                    code = Code::Error;
+                } else if !status.passed()
+                    && code != Code::Error
+                    && (code == Code::Success || profile.check_all())
+                {
                     verdict.reasons.extend(status.reasons.iter().cloned());
                     // Preemption skips a node if any recorded reason is one it cannot
                     // resolve (1.11 `nodesWherePreemptionMightHelp`).
@@ -361,6 +393,12 @@ fn schedule_one(
         }
         codes.push(code);
         verdicts.push(verdict);
+    }
+    if !errors.is_empty() {
+        placement.outcome = Outcome::Unschedulable;
+        placement.message = Some(error_message(version, &errors));
+        placement.nodes = keep_verdicts(snapshot, verdicts, record, None);
+        return;
     }
     // 1.34 tries a pod's own nominated node first and takes it if it fits, without
     // scoring (`evaluateNominatedNode` in `schedule_one.go`); 1.11 has no such shortcut.
@@ -483,6 +521,7 @@ fn schedule_one(
         placement.node = snapshot.nodes.get(node).map(|info| info.name().into());
         placement.nodes = keep_verdicts(snapshot, verdicts, record, Some(node));
         snapshot.bind(pod, node);
+        cycle.reserve(snapshot, node);
         return;
     }
     placement.outcome = Outcome::Unschedulable;
@@ -571,7 +610,7 @@ fn filter_with_nominated(
     }
     let with_nominated = match profile.prepare(snapshot, pod) {
         Prepared::Filter { cycle, .. } => Some(cycle.filter(snapshot, node)),
-        Prepared::Rejected(_) => None,
+        Prepared::Rejected(_) | Prepared::Error(_) => None,
     };
     for &other in others {
         snapshot.unbind(other);
@@ -579,6 +618,81 @@ fn filter_with_nominated(
     match with_nominated {
         Some(results) if results.iter().any(|(_, status)| !status.passed()) => results,
         _ => cycle.filter(snapshot, node),
+    }
+}
+
+/// The event text when filters failed with errors: 1.11 aggregates every node's error as
+/// `msg (repeated N times)`, joined `[a, b]` when they differ
+/// (`CreateAggregateFromMessageCountMap`; upstream's order is map order, kubefit's the
+/// order the errors first appear); 1.34 stops at the first, wrapped
+/// `running "<plugin>" filter plugin: <error>`.
+fn error_message(version: Version, errors: &[(String, String)]) -> String {
+    match version {
+        Version::Current => errors
+            .first()
+            .map(|(filter, error)| alloc::format!("running {filter:?} filter plugin: {error}"))
+            .unwrap_or_default(),
+        Version::Legacy => {
+            let mut counted: Vec<(&str, usize)> = Vec::new();
+            for (_, error) in errors {
+                match counted.iter_mut().find(|(seen, _)| seen == error) {
+                    Some((_, count)) => *count += 1,
+                    None => counted.push((error, 1)),
+                }
+            }
+            let entries: Vec<String> = counted
+                .iter()
+                .map(|(error, count)| match count {
+                    1 => String::from(*error),
+                    _ => alloc::format!("{error} (repeated {count} times)"),
+                })
+                .collect();
+            match entries.as_slice() {
+                [one] => one.clone(),
+                _ => alloc::format!("[{}]", entries.join(", ")),
+            }
+        }
+    }
+}
+
+/// A 1.34 PreFilter rejected the pod on every node: `0/N nodes are available: <message>.`,
+/// then the PostFilter plugins. DynamicResources reads the state its PreFilter writes; when
+/// an unresolvable rejection stopped the PreFilters before it, that read fails with
+/// `not found`, an error that ends the PostFilter chain (so nothing is preempted).
+/// Otherwise preemption runs with every node rejected by that status.
+fn reject_everywhere(
+    profile: &dyn Profile,
+    snapshot: &mut Snapshot<'_>,
+    pod: usize,
+    status: &Status,
+    placement: &mut Placement,
+) {
+    let node_count = snapshot.nodes.len();
+    let text = status.reasons.join(", ");
+    placement.outcome = Outcome::Unschedulable;
+    placement.message = Some(message::framework(node_count, Some(&text), [], None));
+    placement.nodes = NodeVerdicts(
+        snapshot
+            .nodes
+            .iter()
+            .map(|info| {
+                let verdict = NodeVerdict {
+                    reasons: status.reasons.clone(),
+                    ..NodeVerdict::default()
+                };
+                (String::from(info.name()), verdict)
+            })
+            .collect(),
+    );
+    if profile.post_filter_prefix().is_some() && status.code == Code::UnschedulableAndUnresolvable {
+        if let Some(message) = placement.message.as_mut() {
+            message.push_str(" not found");
+        }
+        return;
+    }
+    if profile.preemption() {
+        let codes = alloc::vec![status.code; node_count];
+        preemption::preempt(profile, snapshot, pod, &codes, placement);
     }
 }
 

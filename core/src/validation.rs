@@ -47,7 +47,7 @@
 //!   `container/forbidden-restart-policy`, `container/invalid-restart-policy`,
 //!   `port/invalid-name`, `port/duplicate-name`, `port/invalid-number`,
 //!   `port/invalid-protocol`, `port/host-port-conflict`, `port/host-network-mismatch`,
-//!   `volume/invalid-name`, `volume/duplicate-name`;
+//!   `volume/invalid-name`, `volume/duplicate-name`, `volume/missing-claim-name`;
 //! - tolerations: `toleration/invalid-key`, `toleration/invalid-operator`,
 //!   `toleration/invalid-value`, `toleration/invalid-effect`,
 //!   `toleration/seconds-without-no-execute`;
@@ -69,6 +69,19 @@
 //!   `priority-class/invalid-preemption-policy`;
 //! - disruption budgets: `pdb/both-set`, `pdb/invalid-value`, `pdb/invalid-eviction-policy`;
 //! - services: `service/invalid-type`;
+//! - storage: `storage/missing-access-modes`, `storage/invalid-access-mode`,
+//!   `storage/exclusive-access-mode`, `storage/invalid-class-name`,
+//!   `storage/invalid-volume-mode`, `persistent-volume/missing-capacity`,
+//!   `persistent-volume/invalid-capacity`, `persistent-volume/missing-source`,
+//!   `persistent-volume/multiple-sources`, `persistent-volume/missing-node-constraints`,
+//!   `persistent-volume/invalid-reclaim-policy`, `claim/missing-storage-request`,
+//!   `claim/invalid-storage-request`, `claim/binding-incomplete` (warning),
+//!   `storage-class/missing-provisioner`, `storage-class/invalid-provisioner`,
+//!   `storage-class/invalid-reclaim-policy`,
+//!   `storage-class/invalid-binding-mode`, `storage-class/empty-topology-term`,
+//!   `storage-class/invalid-topology-key`, `storage-class/duplicate-topology-key`,
+//!   `storage-class/missing-topology-values`, `csi/missing-driver-name`,
+//!   `csi/negative-count`, `csi/missing-class-name`, `csi/invalid-class-name`;
 //! - scheduler Policy: `policy/invalid-weight`, `policy/argument-count`,
 //!   `policy/unknown-predicate`, `policy/unknown-priority`,
 //!   `policy/invalid-hard-pod-affinity-weight`, `policy/invalid-shape`;
@@ -92,6 +105,7 @@ mod resources;
 mod scheduler;
 mod selector;
 mod service;
+mod storage;
 mod toleration;
 mod workload;
 
@@ -103,6 +117,9 @@ use crate::input::{FieldPath, Resource};
 
 use metadata::NameRule;
 use path::Sink;
+
+/// Go's `%q` quoting, for messages that quote user values as upstream does.
+pub(crate) use path::quote;
 
 /// A rule an object breaks, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -169,6 +186,16 @@ pub fn validate(resource: &Resource) -> Vec<Violation> {
         }
         Resource::Service(service) => service::validate(service, &mut sink),
         Resource::Workload(kind, workload) => workload::validate(*kind, workload, &mut sink),
+        Resource::PersistentVolume(volume) => storage::persistent_volume(volume, &mut sink),
+        Resource::PersistentVolumeClaim(claim) => {
+            storage::persistent_volume_claim(claim, &mut sink);
+        }
+        Resource::StorageClass(class) => storage::storage_class(class, &mut sink),
+        Resource::CsiNode(node) => storage::csi_node(node, &mut sink),
+        Resource::CsiDriver(driver) => storage::csi_driver(driver, &mut sink),
+        Resource::CsiStorageCapacity(capacity) => {
+            storage::csi_storage_capacity(capacity, &mut sink);
+        }
         Resource::Policy(policy) => scheduler::policy(policy, &mut sink),
         Resource::KubeSchedulerConfiguration(configuration) => {
             scheduler::configuration(configuration, &mut sink);
@@ -213,6 +240,7 @@ mod tests {
             include_str!("validation/scheduler.rs"),
             include_str!("validation/selector.rs"),
             include_str!("validation/service.rs"),
+            include_str!("validation/storage.rs"),
             include_str!("validation/toleration.rs"),
             include_str!("validation/workload.rs"),
         ];

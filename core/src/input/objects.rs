@@ -9,8 +9,10 @@ use super::tree::{NodeId, Style, Tree, Value};
 use super::{Loaded, Span};
 use crate::diagnostic::Diagnostic;
 use crate::model::{
-    KubeSchedulerConfiguration, LabelSelector, MasterConfig, Namespace, Node, ObjectMeta, Pod,
-    PodDisruptionBudget, Policy, PriorityClass, Service, StringMap, Workload, WorkloadKind,
+    CsiDriver, CsiNode, CsiStorageCapacity, KubeSchedulerConfiguration, LabelSelector,
+    MasterConfig, Namespace, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod,
+    PodDisruptionBudget, Policy, PriorityClass, Service, StorageClass, StringMap, Workload,
+    WorkloadKind,
 };
 use crate::validation;
 
@@ -28,6 +30,12 @@ pub enum Resource {
     Namespace(Namespace),
     Service(Service),
     Workload(WorkloadKind, Workload),
+    PersistentVolume(PersistentVolume),
+    PersistentVolumeClaim(PersistentVolumeClaim),
+    StorageClass(StorageClass),
+    CsiNode(CsiNode),
+    CsiDriver(CsiDriver),
+    CsiStorageCapacity(CsiStorageCapacity),
     /// A 1.11 scheduler Policy file (selects the `openshift-3.11` profile).
     Policy(Policy),
     /// A scheduler configuration file (selects the `kubernetes-1.34` profile).
@@ -48,6 +56,12 @@ impl Resource {
             Self::Namespace(_) => "Namespace",
             Self::Service(_) => "Service",
             Self::Workload(kind, _) => kind.as_str(),
+            Self::PersistentVolume(_) => "PersistentVolume",
+            Self::PersistentVolumeClaim(_) => "PersistentVolumeClaim",
+            Self::StorageClass(_) => "StorageClass",
+            Self::CsiNode(_) => "CSINode",
+            Self::CsiDriver(_) => "CSIDriver",
+            Self::CsiStorageCapacity(_) => "CSIStorageCapacity",
             Self::Policy(_) => "Policy",
             Self::KubeSchedulerConfiguration(_) => "KubeSchedulerConfiguration",
             Self::MasterConfig(_) => "MasterConfig",
@@ -65,6 +79,12 @@ impl Resource {
             Self::Namespace(namespace) => &namespace.metadata,
             Self::Service(service) => &service.metadata,
             Self::Workload(_, workload) => &workload.metadata,
+            Self::PersistentVolume(volume) => &volume.metadata,
+            Self::PersistentVolumeClaim(claim) => &claim.metadata,
+            Self::StorageClass(class) => &class.metadata,
+            Self::CsiNode(node) => &node.metadata,
+            Self::CsiDriver(driver) => &driver.metadata,
+            Self::CsiStorageCapacity(capacity) => &capacity.metadata,
             Self::Policy(policy) => &policy.metadata,
             Self::KubeSchedulerConfiguration(configuration) => &configuration.metadata,
             Self::MasterConfig(config) => &config.metadata,
@@ -91,6 +111,10 @@ fn is_namespaced(kind: &str) -> bool {
         "Node"
             | "PriorityClass"
             | "Namespace"
+            | "PersistentVolume"
+            | "StorageClass"
+            | "CSINode"
+            | "CSIDriver"
             | "Policy"
             | "KubeSchedulerConfiguration"
             | "MasterConfig"
@@ -328,6 +352,12 @@ fn read_object(
         "PodDisruptionBudget" => decode(tree, id).map(Resource::PodDisruptionBudget),
         "Namespace" => decode(tree, id).map(Resource::Namespace),
         "Service" => decode(tree, id).map(Resource::Service),
+        "PersistentVolume" => decode(tree, id).map(Resource::PersistentVolume),
+        "PersistentVolumeClaim" => decode(tree, id).map(Resource::PersistentVolumeClaim),
+        "StorageClass" => decode(tree, id).map(Resource::StorageClass),
+        "CSINode" => decode(tree, id).map(Resource::CsiNode),
+        "CSIDriver" => decode(tree, id).map(Resource::CsiDriver),
+        "CSIStorageCapacity" => decode(tree, id).map(Resource::CsiStorageCapacity),
         "ReplicaSet" => workload(tree, id, WorkloadKind::ReplicaSet),
         "ReplicationController" => workload(tree, id, WorkloadKind::ReplicationController),
         "Deployment" => workload(tree, id, WorkloadKind::Deployment),

@@ -14,21 +14,26 @@ use super::framework::{FilterPlugin, FrameworkProfile, ScorePlugin};
 use super::plugins::node_resources_fit::{ScoredResource, Strategy};
 use crate::model::{KubeSchedulerConfiguration, PluginSet, ResourceSpec};
 
-const FILTERS: [FilterPlugin; 8] = [
+const FILTERS: [FilterPlugin; 12] = [
     FilterPlugin::NodeUnschedulable,
     FilterPlugin::NodeName,
     FilterPlugin::TaintToleration,
     FilterPlugin::NodeAffinity,
     FilterPlugin::NodePorts,
     FilterPlugin::NodeResourcesFit,
+    FilterPlugin::VolumeRestrictions,
+    FilterPlugin::NodeVolumeLimits,
+    FilterPlugin::VolumeBinding,
+    FilterPlugin::VolumeZone,
     FilterPlugin::PodTopologySpread,
     FilterPlugin::InterPodAffinity,
 ];
 
-const SCORES: [ScorePlugin; 7] = [
+const SCORES: [ScorePlugin; 8] = [
     ScorePlugin::TaintToleration,
     ScorePlugin::NodeAffinity,
     ScorePlugin::NodeResourcesFit,
+    ScorePlugin::VolumeBinding,
     ScorePlugin::PodTopologySpread,
     ScorePlugin::InterPodAffinity,
     ScorePlugin::NodeResourcesBalancedAllocation,

@@ -13,11 +13,11 @@ use alloc::vec::Vec;
 
 use super::plugins::{
     image_locality, inter_pod_affinity, node_affinity, node_name, node_ports,
-    node_resources_balanced_allocation, node_resources_fit, node_unschedulable,
-    pod_topology_spread, taint_toleration,
+    node_resources_balanced_allocation, node_resources_fit, node_unschedulable, node_volume_limits,
+    pod_topology_spread, taint_toleration, volume_binding, volume_restrictions, volume_zone,
 };
 use super::snapshot::{PodUsage, Snapshot};
-use super::status::Status;
+use super::status::{Code, Status};
 use super::{Cycle, Prepared, Profile, Version};
 use crate::cluster::PodEntry;
 use crate::report::scheduling::{ConfiguredPlugin, ProfileConfiguration};
@@ -43,6 +43,14 @@ pub enum FilterPlugin {
     NodePorts,
     /// `NodeResourcesFit`.
     NodeResourcesFit,
+    /// `VolumeRestrictions`.
+    VolumeRestrictions,
+    /// `NodeVolumeLimits`.
+    NodeVolumeLimits,
+    /// `VolumeBinding`.
+    VolumeBinding,
+    /// `VolumeZone`.
+    VolumeZone,
     /// `PodTopologySpread`.
     PodTopologySpread,
     /// `InterPodAffinity`.
@@ -60,6 +68,10 @@ impl FilterPlugin {
             Self::NodeAffinity => node_affinity::NAME,
             Self::NodePorts => node_ports::NAME,
             Self::NodeResourcesFit => node_resources_fit::NAME,
+            Self::VolumeRestrictions => volume_restrictions::NAME,
+            Self::NodeVolumeLimits => node_volume_limits::NAME,
+            Self::VolumeBinding => volume_binding::NAME,
+            Self::VolumeZone => volume_zone::NAME,
             Self::PodTopologySpread => pod_topology_spread::NAME,
             Self::InterPodAffinity => inter_pod_affinity::NAME,
         }
@@ -75,6 +87,9 @@ pub enum ScorePlugin {
     NodeAffinity,
     /// `NodeResourcesFit`.
     NodeResourcesFit,
+    /// `VolumeBinding`: scores only with the alpha `StorageCapacityScoring` gate, off in
+    /// 1.34, so it always skips.
+    VolumeBinding,
     /// `PodTopologySpread`.
     PodTopologySpread,
     /// `InterPodAffinity`.
@@ -93,6 +108,7 @@ impl ScorePlugin {
             Self::TaintToleration => taint_toleration::NAME,
             Self::NodeAffinity => node_affinity::NAME,
             Self::NodeResourcesFit => node_resources_fit::NAME,
+            Self::VolumeBinding => volume_binding::NAME,
             Self::PodTopologySpread => pod_topology_spread::NAME,
             Self::InterPodAffinity => inter_pod_affinity::NAME,
             Self::NodeResourcesBalancedAllocation => node_resources_balanced_allocation::NAME,
@@ -144,6 +160,10 @@ impl FrameworkProfile {
                 FilterPlugin::NodeAffinity,
                 FilterPlugin::NodePorts,
                 FilterPlugin::NodeResourcesFit,
+                FilterPlugin::VolumeRestrictions,
+                FilterPlugin::NodeVolumeLimits,
+                FilterPlugin::VolumeBinding,
+                FilterPlugin::VolumeZone,
                 FilterPlugin::PodTopologySpread,
                 FilterPlugin::InterPodAffinity,
             ],
@@ -151,6 +171,7 @@ impl FrameworkProfile {
                 (ScorePlugin::TaintToleration, 3),
                 (ScorePlugin::NodeAffinity, 2),
                 (ScorePlugin::NodeResourcesFit, 1),
+                (ScorePlugin::VolumeBinding, 1),
                 (ScorePlugin::PodTopologySpread, 2),
                 (ScorePlugin::InterPodAffinity, 2),
                 (ScorePlugin::NodeResourcesBalancedAllocation, 1),
@@ -234,14 +255,14 @@ impl Profile for FrameworkProfile {
 
     fn prepare<'a>(&'a self, snapshot: &Snapshot<'a>, pod: usize) -> Prepared<'a> {
         let Some(entry) = snapshot.pod(pod) else {
-            return Prepared::Rejected(String::from("unknown pod"));
+            return Prepared::Error(String::from("unknown pod"));
         };
         let mut only = None;
         if self.filters.contains(&FilterPlugin::NodeAffinity) {
             match node_affinity::pre_filter(&entry.pod) {
                 node_affinity::PreFilter::AllNodes => {}
                 node_affinity::PreFilter::Rejected(message) => {
-                    return Prepared::Rejected(message.into());
+                    return Prepared::Rejected(Status::unresolvable(message));
                 }
                 node_affinity::PreFilter::Only(names) => {
                     let allowed = snapshot
@@ -253,6 +274,17 @@ impl Profile for FrameworkProfile {
                 }
             }
         }
+        let volumes = match VolumeStates::pre_filter(self, snapshot, &entry.pod) {
+            Ok(volumes) => volumes,
+            Err((_, status)) if status.code != Code::Error => return Prepared::Rejected(status),
+            Err((plugin, status)) => {
+                // `RunPreFilterPlugins` turns any other failure into an error.
+                let error = status.reasons.join(", ");
+                return Prepared::Error(alloc::format!(
+                    "running PreFilter plugin {plugin:?}: {error}"
+                ));
+            }
+        };
         let image_spread = if self
             .scores
             .iter()
@@ -298,9 +330,55 @@ impl Profile for FrameworkProfile {
                 spread,
                 affinity,
                 affinity_index,
+                volumes,
             }),
             only,
         }
+    }
+}
+
+/// The volume plugins' PreFilter states (`None`: the plugin skips the pod).
+struct VolumeStates<'a> {
+    restrictions: Option<volume_restrictions::PreFilterState>,
+    limits: bool,
+    binding: Option<volume_binding::PreFilterState<'a>>,
+    zone: Option<volume_zone::PreFilterState<'a>>,
+}
+
+impl<'a> VolumeStates<'a> {
+    /// Runs the enabled volume PreFilters in profile order; the first rejection wins, with
+    /// the plugin that made it.
+    fn pre_filter(
+        profile: &FrameworkProfile,
+        snapshot: &Snapshot<'a>,
+        pod: &'a crate::model::Pod,
+    ) -> Result<Self, (&'static str, Status)> {
+        let enabled = |plugin: FilterPlugin| profile.filters.contains(&plugin);
+        let storage = &snapshot.cluster.storage;
+        let restrictions = if enabled(FilterPlugin::VolumeRestrictions) {
+            volume_restrictions::pre_filter(snapshot, pod)
+                .map_err(|status| (volume_restrictions::NAME, status))?
+        } else {
+            None
+        };
+        let limits = enabled(FilterPlugin::NodeVolumeLimits) && node_volume_limits::pre_filter(pod);
+        let binding = if enabled(FilterPlugin::VolumeBinding) {
+            volume_binding::pre_filter(storage, pod)
+                .map_err(|status| (volume_binding::NAME, status))?
+        } else {
+            None
+        };
+        let zone = if enabled(FilterPlugin::VolumeZone) {
+            volume_zone::pre_filter(storage, pod).map_err(|status| (volume_zone::NAME, status))?
+        } else {
+            None
+        };
+        Ok(Self {
+            restrictions,
+            limits,
+            binding,
+            zone,
+        })
     }
 }
 
@@ -315,6 +393,8 @@ struct FrameworkCycle<'a> {
     /// InterPodAffinity's PreFilter state (`None`: Skip).
     affinity: Option<inter_pod_affinity::PreFilterState<'a>>,
     affinity_index: alloc::borrow::Cow<'a, inter_pod_affinity::AffinityIndex>,
+    /// The volume plugins' PreFilter states.
+    volumes: VolumeStates<'a>,
 }
 
 impl<'a> Cycle for FrameworkCycle<'a> {
@@ -336,6 +416,25 @@ impl<'a> Cycle for FrameworkCycle<'a> {
                     FilterPlugin::NodeResourcesFit => {
                         node_resources_fit::filter(&self.request.requested, info)
                     }
+                    FilterPlugin::VolumeRestrictions => self
+                        .volumes
+                        .restrictions
+                        .as_ref()
+                        .map_or_else(Status::success, |state| state.filter(pod, snapshot, info)),
+                    FilterPlugin::NodeVolumeLimits if self.volumes.limits => {
+                        node_volume_limits::filter(pod, snapshot, info)
+                    }
+                    FilterPlugin::NodeVolumeLimits => Status::success(),
+                    FilterPlugin::VolumeBinding => self
+                        .volumes
+                        .binding
+                        .as_ref()
+                        .map_or_else(Status::success, |state| state.filter(snapshot, info.node)),
+                    FilterPlugin::VolumeZone => self
+                        .volumes
+                        .zone
+                        .as_ref()
+                        .map_or_else(Status::success, |state| state.filter(info.node)),
                     FilterPlugin::PodTopologySpread => self
                         .spread
                         .as_ref()
@@ -372,6 +471,7 @@ impl<'a> Cycle for FrameworkCycle<'a> {
                     ScorePlugin::NodeAffinity if !node_affinity::has_preferred_terms(pod) => {
                         Vec::new()
                     }
+                    ScorePlugin::VolumeBinding => Vec::new(),
                     ScorePlugin::TaintToleration => taint_toleration::scores(
                         pod,
                         infos.iter().map(|info| info.node),
@@ -431,6 +531,12 @@ impl<'a> Cycle for FrameworkCycle<'a> {
                 (String::from(plugin.name()), *weight, scores)
             })
             .collect()
+    }
+
+    fn reserve(&self, snapshot: &mut Snapshot<'_>, node: usize) {
+        if let Some(binding) = &self.volumes.binding {
+            binding.reserve(snapshot, node);
+        }
     }
 }
 

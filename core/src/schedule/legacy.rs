@@ -30,6 +30,7 @@ use super::predicates::{self as predicate, Pod as PodContext};
 use super::priorities;
 use super::snapshot::Snapshot;
 use super::status::Status;
+use super::volumes;
 use super::{Cycle, Prepared, Profile, Version};
 use crate::model::{LabelsPresenceArgument, Policy};
 use crate::report::scheduling::{ConfiguredPlugin, ProfileConfiguration};
@@ -533,8 +534,11 @@ impl Profile for LegacyProfile {
 
     fn prepare<'a>(&'a self, snapshot: &Snapshot<'a>, pod: usize) -> Prepared<'a> {
         let Some(entry) = snapshot.pod(pod) else {
-            return Prepared::Rejected(String::from("unknown pod"));
+            return Prepared::Error(String::from("unknown pod"));
         };
+        if let Err(error) = passes_basic_checks(snapshot, &entry.pod) {
+            return Prepared::Error(error);
+        }
         let needs_affinity = self
             .predicates
             .iter()
@@ -552,6 +556,31 @@ impl Profile for LegacyProfile {
             only: None,
         }
     }
+}
+
+/// `podPassesBasicChecks` (`core/generic_scheduler.go`): every claim the pod mounts must
+/// exist and not be terminating; otherwise the scheduler stops with that error.
+fn passes_basic_checks(snapshot: &Snapshot<'_>, pod: &crate::model::Pod) -> Result<(), String> {
+    for volume in &pod.spec.volumes {
+        let Some(source) = &volume.persistent_volume_claim else {
+            continue;
+        };
+        let name = source.claim_name.as_str();
+        let Some((_, claim)) = snapshot
+            .cluster
+            .storage
+            .claim(&pod.metadata.namespace, name)
+        else {
+            return Err(volumes::not_found("persistentvolumeclaim", name));
+        };
+        if claim.metadata.deletion_timestamp.is_some() {
+            return Err(alloc::format!(
+                "persistentvolumeclaim {} is being deleted",
+                volumes::quoted(&claim.metadata.name)
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn predicate_args(kind: &PredicateKind) -> Option<String> {
@@ -613,6 +642,29 @@ impl Cycle for LegacyCycle<'_> {
                 (configured.name.clone(), status)
             })
             .collect()
+    }
+
+    fn reserve(&self, snapshot: &mut Snapshot<'_>, node: usize) {
+        // `AssumePodVolumes`, which only has bindings when CheckVolumeBinding ran.
+        let binds = self
+            .profile
+            .predicates
+            .iter()
+            .any(|configured| configured.kind == PredicateKind::CheckVolumeBinding);
+        let Ok(claims) = &self.context.volume_claims else {
+            return;
+        };
+        let Some(info) = snapshot.nodes.get(node) else {
+            return;
+        };
+        if !binds || claims.unbound_immediate {
+            return;
+        }
+        let storage = &snapshot.cluster.storage;
+        if let Ok(found) = claims.find(storage, &snapshot.volumes, info.node) {
+            let name = info.name();
+            snapshot.volumes.assume(storage, name, &found);
+        }
     }
 
     fn score(&self, snapshot: &Snapshot<'_>, feasible: &[usize]) -> Vec<(String, i64, Vec<i64>)> {

@@ -26,6 +26,8 @@ use alloc::vec::Vec;
 use super::legacy::PredicateKind;
 use super::snapshot::{NodeInfo, PodUsage, Snapshot};
 use super::status::{Code, Status};
+use super::volumes::PodClaims;
+use super::Version;
 use crate::cluster::PodEntry;
 use crate::labels;
 use crate::model::{Node, Pod as PodObject, PodAffinityTerm, Service};
@@ -89,6 +91,9 @@ pub struct Pod<'a> {
     pub service_pods: Vec<usize>,
     /// Inter-pod affinity metadata (`MatchInterPodAffinity`).
     pub affinity: match_inter_pod_affinity::Metadata<'a>,
+    /// The pod's claims as the volume binder sorts them (`CheckVolumeBinding`), or the
+    /// error sorting them met.
+    pub volume_claims: Result<PodClaims<'a>, String>,
 }
 
 impl<'a> Pod<'a> {
@@ -100,6 +105,7 @@ impl<'a> Pod<'a> {
         needs_affinity: bool,
         needs_service_pods: bool,
     ) -> Self {
+        let volume_claims = PodClaims::new(Version::Legacy, &snapshot.cluster.storage, &entry.pod);
         let cluster = snapshot.cluster;
         let pod = &entry.pod;
         let services = pod_services(&cluster.services, pod);
@@ -119,6 +125,7 @@ impl<'a> Pod<'a> {
             services,
             service_pods,
             affinity,
+            volume_claims,
         }
     }
 
@@ -219,8 +226,12 @@ pub fn evaluate(
         PredicateKind::MaxAzureDiskVolumeCount => {
             max_volume_count::predicate(max_volume_count::Filter::AzureDisk, object, snapshot, info)
         }
-        PredicateKind::CheckVolumeBinding => check_volume_binding::predicate(object),
-        PredicateKind::NoVolumeZoneConflict => no_volume_zone_conflict::predicate(object),
+        PredicateKind::CheckVolumeBinding => {
+            check_volume_binding::predicate(&pod.volume_claims, snapshot, info.node)
+        }
+        PredicateKind::NoVolumeZoneConflict => {
+            no_volume_zone_conflict::predicate(object, snapshot.cluster, info.node)
+        }
         PredicateKind::CheckNodeMemoryPressure => {
             check_node_memory_pressure::predicate(pod.best_effort(), info.node)
         }

@@ -150,9 +150,16 @@ pub fn preempt(
     // The next attempt: 1.34 tries the nominated node first and takes it if it fits;
     // 1.11 runs a full cycle. Both land on the nominated node here, since it now fits
     // and nothing else changed.
-    if fits(profile, snapshot, pod, candidate.node).is_ok() {
-        placement.node = placement.nominated_node.clone();
-        snapshot.bind(pod, candidate.node);
+    if let Prepared::Filter { cycle, .. } = profile.prepare(snapshot, pod) {
+        let fits_now = cycle
+            .filter(snapshot, candidate.node)
+            .iter()
+            .all(|(_, status)| status.passed());
+        if fits_now {
+            placement.node = placement.nominated_node.clone();
+            snapshot.bind(pod, candidate.node);
+            cycle.reserve(snapshot, candidate.node);
+        }
     }
 }
 
@@ -180,7 +187,8 @@ fn fits(
 ) -> Result<(), Vec<String>> {
     let cycle = match profile.prepare(snapshot, pod) {
         Prepared::Filter { cycle, .. } => cycle,
-        Prepared::Rejected(message) => return Err(alloc::vec![message]),
+        Prepared::Rejected(status) => return Err(status.reasons),
+        Prepared::Error(error) => return Err(alloc::vec![error]),
     };
     match cycle
         .filter(snapshot, node)

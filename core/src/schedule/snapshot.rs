@@ -309,6 +309,8 @@ pub struct Snapshot<'c> {
     pub nominated: Vec<usize>,
     /// For each pod of the cluster, what it adds to its node.
     usage: Vec<Option<PodUsage>>,
+    /// Volumes and claims the scheduler assumed bound as it placed pods.
+    pub volumes: super::volumes::Assumed,
 }
 
 impl<'c> Snapshot<'c> {
@@ -331,6 +333,7 @@ impl<'c> Snapshot<'c> {
                 .map(|(pod, _)| pod)
                 .collect(),
             usage: alloc::vec![None; cluster.pods.len()],
+            volumes: super::volumes::Assumed::default(),
         };
         let index: alloc::collections::BTreeMap<&str, usize> = cluster
             .nodes

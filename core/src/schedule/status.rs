@@ -1,7 +1,8 @@
 //! A filter's verdict on one node: success, or why the pod cannot go there.
 //!
 //! Follows `pkg/scheduler/framework/interface.go` (`Code`, `Status`); Kubernetes 1.11
-//! predicates only know fit / no fit, which map to `Success` / `Unschedulable`.
+//! predicates know fit, no fit and an error, which map to `Success`, `Unschedulable`
+//! (or `UnschedulableAndUnresolvable`, see `predicates::verdict`) and `Error`.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -16,6 +17,9 @@ pub enum Code {
     Unschedulable,
     /// The node does not fit, and removing pods would not help.
     UnschedulableAndUnresolvable,
+    /// The filter failed: upstream abandons the scheduling attempt with this error
+    /// instead of reporting the node (a 1.11 predicate error, a 1.34 `Error` status).
+    Error,
 }
 
 /// One filter's verdict.
@@ -52,6 +56,15 @@ impl Status {
         Self {
             code: Code::UnschedulableAndUnresolvable,
             reasons: alloc::vec![reason.into()],
+        }
+    }
+
+    /// The filter failed with an error (the only reason is its message).
+    #[must_use]
+    pub fn error(message: impl Into<String>) -> Self {
+        Self {
+            code: Code::Error,
+            reasons: alloc::vec![message.into()],
         }
     }
 

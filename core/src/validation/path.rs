@@ -159,7 +159,7 @@ pub(super) fn duplicate(value: &str) -> String {
 }
 
 /// Appends `text` quoted as Go's `strconv.Quote` (`%q`) writes it.
-pub(super) fn quote(text: &str, out: &mut String) {
+pub(crate) fn quote(text: &str, out: &mut String) {
     out.push('"');
     for c in text.chars() {
         match c {

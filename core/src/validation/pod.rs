@@ -96,7 +96,7 @@ fn restart_policy(policy: &str, at: &At<'_>, sink: &mut Sink) {
     }
 }
 
-/// `ValidateVolumes`, for names only: required, a DNS label, unique.
+/// `ValidateVolumes`, for names (required, a DNS label, unique) and claim names.
 fn volumes(volumes: &[Volume], at: &At<'_>, sink: &mut Sink) {
     for (index, volume) in volumes.iter().enumerate() {
         let name = at.index(index);
@@ -113,6 +113,17 @@ fn volumes(volumes: &[Volume], at: &At<'_>, sink: &mut Sink) {
         let earlier = volumes.get(..index).unwrap_or_default();
         if earlier.iter().any(|other| other.name == volume.name) {
             sink.error(&name, "volume/duplicate-name", duplicate(&volume.name));
+        }
+        if let Some(claim) = &volume.persistent_volume_claim {
+            if claim.claim_name.is_empty() {
+                let volume_at = at.index(index);
+                let source = volume_at.field("persistentVolumeClaim");
+                sink.error(
+                    &source.field("claimName"),
+                    "volume/missing-claim-name",
+                    "Required value",
+                );
+            }
         }
     }
 }

@@ -1,23 +1,36 @@
 //! MaxEBSVolumeCount, MaxGCEPDVolumeCount, MaxAzureDiskVolumeCount: the node may not
 //! attach more than 39 EBS, 16 GCE PD or 16 Azure disks.
 //!
-//! Follows 1.11 `MaxPDVolumeCountChecker` in `predicates.go`: unique volume IDs of the
-//! pod and of the pods on the node; a pod with no such volume fits even on a node over
-//! the limit. A claim whose volume cannot be resolved counts as a volume of its own
-//! (`<namespace>/<claim>`): kubefit models no PersistentVolumes yet, so every claim
-//! counts that way, for each of the three limits, as upstream does for unresolved claims.
-//! `KUBE_MAX_PD_VOLS` and the alpha `AttachVolumeLimit` overrides are not modelled.
+//! Follows 1.11 `MaxPDVolumeCountChecker` in `pkg/scheduler/algorithm/predicates/predicates.go`:
+//! the unique volume IDs (EBS `volumeID`, PD `pdName`, Azure `diskName`) of the pod's
+//! direct volumes and of the volumes its claims are bound to, against those of the pods
+//! on the node; fail when `existing + new > limit`. A pod with no such volume fits even on
+//! a node over the limit. A claim that cannot be resolved (missing, unbound, or bound to
+//! a missing volume) counts as a volume of its own, `<prefix>-<namespace>/<claim>`, for
+//! each of the three limits, as upstream does; a claim bound to a volume of another type
+//! counts for none.
+//!
+//! Example: with 16 GCE PDs attached by the pods on a node, a pod mounting a 17th PD
+//! fails `node(s) exceed max volume count`; one mounting a PD already attached there fits.
+//!
+//! Not modelled: `KUBE_MAX_PD_VOLS` and the alpha `AttachVolumeLimit` (off in 1.11), which
+//! would read the limit from the node's `attachable-volumes-*` allocatable.
 
 use alloc::collections::BTreeSet;
 use alloc::string::String;
 
 use super::check;
-use crate::model::Pod;
+use crate::cluster::storage::Storage;
+use crate::model::{PersistentVolume, Pod, Volume};
 use crate::schedule::snapshot::{NodeInfo, Snapshot};
 use crate::schedule::status::Status;
 
 /// `ErrMaxVolumeCountExceeded`.
 pub const REASON: &str = "node(s) exceed max volume count";
+
+/// Starts the ID of a claim that cannot be resolved, so it never equals a real volume ID
+/// (upstream uses a random prefix).
+const UNRESOLVED_PREFIX: &str = "\u{0}unresolved-claim";
 
 /// Which volumes a checker counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,29 +51,68 @@ impl Filter {
         }
     }
 
-    fn collect(self, pod: &Pod, into: &mut BTreeSet<String>) {
+    /// `FilterVolume`: the ID of a direct volume of this type.
+    fn direct(self, volume: &Volume) -> Option<&str> {
+        match self {
+            Self::Ebs => volume
+                .aws_elastic_block_store
+                .as_ref()
+                .map(|source| source.volume_id.as_str()),
+            Self::GcePd => volume
+                .gce_persistent_disk
+                .as_ref()
+                .map(|source| source.pd_name.as_str()),
+            Self::AzureDisk => volume
+                .azure_disk
+                .as_ref()
+                .map(|source| source.disk_name.as_str()),
+        }
+    }
+
+    /// `FilterPersistentVolume`: the ID of a PersistentVolume of this type.
+    fn persistent(self, volume: &PersistentVolume) -> Option<&str> {
+        let spec = &volume.spec;
+        match self {
+            Self::Ebs => spec
+                .aws_elastic_block_store
+                .as_ref()
+                .map(|source| source.volume_id.as_str()),
+            Self::GcePd => spec
+                .gce_persistent_disk
+                .as_ref()
+                .map(|source| source.pd_name.as_str()),
+            Self::AzureDisk => spec
+                .azure_disk
+                .as_ref()
+                .map(|source| source.disk_name.as_str()),
+        }
+    }
+
+    /// `filterVolumes`: adds the IDs of a pod's volumes of this type.
+    fn collect(self, storage: &Storage, pod: &Pod, into: &mut BTreeSet<String>) {
+        let namespace = pod.metadata.namespace.as_str();
         for volume in &pod.spec.volumes {
-            let id = match self {
-                Self::Ebs => volume
-                    .aws_elastic_block_store
-                    .as_ref()
-                    .map(|source| source.volume_id.clone()),
-                Self::GcePd => volume
-                    .gce_persistent_disk
-                    .as_ref()
-                    .map(|source| source.pd_name.clone()),
-                Self::AzureDisk => volume
-                    .azure_disk
-                    .as_ref()
-                    .map(|source| source.disk_name.clone()),
+            if let Some(id) = self.direct(volume) {
+                into.insert(String::from(id));
+                continue;
+            }
+            let Some(source) = &volume.persistent_volume_claim else {
+                continue;
             };
-            let id = id.or_else(|| {
-                volume.persistent_volume_claim.as_ref().map(|claim| {
-                    alloc::format!("claim-{}/{}", pod.metadata.namespace, claim.claim_name)
-                })
-            });
-            if let Some(id) = id {
-                into.insert(id);
+            let name = source.claim_name.as_str();
+            let resolved = storage
+                .claim(namespace, name)
+                .filter(|(_, claim)| !claim.spec.volume_name.is_empty())
+                .and_then(|(_, claim)| storage.volume(&claim.spec.volume_name));
+            match resolved {
+                Some((_, bound)) => {
+                    if let Some(id) = self.persistent(bound) {
+                        into.insert(String::from(id));
+                    }
+                }
+                None => {
+                    into.insert(alloc::format!("{UNRESOLVED_PREFIX}-{namespace}/{name}"));
+                }
             }
         }
     }
@@ -74,17 +126,118 @@ pub fn predicate(
     snapshot: &Snapshot<'_>,
     node: &NodeInfo<'_>,
 ) -> Status {
+    if pod.spec.volumes.is_empty() {
+        return Status::success();
+    }
+    let storage = &snapshot.cluster.storage;
     let mut wanted = BTreeSet::new();
-    filter.collect(pod, &mut wanted);
+    filter.collect(storage, pod, &mut wanted);
     if wanted.is_empty() {
         return Status::success();
     }
     let mut existing = BTreeSet::new();
     for &index in &node.pods {
         if let Some(entry) = snapshot.pod(index) {
-            filter.collect(&entry.pod, &mut existing);
+            filter.collect(storage, &entry.pod, &mut existing);
         }
     }
     let new = wanted.difference(&existing).count();
     check(existing.len() + new <= filter.limit(), REASON)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::schedule::testing::schedule;
+    use crate::schedule::Version;
+    use alloc::string::String;
+
+    fn ebs_pod(name: &str, node: &str, ids: &[&str]) -> String {
+        let volumes: String = ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| {
+                alloc::format!("  - {{name: v{i}, awsElasticBlockStore: {{volumeID: {id}}}}}\n")
+            })
+            .collect();
+        let node_name = if node.is_empty() {
+            String::new()
+        } else {
+            alloc::format!("  nodeName: {node}\n")
+        };
+        alloc::format!(
+            "---\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\nspec:\n{node_name}  containers: [{{name: c, image: x}}]\n  volumes:\n{volumes}"
+        )
+    }
+
+    fn claim_pod(name: &str, claims: &[&str]) -> String {
+        let volumes: String = claims
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                alloc::format!("  - {{name: v{i}, persistentVolumeClaim: {{claimName: {c}}}}}\n")
+            })
+            .collect();
+        alloc::format!(
+            "---\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\nspec:\n  containers: [{{name: c, image: x}}]\n  volumes:\n{volumes}"
+        )
+    }
+
+    const NODE: &str = "---\nkind: Node\nmetadata: {name: node-a}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n";
+
+    fn ebs_passes(yaml: &str) -> bool {
+        let result = schedule(yaml, Version::Legacy);
+        let placement = result.pods.last().unwrap();
+        placement.nodes.0[0]
+            .1
+            .predicates
+            .iter()
+            .find(|p| p.name == "MaxEBSVolumeCount")
+            .unwrap()
+            .passed
+    }
+
+    /// predicates_test.go `TestEBSVolumeCountConflicts` with the 39-volume default: the
+    /// existing volumes plus the pod's new ones must stay within the limit, and volumes
+    /// already on the node are not counted twice.
+    #[test]
+    fn ebs_volumes_are_counted_once_against_the_limit() {
+        let existing: alloc::vec::Vec<String> =
+            (0..38).map(|i| alloc::format!("vol-{i}")).collect();
+        let existing: alloc::vec::Vec<&str> = existing.iter().map(String::as_str).collect();
+        let base = String::from(NODE) + &ebs_pod("old", "node-a", &existing);
+        assert!(ebs_passes(
+            &(base.clone() + &ebs_pod("p", "", &["vol-new"]))
+        ));
+        assert!(!ebs_passes(
+            &(base.clone() + &ebs_pod("p", "", &["vol-new", "vol-other"]))
+        ));
+        assert!(ebs_passes(
+            &(base.clone() + &ebs_pod("p", "", &["vol-0", "vol-new"]))
+        ));
+    }
+
+    /// `TestEBSVolumeCountConflicts` "unbound/missing claims count as volumes": a claim
+    /// that resolves to no volume counts; one bound to a GCE PD counts for no EBS limit.
+    #[test]
+    fn claims_resolve_to_their_volumes() {
+        let existing: alloc::vec::Vec<String> =
+            (0..38).map(|i| alloc::format!("vol-{i}")).collect();
+        let existing: alloc::vec::Vec<&str> = existing.iter().map(String::as_str).collect();
+        let base = String::from(NODE)
+            + &ebs_pod("old", "node-a", &existing)
+            + "---\nkind: PersistentVolume\nmetadata: {name: gce}\nspec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], gcePersistentDisk: {pdName: pd}}\n"
+            + "---\nkind: PersistentVolume\nmetadata: {name: ebs}\nspec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], awsElasticBlockStore: {volumeID: vol-0}}\n"
+            + "---\nkind: PersistentVolumeClaim\nmetadata: {name: on-gce, namespace: default}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, volumeName: gce}\n"
+            + "---\nkind: PersistentVolumeClaim\nmetadata: {name: on-ebs, namespace: default}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, volumeName: ebs}\n"
+            + "---\nkind: PersistentVolumeClaim\nmetadata: {name: unbound, namespace: default}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n"
+            + "---\nkind: PersistentVolumeClaim\nmetadata: {name: lost, namespace: default}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}, volumeName: gone}\n";
+        // 38 + the GCE claim (not EBS) + vol-0 (already attached) = 38.
+        assert!(ebs_passes(
+            &(base.clone() + &claim_pod("p", &["on-gce", "on-ebs"]))
+        ));
+        // 38 + an unbound claim + a claim bound to a missing volume = 40 > 39.
+        assert!(!ebs_passes(
+            &(base.clone() + &claim_pod("p", &["unbound", "lost"]))
+        ));
+    }
 }

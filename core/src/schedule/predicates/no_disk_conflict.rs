@@ -1,64 +1,33 @@
 //! NoDiskConflict: the pod's directly mounted disks must not clash with those of the pods
 //! on the node.
 //!
-//! Follows 1.11 `NoDiskConflict` / `isVolumeConflict` in `predicates.go`: the same GCE PD
-//! unless both mount it read-only; the same AWS EBS volume always; the same iSCSI IQN
-//! unless both are read-only; an RBD image sharing a monitor, pool and image unless both
-//! are read-only. Volumes through claims are not checked.
+//! Follows 1.11 `NoDiskConflict` / `isVolumeConflict` in
+//! `pkg/scheduler/algorithm/predicates/predicates.go`: the same GCE PD unless both mount
+//! it read-only; the same AWS EBS volume always; the same iSCSI IQN unless both are
+//! read-only; an RBD image sharing a monitor, pool and image unless both are read-only
+//! ([`crate::schedule::volumes::disk_conflict`], shared with 1.34's VolumeRestrictions).
+//! Volumes through claims are not checked.
+//!
+//! Example: a pod mounting EBS `vol-1` fails `node(s) had no available disk` on a node
+//! whose pods already mount `vol-1`, read-only or not.
 
 use super::check;
-use crate::model::{Pod, Volume};
+use crate::model::Pod;
 use crate::schedule::snapshot::{NodeInfo, Snapshot};
 use crate::schedule::status::Status;
+use crate::schedule::volumes::disk_conflict;
 
 /// `ErrDiskConflict`.
 pub const REASON: &str = "node(s) had no available disk";
-
-fn conflict(volume: &Volume, existing: &Volume) -> bool {
-    if let (Some(a), Some(b)) = (&volume.gce_persistent_disk, &existing.gce_persistent_disk) {
-        if a.pd_name == b.pd_name && !(a.read_only && b.read_only) {
-            return true;
-        }
-    }
-    if let (Some(a), Some(b)) = (
-        &volume.aws_elastic_block_store,
-        &existing.aws_elastic_block_store,
-    ) {
-        if a.volume_id == b.volume_id {
-            return true;
-        }
-    }
-    if let (Some(a), Some(b)) = (&volume.iscsi, &existing.iscsi) {
-        if a.iqn == b.iqn && !(a.read_only && b.read_only) {
-            return true;
-        }
-    }
-    if let (Some(a), Some(b)) = (&volume.rbd, &existing.rbd) {
-        let shared_monitor = a
-            .monitors
-            .iter()
-            .any(|monitor| b.monitors.contains(monitor));
-        if shared_monitor && a.pool == b.pool && a.image == b.image && !(a.read_only && b.read_only)
-        {
-            return true;
-        }
-    }
-    false
-}
 
 /// The predicate.
 #[must_use]
 pub fn predicate(pod: &Pod, snapshot: &Snapshot<'_>, node: &NodeInfo<'_>) -> Status {
     let clash = pod.spec.volumes.iter().any(|volume| {
         node.pods.iter().any(|&index| {
-            snapshot.pod(index).is_some_and(|existing| {
-                existing
-                    .pod
-                    .spec
-                    .volumes
-                    .iter()
-                    .any(|other| conflict(volume, other))
-            })
+            snapshot
+                .pod(index)
+                .is_some_and(|existing| disk_conflict(volume, &existing.pod))
         })
     });
     check(!clash, REASON)
@@ -66,20 +35,75 @@ pub fn predicate(pod: &Pod, snapshot: &Snapshot<'_>, node: &NodeInfo<'_>) -> Sta
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::model::{Pod, Volume};
+    use crate::schedule::volumes::disk_conflict;
 
-    fn gce(name: &str, read_only: bool) -> Volume {
-        serde_json::from_value(serde_json::json!({
-            "name": "v",
-            "gcePersistentDisk": {"pdName": name, "readOnly": read_only}
-        }))
-        .unwrap()
+    fn pod(volumes: serde_json::Value) -> Pod {
+        serde_json::from_value(serde_json::json!({"spec": {"volumes": volumes}})).unwrap()
     }
 
+    fn volume(json: serde_json::Value) -> Volume {
+        serde_json::from_value(json).unwrap()
+    }
+
+    /// predicates_test.go `TestGCEDiskConflicts`, `TestAWSDiskConflicts`,
+    /// `TestRBDDiskConflicts` and `TestISCSIDiskConflicts`: the same disk conflicts, a
+    /// different one does not; GCE PD, iSCSI and RBD allow shared read-only mounts.
     #[test]
-    fn gce_disks_clash_unless_both_read_only() {
-        assert!(conflict(&gce("foo", false), &gce("foo", true)));
-        assert!(!conflict(&gce("foo", true), &gce("foo", true)));
-        assert!(!conflict(&gce("foo", false), &gce("bar", false)));
+    fn upstream_disk_conflict_tables() {
+        let gce = |name: &str, read_only: bool| serde_json::json!({"name": "v", "gcePersistentDisk": {"pdName": name, "readOnly": read_only}});
+        let existing = pod(serde_json::json!([gce("foo", false)]));
+        assert!(disk_conflict(&volume(gce("foo", false)), &existing));
+        assert!(!disk_conflict(&volume(gce("bar", false)), &existing));
+        let read_only = pod(serde_json::json!([gce("foo", true)]));
+        assert!(!disk_conflict(&volume(gce("foo", true)), &read_only));
+        assert!(disk_conflict(&volume(gce("foo", false)), &read_only));
+
+        let ebs = |id: &str, read_only: bool| serde_json::json!({"name": "v", "awsElasticBlockStore": {"volumeID": id, "readOnly": read_only}});
+        let existing = pod(serde_json::json!([ebs("foo", true)]));
+        assert!(disk_conflict(&volume(ebs("foo", true)), &existing));
+        assert!(!disk_conflict(&volume(ebs("bar", false)), &existing));
+
+        let rbd = |monitors: &[&str], image: &str, read_only: bool| serde_json::json!({"name": "v", "rbd": {"monitors": monitors, "pool": "foo", "image": image, "readOnly": read_only}});
+        let existing = pod(serde_json::json!([rbd(&["a", "b"], "bar", false)]));
+        assert!(disk_conflict(
+            &volume(rbd(&["b", "c"], "bar", false)),
+            &existing
+        ));
+        assert!(!disk_conflict(
+            &volume(rbd(&["c", "d"], "bar", false)),
+            &existing
+        ));
+        assert!(!disk_conflict(
+            &volume(rbd(&["a"], "other", false)),
+            &existing
+        ));
+        let read_only = pod(serde_json::json!([rbd(&["a"], "bar", true)]));
+        assert!(!disk_conflict(
+            &volume(rbd(&["a"], "bar", true)),
+            &read_only
+        ));
+
+        let iscsi = |iqn: &str, read_only: bool| serde_json::json!({"name": "v", "iscsi": {"targetPortal": "127.0.0.1:3260", "iqn": iqn, "lun": 0, "readOnly": read_only}});
+        let existing = pod(serde_json::json!([iscsi(
+            "iqn.2016-12.server:storage.target01",
+            false
+        )]));
+        assert!(disk_conflict(
+            &volume(iscsi("iqn.2016-12.server:storage.target01", false)),
+            &existing
+        ));
+        assert!(!disk_conflict(
+            &volume(iscsi("iqn.2017-12.server:storage.target01", false)),
+            &existing
+        ));
+        let read_only = pod(serde_json::json!([iscsi(
+            "iqn.2016-12.server:storage.target01",
+            true
+        )]));
+        assert!(!disk_conflict(
+            &volume(iscsi("iqn.2016-12.server:storage.target01", true)),
+            &read_only
+        ));
     }
 }
