@@ -7,11 +7,11 @@
 // they are recorded, never asserted. The tests wait for states of the page, never for time.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { deflateRawSync } from 'node:zlib';
+import { brotliCompressSync, deflateRawSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -230,6 +230,8 @@ test('the pods table filters by namespace and text, and tables sort', async () =
   // Arrow keys move between the panel tabs.
   await page.getByRole('tab', { name: /^Pods/ }).focus();
   await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.activeElement?.id === 'tab-placement');
+  await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => document.activeElement?.id === 'tab-report');
   assert.match(await page.locator('.report-text').textContent(), /NODES \(3\)/);
   await shot(page, '08-report-text');
@@ -389,6 +391,58 @@ test('the layout works in dark mode and in a narrow window', async () => {
   assert.ok(overflow <= 0, `no sideways scrolling: ${overflow}px`);
   await small.screenshot({ path: join(SHOTS, '14-narrow.png'), fullPage: true });
   await narrow.close();
+});
+
+test('the placement panel explains a preemption, and a failing cell shows its cause in the input', async () => {
+  const ctx = await context();
+  const page = await open(ctx);
+  await page.getByRole('button', { name: 'Examples' }).click();
+  await page.locator('dialog.gallery').getByRole('button', { name: /priority and preemption/ }).click();
+  await page.waitForFunction(() => document.querySelector('.tab.selected [role=tab]')?.textContent === 'priority-preemption.yaml');
+  await page.getByRole('tab', { name: /^Placement/ }).click();
+  const message = '0/1 nodes are available: 1 Insufficient cpu.';
+  assert.equal(await page.locator('#placement-message').textContent(), message);
+  assert.match(await page.locator('table.pending tr.selected').textContent(), /default\/nginx1000000nominatednode1/);
+  assert.deepEqual(await page.locator('.placement .notes li').allTextContents(), [
+    'Preemption evicts default/batch-2 (priority 100, grace period 120 s, against its PodDisruptionBudget)',
+    'Violated PodDisruptionBudgets: default/batch',
+  ]);
+  // One failing cell: NodeResourcesFit on node1, with its reason.
+  const failing = page.locator('table.matrix td.fail button');
+  assert.equal(await failing.count(), 1);
+  assert.equal(await failing.getAttribute('title'), 'Insufficient cpu');
+  assert.match(await failing.getAttribute('aria-label'), /^NodeResourcesFit fails on node1: Insufficient cpu/);
+  assert.equal(await page.locator('table.matrix td.pass').count(), 7);
+
+  await page.getByRole('button', { name: 'Copy the message' }).click();
+  await page.locator('.toast', { hasText: 'Message copied' }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), message);
+
+  // By keyboard: from the node filter, past node1's name, to the failing cell.
+  await page.locator('#placement-filter').focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('title')), 'Insufficient cpu');
+  await shot(page, '17-placement');
+  // Enter selects the field of node1 the reason is about, in the editor.
+  await page.keyboard.press('Enter');
+  const selected = await page.evaluate(() => {
+    const area = document.activeElement;
+    return { id: area.id, text: area.value.slice(area.selectionStart, area.selectionEnd), before: area.value.slice(0, area.selectionStart) };
+  });
+  assert.equal(selected.id, 'source');
+  assert.equal(selected.text, 'allocatable');
+  assert.match(selected.before, /name: node1\n[^]*status:\n  $/);
+  await shot(page, '18-placement-cause');
+  assert.deepEqual(page.late, []);
+  assert.deepEqual(page.errors, []);
+  await ctx.close();
+});
+
+test('the site fits the 400 KB brotli budget', () => {
+  const total = readdirSync(SITE).reduce((sum, name) => sum + brotliCompressSync(readFileSync(join(SITE, name))).length, 0);
+  measurements.siteBrotliBytes = total;
+  assert.ok(total <= 400_000, `${total} bytes brotli`);
 });
 
 test('a large dump is evaluated in the worker while the page stays responsive', { skip: !DUMP && 'KUBEFIT_E2E_DUMP is not set' }, async () => {

@@ -8,6 +8,7 @@
 mod editor;
 mod header;
 mod nodes;
+mod placement;
 mod pods;
 mod problems;
 mod results;
@@ -242,6 +243,17 @@ pub fn file_list(list: &web_sys::FileList) -> Vec<web_sys::File> {
     (0..list.length())
         .filter_map(|index| list.get(index))
         .collect()
+}
+
+/// Puts `text` on the clipboard, then shows `copied`, or why it could not.
+pub fn copy(text: String, copied: String, dispatch: Dispatch) {
+    yew::platform::spawn_local(async move {
+        let notice = match browser::copy(&text).await {
+            Ok(()) => copied,
+            Err(_) => "The browser refused the clipboard; allow it and try again".into(),
+        };
+        dispatch.emit(Action::Notify(notice));
+    });
 }
 
 /// The footer's account of the results.

@@ -7,7 +7,6 @@
 //! while a `File` posted to the worker is a handle the worker reads itself.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use gloo_events::EventListener;
@@ -26,19 +25,22 @@ pub const STORAGE_KEY: &str = "kubefit.playground";
 /// The worker script (in `www/`), next to `index.html`.
 const WORKER_SCRIPT: &str = "./worker.js";
 
-/// The files opened as [`Content::File`]: they stay in the page and go to the worker as
-/// handles.
+/// The files opened as [`Content::File`]: they stay in the page (for its lifetime: a
+/// closed document may come back with a restored session) and go to the worker as
+/// handles. File `n` is at index `n - 1`.
 #[derive(Debug, Default)]
 pub struct Files {
-    next: FileId,
-    files: HashMap<FileId, web_sys::File>,
+    files: Vec<web_sys::File>,
 }
 
 impl Files {
     fn add(&mut self, file: web_sys::File) -> FileId {
-        self.next += 1;
-        self.files.insert(self.next, file);
-        self.next
+        self.files.push(file);
+        FileId::try_from(self.files.len()).unwrap_or(FileId::MAX)
+    }
+
+    fn get(&self, id: FileId) -> Option<&web_sys::File> {
+        self.files.get((id as usize).checked_sub(1)?)
     }
 }
 
@@ -123,8 +125,7 @@ impl Evaluator {
             let content = match &document.content {
                 Content::Text(text) => JsValue::from_str(text),
                 Content::File { id, .. } => files
-                    .files
-                    .get(id)
+                    .get(*id)
                     .map_or(JsValue::NULL, |file| file.clone().into()),
             };
             job.push(&Array::of2(&JsValue::from_str(&document.name), &content));

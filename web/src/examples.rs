@@ -74,7 +74,7 @@ mod tests {
 
     #[test]
     fn every_example_has_a_title_a_description_and_a_unique_name() {
-        assert!(EXAMPLES.len() >= 9, "{}", EXAMPLES.len());
+        assert!(EXAMPLES.len() >= 14, "{}", EXAMPLES.len());
         let mut names = std::collections::BTreeSet::new();
         for example in EXAMPLES {
             assert!(!example.title().is_empty(), "{}", example.file);
@@ -116,10 +116,153 @@ mod tests {
             "pod-anti-affinity.yaml",
             "pod-affinity-no-match.yaml",
             "autoscaler-core-limit.yaml",
+            "node-selectors.yaml",
+            "taints-noschedule.yaml",
+            "priority-preemption.yaml",
+            "project-node-selector.yaml",
+            "scheduler-policy.yaml",
         ] {
             assert!(Example::named(name).is_some(), "{name}");
         }
         let dump = Example::named("kubectl-list-dump.yaml").expect("the dump");
         assert!(dump.text().contains("\nkind: List\n"));
+    }
+
+    /// The key pod of each example from the OpenShift scheduling chapter: its outcome, its
+    /// node and the start of its message.
+    #[test]
+    fn the_openshift_chapter_examples_place_their_key_pod() {
+        let cases = [
+            (
+                "node-affinity-matching.yaml",
+                "default/pod-s1",
+                "scheduled",
+                Some("node1"),
+                "",
+            ),
+            (
+                "node-affinity-no-match.yaml",
+                "default/pod-s1",
+                "unschedulable",
+                None,
+                "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector.",
+            ),
+            (
+                "pod-affinity.yaml",
+                "default/team4a",
+                "scheduled",
+                Some("node1"),
+                "",
+            ),
+            (
+                "pod-anti-affinity.yaml",
+                "default/pod-s2",
+                "scheduled",
+                Some("node2"),
+                "",
+            ),
+            (
+                "pod-affinity-no-match.yaml",
+                "default/pod-s2",
+                "unschedulable",
+                None,
+                "0/1 nodes are available: 1 node(s) didn't match pod affinity rules.",
+            ),
+            (
+                "taints-three.yaml",
+                "default/new-pod",
+                "unschedulable",
+                None,
+                "0/1 nodes are available: 1 node(s) had untolerated taint(s).",
+            ),
+            (
+                "node-selectors.yaml",
+                "default/hello-pod",
+                "scheduled",
+                Some("node-apac-east"),
+                "",
+            ),
+            (
+                "node-selectors.yaml",
+                "default/pod-us-west",
+                "unschedulable",
+                None,
+                "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.",
+            ),
+            (
+                "taints-noschedule.yaml",
+                "default/group-app",
+                "scheduled",
+                Some("node1"),
+                "",
+            ),
+            (
+                "taints-noschedule.yaml",
+                "default/ssd-app",
+                "scheduled",
+                Some("node2"),
+                "",
+            ),
+            (
+                "taints-noschedule.yaml",
+                "default/plain-app",
+                "unschedulable",
+                None,
+                "0/2 nodes are available: 2 node(s) had untolerated taint(s).",
+            ),
+            (
+                "priority-preemption.yaml",
+                "default/nginx",
+                "nominated",
+                Some("node1"),
+                "0/1 nodes are available: 1 Insufficient cpu.",
+            ),
+            // production-pod is left out: it conflicts with its project's node selector,
+            // which only project node selector admission decides.
+            (
+                "project-node-selector.yaml",
+                "ns1/hello-pod",
+                "scheduled",
+                Some("node1"),
+                "",
+            ),
+            (
+                "scheduler-policy.yaml",
+                "default/web-2",
+                "scheduled",
+                Some("node-b"),
+                "",
+            ),
+            (
+                "scheduler-policy.yaml",
+                "default/picky",
+                "unschedulable",
+                None,
+                "0/5 nodes are available: 5 node(s) didn't match node selector.",
+            ),
+        ];
+        for (name, pod, outcome, node, message) in cases {
+            let example = Example::named(name).expect(name);
+            let report = evaluate(&[Source::new(name, example.text())], &Options::default());
+            let placement = report
+                .scheduling
+                .pods
+                .iter()
+                .find(|placement| placement.pod == pod)
+                .unwrap_or_else(|| panic!("{name}: no placement for {pod}"));
+            let json = serde_json::to_value(placement.outcome).unwrap();
+            assert_eq!(json, outcome, "{name}: {pod}");
+            assert_eq!(placement.node.as_deref(), node, "{name}: {pod}");
+            let text = placement.message.as_deref().unwrap_or_default();
+            assert!(text.starts_with(message), "{name}: {pod}: {text}");
+        }
+        let policy = Example::named("scheduler-policy.yaml").unwrap();
+        let report = evaluate(&[Source::new("p", policy.text())], &Options::default());
+        assert_eq!(report.profile, "openshift-3.11");
+        let preemption = Example::named("priority-preemption.yaml").unwrap();
+        let report = evaluate(&[Source::new("p", preemption.text())], &Options::default());
+        let nginx = report.scheduling.pods[0].preemption.as_ref().unwrap();
+        assert_eq!(nginx.victims[0].pod, "default/batch-2");
+        assert_eq!(nginx.violated_disruption_budgets, ["default/batch"]);
     }
 }

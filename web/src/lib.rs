@@ -4,6 +4,7 @@ pub mod app;
 pub mod browser;
 pub mod examples;
 pub mod lines;
+pub mod placement;
 pub mod share;
 pub mod state;
 pub mod tables;

@@ -177,6 +177,21 @@ pub fn utf16_offset(text: &str, line: usize, column: usize) -> usize {
     text.encode_utf16().count()
 }
 
+/// The 1-based line and column (in characters) and the UTF-16 offset of a byte offset
+/// (moved back to a character boundary, and to the end of the text at most).
+#[must_use]
+pub fn position(text: &str, byte: usize) -> (usize, usize, usize) {
+    let mut byte = byte.min(text.len());
+    while !text.is_char_boundary(byte) {
+        byte -= 1;
+    }
+    let before = &text[..byte];
+    let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+    let line = before.matches('\n').count() + 1;
+    let column = before[line_start..].chars().count() + 1;
+    (line, column, utf16_offset(text, line, column))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,6 +286,16 @@ mod tests {
             ]
         );
         assert_eq!(gutter(2, &[]), [GutterRun::Plain("1\n2\n".into())]);
+    }
+
+    #[test]
+    fn positions_of_byte_offsets() {
+        let text = "a: 🚀x\nb: é\n";
+        assert_eq!(position(text, 0), (1, 1, 0));
+        assert_eq!(position(text, 7), (1, 5, 5), "after the rocket");
+        assert_eq!(position(text, 5), (1, 4, 3), "inside the rocket: its start");
+        assert_eq!(position(text, 12), (2, 4, 10));
+        assert_eq!(position(text, 99), (3, 1, text.encode_utf16().count()));
     }
 
     #[test]

@@ -43,6 +43,9 @@ pub struct Snapshot {
     /// Which pods the pods table shows.
     #[serde(default)]
     pub pods_filter: PodFilter,
+    /// The pending pod the placement panel shows (`namespace/name`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod: Option<String>,
 }
 
 /// One document of a [`Snapshot`].
@@ -151,6 +154,7 @@ mod tests {
                 namespace: Some("shop".into()),
                 text: "web".into(),
             },
+            pod: Some("shop/web-1".into()),
         }
     }
 

@@ -15,9 +15,10 @@ use std::rc::Rc;
 
 use crate::examples::Example;
 use crate::lines;
+use crate::placement::{self, Side};
 use crate::share::{SharedDocument, Snapshot};
 use crate::tables::{NodeColumn, PodColumn, PodFilter, Sort};
-use crate::view::{Outcome, Problem, View};
+use crate::view::{Outcome, Place, Placement, Problem, View};
 
 /// Files larger than this open read-only: a text area holding tens of megabytes makes
 /// every keystroke slow.
@@ -94,8 +95,8 @@ impl Document {
     }
 }
 
-/// A panel of results. Later panels (placement, evictions, scaling, updates) are added
-/// here, to [`Panel::ALL`] and to the app's panel switch.
+/// A panel of results. Later panels (evictions, scaling, updates) are added here, to
+/// [`Panel::ALL`] and to the app's panel switch.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Panel {
     /// Nodes with their capacity and use.
@@ -103,13 +104,15 @@ pub enum Panel {
     Nodes,
     /// Pods and where they stand.
     Pods,
+    /// Where each pending pod goes, and why: every node's verdicts and scores.
+    Placement,
     /// The report as text, as the CLI prints it.
     Report,
 }
 
 impl Panel {
     /// Every panel, in tab order.
-    pub const ALL: [Panel; 3] = [Panel::Nodes, Panel::Pods, Panel::Report];
+    pub const ALL: [Panel; 4] = [Panel::Nodes, Panel::Pods, Panel::Placement, Panel::Report];
 
     /// The id in links and element ids.
     #[must_use]
@@ -117,6 +120,7 @@ impl Panel {
         match self {
             Self::Nodes => "nodes",
             Self::Pods => "pods",
+            Self::Placement => "placement",
             Self::Report => "report",
         }
     }
@@ -127,6 +131,7 @@ impl Panel {
         match self {
             Self::Nodes => "Nodes",
             Self::Pods => "Pods",
+            Self::Placement => "Placement",
             Self::Report => "Report",
         }
     }
@@ -151,6 +156,8 @@ pub struct Reveal {
     pub column: usize,
     /// UTF-16 offset of the place in the document's text.
     pub offset: usize,
+    /// UTF-16 offset of the end of the text to select (`offset`: none, only the cursor).
+    pub end: usize,
 }
 
 /// A short message for the user (a link was copied, a link could not be read).
@@ -225,6 +232,21 @@ pub enum Action {
     PodsPage(usize),
     /// Move the cursor to where a problem (an index into the view's problems) points.
     Reveal(usize),
+    /// Show the placement of this pending pod (`namespace/name`).
+    SelectPod(String),
+    /// Show only the matrix rows of nodes whose name contains this text.
+    FilterPlacementNodes(String),
+    /// Show a page of the pending pods.
+    PlacementsPage(usize),
+    /// Select, in the editor, the input behind a verdict of the selected pod: the field a
+    /// failing `reason` is about, in the node's object or the pod's (see
+    /// [`placement::cause`]); without a reason, the whole node (or, without a node, the pod).
+    RevealPlacement {
+        /// The node of the verdict.
+        node: Option<String>,
+        /// One of its reasons.
+        reason: Option<String>,
+    },
     /// Show a message.
     Notify(String),
     /// Hide the message with this serial.
@@ -240,6 +262,7 @@ pub struct SnapshotKey {
     nodes_sort: Sort<NodeColumn>,
     pods_sort: Sort<PodColumn>,
     pods_filter: PodFilter,
+    pod: Option<String>,
 }
 
 /// Everything the page shows. Fields are private: only [`State::apply`] changes a state,
@@ -256,6 +279,11 @@ pub struct State {
     pods_filter: PodFilter,
     nodes_page: usize,
     pods_page: usize,
+    /// The pending pod the placement panel shows (`namespace/name`); kept while the pod
+    /// exists, the first pending pod otherwise.
+    pod: Option<String>,
+    placement_filter: String,
+    placements_page: usize,
     /// Bumped by every change of the input.
     edits: u64,
     outcome: Rc<Outcome>,
@@ -291,6 +319,9 @@ impl State {
             pods_filter: PodFilter::default(),
             nodes_page: 0,
             pods_page: 0,
+            pod: None,
+            placement_filter: String::new(),
+            placements_page: 0,
             edits: 0,
             outcome: Rc::default(),
             evaluated: 0,
@@ -383,11 +414,14 @@ impl State {
                 self.active = first.unwrap_or(0);
             }
             Action::LoadExample(example) => {
+                self.pod = None;
                 self.replace_documents(vec![Document::text(example.name(), example.text())]);
                 self.pristine = true;
                 self.pods_filter = PodFilter::default();
             }
             Action::Restore(snapshot) => {
+                // Before evaluating, which keeps it if the pod exists.
+                self.pod = snapshot.pod;
                 let documents = snapshot
                     .documents
                     .into_iter()
@@ -412,6 +446,7 @@ impl State {
                     self.evaluated = generation;
                     self.millis = Some(millis);
                     self.failure = None;
+                    self.settle_pod();
                 }
                 self.schedule();
             }
@@ -447,6 +482,15 @@ impl State {
             Action::NodesPage(page) => self.nodes_page = page,
             Action::PodsPage(page) => self.pods_page = page,
             Action::Reveal(index) => self.reveal(index),
+            Action::SelectPod(pod) => {
+                self.pod = Some(pod);
+                self.placement_filter.clear();
+            }
+            Action::FilterPlacementNodes(text) => self.placement_filter = text,
+            Action::PlacementsPage(page) => self.placements_page = page,
+            Action::RevealPlacement { node, reason } => {
+                self.reveal_placement(node.as_deref(), reason.as_deref());
+            }
             Action::Notify(text) => {
                 let serial = self.notice.as_ref().map_or(1, |notice| notice.serial + 1);
                 self.notice = Some(Notice { serial, text });
@@ -474,6 +518,7 @@ impl State {
         self.pristine = false;
         self.nodes_page = 0;
         self.pods_page = 0;
+        self.placements_page = 0;
         self.reveal = None;
         self.edits += 1;
         self.schedule();
@@ -495,6 +540,7 @@ impl State {
             self.evaluated = self.edits;
             self.millis = None;
             self.failure = None;
+            self.settle_pod();
         } else if self.running.is_none() {
             self.running = Some(self.edits);
         }
@@ -527,6 +573,17 @@ impl State {
             (None, Some(text)) => lines::utf16_offset(text, line, column),
             (None, None) => 0,
         };
+        self.set_reveal(document, line, column, offset, offset);
+    }
+
+    fn set_reveal(
+        &mut self,
+        document: usize,
+        line: usize,
+        column: usize,
+        offset: usize,
+        end: usize,
+    ) {
         self.active = document;
         self.reveal = Some(Reveal {
             serial: self.reveal.map_or(1, |reveal| reveal.serial + 1),
@@ -534,7 +591,59 @@ impl State {
             line,
             column,
             offset,
+            end,
         });
+    }
+
+    /// A new result keeps the selected pod if it is still pending, else selects the first.
+    fn settle_pod(&mut self) {
+        let placements = &self.outcome.view.placements;
+        if !placements
+            .iter()
+            .any(|placement| Some(&placement.pod) == self.pod.as_ref())
+        {
+            self.pod = placements.first().map(|placement| placement.pod.clone());
+        }
+    }
+
+    fn reveal_placement(&mut self, node: Option<&str>, reason: Option<&str>) {
+        let Some(placement) = self.placement() else {
+            return;
+        };
+        let cause = reason.map(placement::cause);
+        let place = match (node, cause.map(|cause| cause.side)) {
+            (Some(node), None | Some(Side::Node)) => self
+                .view()
+                .nodes
+                .iter()
+                .find(|row| row.name == node)
+                .and_then(|row| row.place.clone()),
+            _ => placement.place.clone(),
+        };
+        let Some(place) = place else {
+            return;
+        };
+        let Place(source, start, end) = place;
+        let Some(document) = self.documents.iter().position(|d| d.name == source) else {
+            return;
+        };
+        let Some(text) = self.documents[document].as_text() else {
+            return;
+        };
+        let (start, end) = (start as usize, end as usize);
+        let keys = cause.map_or(&[][..], |cause| cause.keys);
+        // The field the cause is about, or the object's first line.
+        let (from, to) = placement::find_key(text, start, end, keys).unwrap_or_else(|| {
+            let start = start.min(text.len());
+            let line_end = text[start..].find('\n').map_or(text.len(), |at| start + at);
+            (start, line_end.min(end.max(start)))
+        });
+        let (line, column, offset) = lines::position(text, from);
+        let end = offset
+            + text
+                .get(from..to)
+                .map_or(0, |key| key.encode_utf16().count());
+        self.set_reveal(document, line, column, offset, end);
     }
 
     /// True if the input must be evaluated in the worker.
@@ -583,6 +692,7 @@ impl State {
             nodes_sort: self.nodes_sort,
             pods_sort: self.pods_sort,
             pods_filter: self.pods_filter.clone(),
+            pod: self.pod.clone(),
         }
     }
 
@@ -606,6 +716,7 @@ impl State {
             nodes_sort: self.nodes_sort,
             pods_sort: self.pods_sort,
             pods_filter: self.pods_filter.clone(),
+            pod: self.pod.clone(),
         }
     }
 
@@ -670,6 +781,31 @@ impl State {
     #[must_use]
     pub fn pods_page(&self) -> usize {
         self.pods_page
+    }
+
+    /// The pending pod the placement panel shows (`namespace/name`).
+    #[must_use]
+    pub fn selected_pod(&self) -> Option<&str> {
+        self.pod.as_deref()
+    }
+
+    /// The selected pod's placement; the first pending pod's while a result for an older
+    /// input is shown that lacks the selected one.
+    #[must_use]
+    pub fn placement(&self) -> Option<&Placement> {
+        placement::selected(&self.view().placements, self.pod.as_deref())
+    }
+
+    /// The text the matrix rows' node names must contain.
+    #[must_use]
+    pub fn placement_filter(&self) -> &str {
+        &self.placement_filter
+    }
+
+    /// The page of the pending pods.
+    #[must_use]
+    pub fn placements_page(&self) -> usize {
+        self.placements_page
     }
 
     /// The latest evaluation.
@@ -1017,6 +1153,15 @@ mod tests {
             .apply(Action::FilterNamespace(Some("shop".into())))
             .apply(Action::FilterPods("web".into()));
         let link = share::encode(&state.snapshot());
+        let second = pods(&State::default())[1].to_owned();
+        let placement = State::default()
+            .apply(Action::ShowPanel(Panel::Placement))
+            .apply(Action::SelectPod(second.clone()));
+        let restored = State::from_snapshot(
+            share::decode(&share::encode(&placement.snapshot())).expect("a link"),
+        );
+        assert_eq!(restored.panel(), Panel::Placement);
+        assert_eq!(restored.selected_pod(), Some(second.as_str()));
         let restored = State::from_snapshot(share::decode(&link).expect("a link"));
         assert_eq!(names(&restored), ["a.yaml", "b.yaml"]);
         assert_eq!(restored.active(), 1);
@@ -1047,7 +1192,7 @@ mod tests {
         let restored = State::from_snapshot(empty);
         assert_eq!(names(&restored), [UNTITLED]);
         let unknown_panel = Snapshot {
-            panel: "placement".into(),
+            panel: "evictions".into(),
             ..Snapshot::default()
         };
         assert_eq!(State::from_snapshot(unknown_panel).panel(), Panel::Nodes);
@@ -1071,5 +1216,156 @@ mod tests {
             assert!(!panel.title().is_empty());
         }
         assert_eq!(Panel::from_id("nope"), None);
+        assert_eq!(Panel::from_id("placement"), Some(Panel::Placement));
+    }
+
+    fn example(name: &str) -> State {
+        State::from_example(Example::named(name).expect("the example"))
+    }
+
+    fn pods(state: &State) -> Vec<&str> {
+        state
+            .view()
+            .placements
+            .iter()
+            .map(|placement| placement.pod.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn the_selected_pod_survives_re_evaluation_and_falls_back_to_the_first() {
+        let state = example("taints-noschedule.yaml");
+        assert_eq!(
+            pods(&state),
+            ["default/group-app", "default/ssd-app", "default/plain-app"]
+        );
+        assert_eq!(state.selected_pod(), Some("default/group-app"));
+        let state = state
+            .apply(Action::SelectPod("default/plain-app".into()))
+            .apply(Action::FilterPlacementNodes("node2".into()));
+        assert_eq!(
+            state.placement().map(|p| p.outcome.as_str()),
+            Some("unschedulable")
+        );
+        assert_eq!(state.placement_filter(), "node2");
+
+        // An edit that keeps the pod keeps the selection.
+        let text = state.active_document().as_text().unwrap().to_owned();
+        let edited = state
+            .apply(Action::Edit(format!("{text}# more\n")))
+            .apply(Action::Evaluate);
+        assert_eq!(edited.selected_pod(), Some("default/plain-app"));
+        // One that removes it falls back to the first pending pod.
+        let cut = text.rfind("---").unwrap();
+        let removed = edited
+            .apply(Action::Edit(text[..cut].to_owned()))
+            .apply(Action::Evaluate);
+        assert_eq!(removed.selected_pod(), Some("default/group-app"));
+        // Selecting another pod clears the node filter; an unknown pod shows the first.
+        let other = edited.apply(Action::SelectPod("default/ssd-app".into()));
+        assert_eq!(other.placement_filter(), "");
+        let unknown = edited.apply(Action::SelectPod("nowhere/none".into()));
+        assert_eq!(unknown.placement().unwrap().pod, "default/group-app");
+        // Another example starts from its own first pod; no pending pod, no selection.
+        let loaded = edited.apply(Action::LoadExample(
+            Example::named("priority-preemption.yaml").unwrap(),
+        ));
+        assert_eq!(loaded.selected_pod(), Some("default/nginx"));
+        let none = loaded
+            .apply(Action::Edit(NODE.into()))
+            .apply(Action::Evaluate);
+        assert_eq!(none.selected_pod(), None);
+        assert!(none.placement().is_none());
+    }
+
+    #[test]
+    fn a_worker_result_keeps_a_restored_pod_that_the_old_result_lacks() {
+        let state = example("taints-noschedule.yaml");
+        let big = format!(
+            "{}{}",
+            Example::named("priority-preemption.yaml").unwrap().text(),
+            "# padding\n".repeat(30_000)
+        );
+        let snapshot = Snapshot {
+            documents: vec![share::SharedDocument {
+                name: "big.yaml".into(),
+                text: big.clone(),
+            }],
+            panel: "placement".into(),
+            pod: Some("default/nginx".into()),
+            ..Snapshot::default()
+        };
+        let restored = state.apply(Action::Restore(snapshot));
+        let job = restored.running().expect("a worker job");
+        assert_eq!(restored.panel(), Panel::Placement);
+        assert_eq!(restored.selected_pod(), Some("default/nginx"));
+        let done = restored.apply(Action::Evaluated {
+            generation: job,
+            outcome: Rc::new(Outcome::evaluate(&[("big.yaml", big.as_bytes())])),
+            millis: 3,
+        });
+        assert_eq!(done.placement().unwrap().pod, "default/nginx");
+    }
+
+    /// The text a reveal selects.
+    fn selected_text(state: &State) -> String {
+        let reveal = state.reveal_request().expect("a reveal");
+        let text: Vec<u16> = state.documents()[reveal.document]
+            .as_text()
+            .unwrap()
+            .encode_utf16()
+            .collect();
+        String::from_utf16(&text[reveal.offset..reveal.end]).unwrap()
+    }
+
+    #[test]
+    fn a_failing_verdict_reveals_the_field_it_is_about() {
+        let state =
+            example("taints-noschedule.yaml").apply(Action::SelectPod("default/plain-app".into()));
+        let text = state.active_document().as_text().unwrap().to_owned();
+        let taint = state.apply(Action::RevealPlacement {
+            node: Some("node2".into()),
+            reason: Some("node(s) had untolerated taint(s)".into()),
+        });
+        assert_eq!(selected_text(&taint), "taints");
+        let reveal = taint.reveal_request().unwrap();
+        let node2 = text.find("name: node2").unwrap();
+        let taints = node2 + text[node2..].find("taints:").unwrap();
+        assert_eq!(reveal.offset, taints, "node2's taints, not node1's");
+        assert_eq!(reveal.line, text[..taints].matches('\n').count() + 1);
+        assert_eq!(reveal.column, 3);
+
+        // Without a reason: the node's object, its first line selected.
+        let node = state.apply(Action::RevealPlacement {
+            node: Some("node1".into()),
+            reason: None,
+        });
+        assert_eq!(selected_text(&node), "apiVersion: v1");
+        // Without a node: the pod.
+        let pod = state.apply(Action::RevealPlacement {
+            node: None,
+            reason: None,
+        });
+        let reveal = pod.reveal_request().unwrap();
+        assert!(text[reveal.offset..]
+            .starts_with("apiVersion: v1\nkind: Pod\nmetadata: {name: plain-app"));
+
+        // A pod-side cause selects the pod's field, whichever node failed.
+        let selectors = example("node-selectors.yaml")
+            .apply(Action::SelectPod("default/pod-us-west".into()))
+            .apply(Action::RevealPlacement {
+                node: Some("node-us-east".into()),
+                reason: Some("node(s) didn't match Pod's node affinity/selector".into()),
+            });
+        assert_eq!(selected_text(&selectors), "nodeSelector");
+        let text = selectors.active_document().as_text().unwrap();
+        let offset = selectors.reveal_request().unwrap().offset;
+        assert!(text[..offset].contains("name: pod-us-west"));
+        // Unknown nodes, and inputs without placements, reveal nothing.
+        let unknown = state.apply(Action::RevealPlacement {
+            node: Some("ghost".into()),
+            reason: None,
+        });
+        assert_eq!(unknown.reveal_request(), None);
     }
 }

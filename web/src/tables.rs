@@ -123,8 +123,9 @@ impl PodFilter {
 /// The node rows in display order.
 #[must_use]
 pub fn node_order(view: &View, sort: Sort<NodeColumn>) -> Vec<usize> {
-    order(&view.nodes, sort.descending, |a, b| {
-        compare_nodes(a, b, sort.column)
+    let nodes = &view.nodes;
+    order(nodes.len(), sort.descending, &|a, b| {
+        compare_nodes(&nodes[a], &nodes[b], sort.column)
     })
 }
 
@@ -132,18 +133,26 @@ pub fn node_order(view: &View, sort: Sort<NodeColumn>) -> Vec<usize> {
 #[must_use]
 pub fn pod_order(view: &View, sort: Sort<PodColumn>, filter: &PodFilter) -> Vec<usize> {
     let needle = filter.text.trim().to_ascii_lowercase();
-    let mut rows = order(&view.pods, sort.descending, |a, b| {
-        compare_pods(a, b, sort.column)
+    let pods = &view.pods;
+    let mut rows = order(pods.len(), sort.descending, &|a, b| {
+        compare_pods(&pods[a], &pods[b], sort.column)
     });
-    rows.retain(|&index| filter.admits(&view.pods[index], &needle));
+    rows.retain(|&index| filter.admits(&pods[index], &needle));
     rows
 }
 
-/// Indices sorted stably by `compare`, reversed when descending; input order breaks ties.
-fn order<T>(rows: &[T], descending: bool, compare: impl Fn(&T, &T) -> Ordering) -> Vec<usize> {
-    let mut indices: Vec<usize> = (0..rows.len()).collect();
+/// The indices `0..len` sorted stably by `compare`, reversed when descending; input order
+/// breaks ties. Every table sorts through this one function, with a `dyn` comparator: each
+/// instance of the standard library's generic sort adds kilobytes to the download.
+#[must_use]
+pub fn order(
+    len: usize,
+    descending: bool,
+    compare: &dyn Fn(usize, usize) -> Ordering,
+) -> Vec<usize> {
+    let mut indices: Vec<usize> = (0..len).collect();
     indices.sort_by(|&a, &b| {
-        let by_column = compare(&rows[a], &rows[b]);
+        let by_column = compare(a, b);
         let by_column = if descending {
             by_column.reverse()
         } else {

@@ -7,10 +7,14 @@
 
 use std::collections::BTreeSet;
 
-use kubefit_core::cluster::PodState;
+use kubefit_core::cluster::{Cluster, PodState};
+use kubefit_core::input::{self, Resource};
 use kubefit_core::model::ResourceList;
-use kubefit_core::{evaluate, Diagnostic, Options, Report, Severity, Source};
+use kubefit_core::report::scheduling;
+use kubefit_core::{schedule, Diagnostic, Options, Report, Severity, Source};
 use serde::{Deserialize, Serialize};
+
+use crate::tables;
 
 /// An evaluation: the view, and the report in the two forms the page offers to download.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -25,15 +29,59 @@ pub struct Outcome {
 
 impl Outcome {
     /// Evaluates the sources, named as in diagnostics, with the default options.
+    ///
+    /// The steps of [`kubefit_core::evaluate`], one by one, so that the places of nodes
+    /// and pods in the input are kept for the placement panel (the report has none); a
+    /// test checks that the report is the same.
     #[must_use]
     pub fn evaluate(sources: &[(&str, &[u8])]) -> Self {
         let sources: Vec<Source<'_>> = sources
             .iter()
             .map(|(name, bytes)| Source::new(name, *bytes))
             .collect();
-        let report = evaluate(&sources, &Options::default());
+        let options = Options::default();
+        let loaded = input::load(&sources, &options.limits);
+        let place = |span: input::Span| {
+            sources
+                .get(span.source as usize)
+                .map(|source| Place(source.name.into(), span.start, span.end))
+        };
+        let node_spans: Vec<(String, input::Span)> = loaded
+            .objects
+            .iter()
+            .filter_map(|object| match &object.resource {
+                Resource::Node(node) => Some((node.metadata.name.clone(), object.span)),
+                _ => None,
+            })
+            .collect();
+        let cluster = Cluster::build(loaded, &sources);
+        let scheduling = schedule::run(&cluster, &options.schedule);
+        let report = Report::from_cluster(&cluster, scheduling);
+        let mut view = View::from_report(&report);
+        // Node rows are the valid nodes in input order (the first of duplicates is kept).
+        let mut spans = node_spans.iter();
+        for row in &mut view.nodes {
+            row.place = spans
+                .find(|(name, _)| *name == row.name)
+                .and_then(|(_, span)| place(*span));
+        }
+        // Pod rows are the cluster's pods, in its order; placements are in queue order.
+        let placements = &view.placements;
+        let by_pod = tables::order(placements.len(), false, &|a, b| {
+            placements[a].pod.cmp(&placements[b].pod)
+        });
+        let mut pod_places = Vec::new();
+        for (row, entry) in report.pods.iter().zip(&cluster.pods) {
+            let found = by_pod.binary_search_by(|&index| placements[index].pod.cmp(&row.pod));
+            if let (Ok(at), Some(spans)) = (found, entry.spans) {
+                pod_places.push((by_pod[at], place(spans.object)));
+            }
+        }
+        for (index, place) in pod_places {
+            view.placements[index].place = place;
+        }
         Self {
-            view: View::from_report(&report),
+            view,
             // Serialising the report cannot fail: it is plain data with string keys.
             json: serde_json::to_string(&report).unwrap_or_default(),
             text: report.to_text(),
@@ -60,6 +108,8 @@ pub struct View {
     pub pods: Vec<PodRow>,
     /// Every namespace that has a pod, sorted.
     pub namespaces: Vec<String>,
+    /// The scheduler's decision for every pending pod, in queue order.
+    pub placements: Vec<Placement>,
 }
 
 /// Counts of what was evaluated.
@@ -215,6 +265,289 @@ pub struct NodeRow {
     pub pods: Usage,
     /// The number of bound pods.
     pub pod_count: usize,
+    /// Where the node is in the input.
+    pub place: Option<Place>,
+}
+
+/// Where an object is in the input: its document, and the range of bytes it takes there.
+///
+/// The placement types below are tuples and flat lists rather than nested structs where
+/// that reads as well: each struct costs the page a JSON decoder of its own (the worker
+/// sends the view as JSON), and the playground's download has a budget.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Place(
+    /// The document's name.
+    pub String,
+    /// Byte offset of the object's first byte.
+    pub u32,
+    /// Byte offset just past its last byte.
+    pub u32,
+);
+
+/// What the scheduler did with one pending pod (the report's `scheduling.pods[]`), with
+/// the verdicts as a matrix: one row per node, one column per filter and per score.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Placement {
+    /// `namespace/name`.
+    pub pod: String,
+    /// The pod's priority.
+    pub priority: i32,
+    /// `scheduled`, `unschedulable`, `nominated`, `rejected` or `not-handled`.
+    pub outcome: String,
+    /// The node chosen.
+    pub node: Option<String>,
+    /// The upstream message (`FailedScheduling` event, or admission's refusal).
+    pub message: Option<String>,
+    /// The node preemption nominated (its victims make room there).
+    pub nominated: Option<String>,
+    /// What else the panel says, one line each: preemption (its victims, with priority
+    /// and grace period, and the PodDisruptionBudgets it violates, or why it did not
+    /// help), ties for the best score, node sampling, verdicts left out of the report.
+    pub notes: Vec<String>,
+    /// The filters that ran on some node, in the order they run: the matrix's columns.
+    pub filters: Vec<String>,
+    /// The scores given to some node, in configuration order.
+    pub scores: Vec<String>,
+    /// One row per node, in input order.
+    pub verdicts: Vec<Verdict>,
+    /// Where the pod is in the input (none for pods kubefit generated).
+    pub place: Option<Place>,
+}
+
+/// One node's verdict for a pending pod.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Verdict {
+    /// The node name.
+    pub node: String,
+    /// One character per filter column: [`PASS`], [`FAIL`] or [`SKIP`] (did not run).
+    pub cells: String,
+    /// The reasons of each failing filter, joined by `; `, in column order; for a node no
+    /// filter ran on (a PreFilter left it out), the reasons upstream records for it. Empty
+    /// for feasible nodes.
+    pub failures: Vec<String>,
+    /// Per score column: the score before weights (empty unless the node was scored).
+    pub scores: Vec<Option<i64>>,
+    /// The weighted sum (scored nodes only).
+    pub total: Option<i64>,
+}
+
+/// A filter the node passes, in [`Verdict::cells`].
+pub const PASS: char = '+';
+/// A filter the node fails.
+pub const FAIL: char = '-';
+/// A filter that did not run on the node.
+pub const SKIP: char = '.';
+
+// Placements and verdicts cross from the worker as JSON arrays rather than objects: a
+// derived decoder matches field names and reads both forms, which for these two structs
+// cost the download about 2 KB of brotli.
+impl Serialize for Placement {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (
+            &self.pod,
+            self.priority,
+            &self.outcome,
+            &self.node,
+            &self.message,
+            &self.nominated,
+            &self.notes,
+            &self.filters,
+            &self.scores,
+            &self.verdicts,
+            &self.place,
+        )
+            .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Placement {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let (
+            pod,
+            priority,
+            outcome,
+            node,
+            message,
+            nominated,
+            notes,
+            filters,
+            scores,
+            verdicts,
+            place,
+        ) = Deserialize::deserialize(deserializer)?;
+        Ok(Self {
+            pod,
+            priority,
+            outcome,
+            node,
+            message,
+            nominated,
+            notes,
+            filters,
+            scores,
+            verdicts,
+            place,
+        })
+    }
+}
+
+impl Serialize for Verdict {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (
+            &self.node,
+            &self.cells,
+            &self.failures,
+            &self.scores,
+            self.total,
+        )
+            .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Verdict {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let (node, cells, failures, scores, total) = Deserialize::deserialize(deserializer)?;
+        Ok(Self {
+            node,
+            cells,
+            failures,
+            scores,
+            total,
+        })
+    }
+}
+
+impl Placement {
+    fn from_report(placement: &scheduling::Placement) -> Self {
+        let mut filters: Vec<String> = Vec::new();
+        let mut scores: Vec<String> = Vec::new();
+        for (_, verdict) in &placement.nodes.0 {
+            for predicate in &verdict.predicates {
+                if !filters.contains(&predicate.name) {
+                    filters.push(predicate.name.clone());
+                }
+            }
+            for (name, _) in verdict.scores.iter().flat_map(|map| &map.0) {
+                if !scores.contains(name) {
+                    scores.push(name.clone());
+                }
+            }
+        }
+        let verdicts = placement
+            .nodes
+            .0
+            .iter()
+            .map(|(node, verdict)| {
+                let mut cells = String::with_capacity(filters.len());
+                let mut failures = Vec::new();
+                for filter in &filters {
+                    match verdict.predicates.iter().find(|p| p.name == *filter) {
+                        None => cells.push(SKIP),
+                        Some(predicate) if predicate.passed => cells.push(PASS),
+                        Some(predicate) => {
+                            cells.push(FAIL);
+                            failures.push(predicate.reasons.join("; "));
+                        }
+                    }
+                }
+                if failures.is_empty() && !verdict.reasons.is_empty() {
+                    failures.clone_from(&verdict.reasons);
+                }
+                Verdict {
+                    node: node.clone(),
+                    cells,
+                    failures,
+                    scores: verdict.scores.as_ref().map_or_else(Vec::new, |map| {
+                        scores
+                            .iter()
+                            .map(|score| map.0.iter().find(|(name, _)| name == score).map(|s| s.1))
+                            .collect()
+                    }),
+                    total: verdict.total,
+                }
+            })
+            .collect();
+        Self {
+            pod: placement.pod.clone(),
+            priority: placement.priority,
+            outcome: outcome_name(placement.outcome).into(),
+            node: placement.node.clone(),
+            message: placement.message.clone(),
+            nominated: placement.nominated_node.clone(),
+            notes: notes(placement),
+            filters,
+            scores,
+            verdicts,
+            place: None,
+        }
+    }
+}
+
+/// The lines of [`Placement::notes`].
+fn notes(placement: &scheduling::Placement) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(preemption) = &placement.preemption {
+        if let Some(message) = &preemption.message {
+            notes.push(format!("Preemption: {message}."));
+        }
+        for victim in &preemption.victims {
+            notes.push(format!(
+                "Preemption evicts {} (priority {}, grace period {} s{})",
+                victim.pod,
+                victim.priority,
+                victim.grace_period_seconds,
+                if victim.violates_disruption_budget {
+                    ", against its PodDisruptionBudget"
+                } else {
+                    ""
+                }
+            ));
+        }
+        let lists = [
+            (
+                "Violated PodDisruptionBudgets",
+                &preemption.violated_disruption_budgets,
+            ),
+            ("Nominations cleared", &preemption.cleared_nominations),
+        ];
+        for (title, list) in lists {
+            if !list.is_empty() {
+                notes.push(format!("{title}: {}", list.join(", ")));
+            }
+        }
+    }
+    if !placement.tied_nodes.is_empty() {
+        notes.push(format!(
+            "Tied for the best score: {}; upstream picks one at random (round-robin in 3.11).",
+            placement.tied_nodes.join(", ")
+        ));
+    }
+    if let Some(sampled) = &placement.sampled {
+        notes.push(format!(
+            "With percentageOfNodesToScore, upstream stops at {} feasible nodes ({} examined) and chooses {}.",
+            sampled.nodes_to_find,
+            sampled.examined,
+            sampled.node.as_deref().unwrap_or("no node")
+        ));
+    }
+    if placement.nodes_omitted {
+        notes.push(
+            "Only the chosen node's verdict is shown: the report's budget of verdicts was spent."
+                .into(),
+        );
+    }
+    notes
+}
+
+/// The report's (kebab-case) name of an outcome.
+fn outcome_name(outcome: scheduling::Outcome) -> &'static str {
+    match outcome {
+        scheduling::Outcome::Scheduled => "scheduled",
+        scheduling::Outcome::Unschedulable => "unschedulable",
+        scheduling::Outcome::Nominated => "nominated",
+        scheduling::Outcome::Rejected => "rejected",
+        scheduling::Outcome::NotHandled => "not-handled",
+    }
 }
 
 /// A pod row.
@@ -273,6 +606,7 @@ impl View {
                     memory: usage("memory"),
                     pods: Usage::of_pods(node.pods, &node.allocatable),
                     pod_count: node.pods,
+                    place: None,
                 }
             })
             .collect();
@@ -326,6 +660,12 @@ impl View {
             nodes,
             pods,
             namespaces,
+            placements: report
+                .scheduling
+                .pods
+                .iter()
+                .map(Placement::from_report)
+                .collect(),
         }
     }
 }
@@ -399,10 +739,98 @@ mod tests {
 
     #[test]
     fn the_view_survives_its_json_round_trip() {
-        let view = outcome(Example::first().text()).view;
-        let json = serde_json::to_string(&view).expect("serialisable");
-        let back: View = serde_json::from_str(&json).expect("deserialisable");
-        assert_eq!(back, view);
+        for name in [
+            "mixed-cluster.yaml",
+            "priority-preemption.yaml",
+            "scheduler-policy.yaml",
+        ] {
+            let view = outcome(Example::named(name).unwrap().text()).view;
+            assert!(!view.placements.is_empty(), "{name}");
+            let json = serde_json::to_string(&view).expect("serialisable");
+            let back: View = serde_json::from_str(&json).expect("deserialisable");
+            assert_eq!(back, view, "{name}");
+        }
+    }
+
+    #[test]
+    fn the_report_is_the_one_kubefit_core_evaluate_writes() {
+        for example in crate::examples::EXAMPLES {
+            let sources = [kubefit_core::Source::new(example.name(), example.text())];
+            let report = kubefit_core::evaluate(&sources, &Options::default());
+            let ours = Outcome::evaluate(&[(example.name(), example.text().as_bytes())]);
+            assert_eq!(
+                ours.json,
+                serde_json::to_string(&report).unwrap(),
+                "{}",
+                example.name()
+            );
+        }
+    }
+
+    #[test]
+    fn placements_become_a_matrix_with_places_in_the_input() {
+        let text = Example::named("priority-preemption.yaml").unwrap().text();
+        let view = Outcome::evaluate(&[("p.yaml", text.as_bytes())]).view;
+        let [nginx] = view.placements.as_slice() else {
+            panic!("one pending pod: {:?}", view.placements);
+        };
+        assert_eq!(nginx.pod, "default/nginx");
+        assert_eq!(nginx.priority, 1_000_000);
+        assert_eq!(nginx.outcome, "nominated");
+        assert_eq!(nginx.nominated.as_deref(), Some("node1"));
+        assert_eq!(
+            nginx.message.as_deref(),
+            Some("0/1 nodes are available: 1 Insufficient cpu.")
+        );
+        assert_eq!(
+            nginx.notes,
+            [
+                "Preemption evicts default/batch-2 (priority 100, grace period 120 s, against its PodDisruptionBudget)",
+                "Violated PodDisruptionBudgets: default/batch",
+            ]
+        );
+        assert_eq!(nginx.filters.len(), 8, "{:?}", nginx.filters);
+        let fit = nginx
+            .filters
+            .iter()
+            .position(|f| f == "NodeResourcesFit")
+            .unwrap();
+        let node1 = &nginx.verdicts[0];
+        assert_eq!(node1.node, "node1");
+        assert_eq!(node1.cells.chars().nth(fit), Some(FAIL));
+        assert_eq!(node1.cells.matches(PASS).count(), 7);
+        assert_eq!(node1.failures, ["Insufficient cpu"]);
+        // Places are byte ranges of the objects in their document.
+        let Place(source, start, end) = nginx.place.clone().expect("the pod's place");
+        assert_eq!(source, "p.yaml");
+        let pod_text = &text[start as usize..end as usize];
+        assert!(
+            pod_text.starts_with("apiVersion: v1\nkind: Pod\nmetadata:\n  name: nginx"),
+            "{pod_text}"
+        );
+        assert!(
+            pod_text
+                .trim_end()
+                .ends_with("priorityClassName: high-priority"),
+            "{pod_text}"
+        );
+        let node = view.nodes[0].place.as_ref().expect("the node's place");
+        assert!(text[node.1 as usize..]
+            .starts_with("apiVersion: v1\nkind: Node\nmetadata:\n  name: node1"));
+
+        // The 3.11 Policy: predicates in its order, scores per priority and their total.
+        let policy = outcome(Example::named("scheduler-policy.yaml").unwrap().text()).view;
+        let web = &policy.placements[0];
+        assert_eq!(
+            web.scores,
+            ["ZoneSpread", "ZonePreferred", "ServiceSpreadingPriority"]
+        );
+        let node_b = web.verdicts.iter().find(|v| v.node == "node-b").unwrap();
+        assert_eq!(node_b.scores, [Some(10), Some(10), Some(10)]);
+        assert_eq!(node_b.total, Some(40));
+        let node_e = web.verdicts.iter().find(|v| v.node == "node-e").unwrap();
+        assert!(node_e.scores.is_empty() && node_e.total.is_none());
+        assert_eq!(web.filters[0], "CheckNodeCondition");
     }
 
     #[test]

@@ -148,3 +148,64 @@ fn user_text_is_rendered_as_text_never_as_markup() {
     // In the tab, the text area, the taint, the problems and the file name of a problem.
     assert!(html.matches("&lt;script&gt;").count() >= 4, "{html}");
 }
+
+#[test]
+fn the_placement_panel_shows_the_pods_the_message_the_victims_and_the_matrix() {
+    let html = render(|| {
+        State::from_example(Example::named("priority-preemption.yaml").expect("the example"))
+            .apply(Action::ShowPanel(Panel::Placement))
+    });
+    assert!(html.contains("id=\"panel-placement\""), "{html}");
+    assert!(html.contains("<table class=\"pending\">"), "{html}");
+    assert!(
+        html.contains("<span class=\"pill warning\">nominated</span>"),
+        "{html}"
+    );
+    assert!(
+        html.contains(
+            "<code id=\"placement-message\">0/1 nodes are available: 1 Insufficient cpu.</code>"
+        ),
+        "the exact message: {html}"
+    );
+    assert!(html.contains("aria-label=\"Copy the message\""), "{html}");
+    assert!(
+        html.contains("<ul class=\"notes\"><li>Preemption evicts default/batch-2 (priority 100, grace period 120 s, against its PodDisruptionBudget)</li><li>Violated PodDisruptionBudgets: default/batch</li></ul>"),
+        "the victims and the violated budget: {html}"
+    );
+    // The matrix: a column per filter, the failing cell a button naming its reason.
+    assert!(html.contains("<table class=\"matrix\">"), "{html}");
+    assert!(html.contains("<span>NodeResourcesFit</span>"), "{html}");
+    assert!(
+        html.contains("title=\"Insufficient cpu\" aria-label=\"NodeResourcesFit fails on node1: Insufficient cpu. Show the cause in the input\""),
+        "{html}"
+    );
+    assert_eq!(html.matches("class=\"cell pass\"").count(), 7, "{html}");
+    assert!(
+        html.contains("<td title=\"passes\" class=\"cell pass\">✓</td>"),
+        "{html}"
+    );
+    assert!(
+        html.contains(">node1</button><span class=\"pill warning\">nominated</span></th>"),
+        "the nominated node is marked: {html}"
+    );
+
+    // Scores per priority, the total, and the winner marked.
+    let html = render(|| {
+        State::from_example(Example::named("scheduler-policy.yaml").expect("the example"))
+            .apply(Action::ShowPanel(Panel::Placement))
+    });
+    assert!(html.contains("<span>ZoneSpread</span>"), "{html}");
+    assert!(html.contains("<span>Total</span>"), "{html}");
+    assert!(html.contains("class=\"number winner\">40</td>"), "{html}");
+    let matrix = &html[html.find("<table class=\"matrix\">").expect("a matrix")..];
+    let first_row = &matrix[matrix.find("<tbody>").unwrap()..];
+    assert!(
+        first_row.starts_with("<tbody><tr class=\"chosen\"><th scope=\"row\" class=\"name\"><button type=\"button\" title=\"Show the node in the input\" class=\"link\">node-b</button><span class=\"pill ok\">chosen</span>"),
+        "the chosen node first: {first_row}"
+    );
+    // No pending pod: a line saying so.
+    let html = render(|| {
+        with_text("kind: Node\nmetadata: {name: n1}\n").apply(Action::ShowPanel(Panel::Placement))
+    });
+    assert!(html.contains("No pending pods."), "{html}");
+}

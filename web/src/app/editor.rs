@@ -19,7 +19,8 @@ pub fn Editor(props: &PartProps) -> Html {
     let area = use_node_ref();
     let scroller = use_node_ref();
 
-    // Move the cursor where a clicked diagnostic points, and bring that line into view.
+    // Move the cursor where a clicked diagnostic or verdict points (selecting the field a
+    // verdict is about), and bring that line into view.
     {
         let area = area.clone();
         let scroller = scroller.clone();
@@ -33,7 +34,8 @@ pub fn Editor(props: &PartProps) -> Html {
                 options.set_prevent_scroll(true);
                 let _ = area.focus_with_options(&options);
                 let offset = u32::try_from(reveal.offset).unwrap_or(u32::MAX);
-                let _ = area.set_selection_range(offset, offset);
+                let end = u32::try_from(reveal.end).unwrap_or(u32::MAX);
+                let _ = area.set_selection_range(offset, end);
                 let rows = area.rows().max(1);
                 let line_height =
                     area.scroll_height() / i32::try_from(rows).unwrap_or(i32::MAX).max(1);

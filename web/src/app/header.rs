@@ -79,19 +79,12 @@ pub fn Header(props: &HeaderProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             let link = browser::link(&state.snapshot());
             let unshared = state.unshared().join(", ");
-            let dispatch = dispatch.clone();
-            yew::platform::spawn_local(async move {
-                let text = match browser::copy(&link).await {
-                    Ok(()) if unshared.is_empty() => {
-                        "Link copied: it holds the whole playground".into()
-                    }
-                    Ok(()) => {
-                        format!("Link copied, without the files too large to share: {unshared}")
-                    }
-                    Err(_) => "The browser refused the clipboard; allow it and try again".into(),
-                };
-                dispatch.emit(Action::Notify(text));
-            });
+            let copied = if unshared.is_empty() {
+                "Link copied: it holds the whole playground".into()
+            } else {
+                format!("Link copied, without the files too large to share: {unshared}")
+            };
+            super::copy(link, copied, dispatch.clone());
         })
     };
     let download = |name: &'static str, mime: &'static str, json: bool| {

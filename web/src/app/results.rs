@@ -19,6 +19,7 @@ pub fn Results(props: &PartProps) -> Html {
         let count = match each {
             Panel::Nodes => Some(state.view().summary.nodes),
             Panel::Pods => Some(state.view().summary.pods),
+            Panel::Placement => Some(state.view().placements.len()),
             Panel::Report => None,
         };
         html! {
@@ -63,6 +64,9 @@ pub fn Results(props: &PartProps) -> Html {
             <PodsTable outcome={ Rc::clone(state.outcome()) } sort={ state.pods_sort() }
                 filter={ state.pods_filter().clone() } page={ state.pods_page() }
                 dispatch={ dispatch.clone() } />
+        },
+        Panel::Placement => html! {
+            { super::placement::panel(state.outcome(), state.selected_pod(), state.placement_filter(), state.placements_page(), dispatch) }
         },
         Panel::Report => html! {
             <pre class="report-text" tabindex="0" aria-label="The report as text">{ state.outcome().text.clone() }</pre>
