@@ -290,9 +290,9 @@ impl Profile for FrameworkProfile {
             .iter()
             .any(|(score, _)| *score == ScorePlugin::ImageLocality)
         {
-            image_locality::image_spread(&snapshot.cluster.nodes)
+            snapshot.image_spread()
         } else {
-            BTreeMap::new()
+            alloc::rc::Rc::default()
         };
         let uses = |filter: FilterPlugin, score: ScorePlugin| {
             self.filters.contains(&filter) || self.scores.iter().any(|(used, _)| *used == score)
@@ -387,7 +387,7 @@ struct FrameworkCycle<'a> {
     profile: &'a FrameworkProfile,
     entry: &'a PodEntry,
     request: PodUsage,
-    image_spread: BTreeMap<String, usize>,
+    image_spread: alloc::rc::Rc<BTreeMap<String, usize>>,
     /// PodTopologySpread's PreFilter state (`None`: Skip).
     spread: Option<pod_topology_spread::PreFilterState<'a>>,
     /// InterPodAffinity's PreFilter state (`None`: Skip).

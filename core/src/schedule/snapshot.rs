@@ -4,6 +4,9 @@
 //! Follows `pkg/scheduler/framework/types.go` (`NodeInfo`): allocatable, the requests of
 //! the pods on the node, their "non-zero" requests for scoring, and the host ports in use.
 
+use alloc::collections::BTreeMap;
+use alloc::rc::Rc;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::resources::{Resources, PODS};
@@ -307,6 +310,9 @@ pub struct Snapshot<'c> {
     pub assigned: Vec<Option<usize>>,
     /// Pending pods that carry `status.nominatedNodeName` (usually none).
     pub nominated: Vec<usize>,
+    /// How many nodes have each image (ImageLocality's spread), built on first use: images
+    /// do not change while pods are placed.
+    image_spread: core::cell::OnceCell<Rc<BTreeMap<String, usize>>>,
     /// For each pod of the cluster, what it adds to its node.
     usage: Vec<Option<PodUsage>>,
     /// Volumes and claims the scheduler assumed bound as it placed pods.
@@ -334,6 +340,7 @@ impl<'c> Snapshot<'c> {
                 .collect(),
             usage: alloc::vec![None; cluster.pods.len()],
             volumes: super::volumes::Assumed::default(),
+            image_spread: core::cell::OnceCell::new(),
         };
         let index: alloc::collections::BTreeMap<&str, usize> = cluster
             .nodes
@@ -349,6 +356,16 @@ impl<'c> Snapshot<'c> {
             }
         }
         snapshot
+    }
+
+    /// How many nodes have each image, shared by every pod's cycle.
+    #[must_use]
+    pub fn image_spread(&self) -> Rc<BTreeMap<String, usize>> {
+        Rc::clone(self.image_spread.get_or_init(|| {
+            Rc::new(crate::schedule::plugins::image_locality::image_spread(
+                &self.cluster.nodes,
+            ))
+        }))
     }
 
     /// The pod entry at an index of [`Cluster::pods`].
