@@ -121,6 +121,14 @@ pub trait Cycle {
     /// Reserves what the pod takes on its node beyond the node's own totals (volume
     /// binding's assumed volumes); called once the pod is placed there.
     fn reserve(&self, _snapshot: &mut Snapshot<'_>, _node: usize) {}
+
+    /// True when nothing the cycle prepared depends on the other pods (no spreading,
+    /// inter-pod affinity or claim-sharing state), so that it stays valid while pods are
+    /// taken off nodes and put back: preemption's dry runs then reuse it instead of
+    /// preparing a cycle per check.
+    fn independent_of_other_pods(&self) -> bool {
+        false
+    }
 }
 
 /// A scheduler profile.

@@ -398,6 +398,13 @@ struct FrameworkCycle<'a> {
 }
 
 impl<'a> Cycle for FrameworkCycle<'a> {
+    fn independent_of_other_pods(&self) -> bool {
+        self.spread.is_none()
+            && self.affinity.is_none()
+            && self.volumes.restrictions.is_none()
+            && self.volumes.binding.is_none()
+    }
+
     fn filter(&self, snapshot: &Snapshot<'_>, node: usize) -> Vec<(Cow<'static, str>, Status)> {
         let Some(info) = snapshot.nodes.get(node) else {
             return Vec::new();

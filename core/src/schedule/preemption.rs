@@ -22,7 +22,7 @@ use core::cmp::Ordering;
 
 use super::snapshot::Snapshot;
 use super::status::Code;
-use super::{message, Prepared, Profile, Version};
+use super::{message, Cycle, Prepared, Profile, Version};
 use crate::cluster::PodEntry;
 use crate::labels;
 use crate::report::scheduling::{Outcome, Placement, Preemption, Victim};
@@ -70,12 +70,17 @@ pub fn preempt(
     let mut dry_run_reasons: Vec<Vec<String>> = (0..node_count)
         .map(|_| alloc::vec![String::from(NOT_HELPFUL)])
         .collect();
+    // One cycle for every dry run when it does not depend on the pods being removed.
+    let shared = match profile.prepare(snapshot, pod) {
+        Prepared::Filter { cycle, .. } if cycle.independent_of_other_pods() => Some(cycle),
+        _ => None,
+    };
     let mut candidates = Vec::new();
     for (node, code) in codes.iter().enumerate() {
         if *code != Code::Unschedulable {
             continue;
         }
-        match select_victims(profile, snapshot, pod, entry, node) {
+        match select_victims(profile, shared.as_deref(), snapshot, pod, entry, node) {
             Ok(candidate) => candidates.push(candidate),
             Err(reasons) => {
                 if let Some(slot) = dry_run_reasons.get_mut(node) {
@@ -179,16 +184,27 @@ fn append_post_filter(profile: &dyn Profile, placement: &mut Placement, text: &s
 
 /// Whether the pod passes every filter on the node as the snapshot stands now; the
 /// failing filter's reasons otherwise.
+///
+/// `shared` is a cycle prepared once for the whole preemption when nothing in it depends
+/// on other pods; otherwise each check prepares one as the snapshot now stands.
 fn fits(
     profile: &dyn Profile,
+    shared: Option<&dyn Cycle>,
     snapshot: &Snapshot<'_>,
     pod: usize,
     node: usize,
 ) -> Result<(), Vec<String>> {
-    let cycle = match profile.prepare(snapshot, pod) {
-        Prepared::Filter { cycle, .. } => cycle,
-        Prepared::Rejected(status) => return Err(status.reasons),
-        Prepared::Error(error) => return Err(alloc::vec![error]),
+    let prepared;
+    let cycle = match shared {
+        Some(cycle) => cycle,
+        None => match profile.prepare(snapshot, pod) {
+            Prepared::Filter { cycle, .. } => {
+                prepared = cycle;
+                &*prepared
+            }
+            Prepared::Rejected(status) => return Err(status.reasons),
+            Prepared::Error(error) => return Err(alloc::vec![error]),
+        },
     };
     match cycle
         .filter(snapshot, node)
@@ -203,6 +219,7 @@ fn fits(
 /// `selectVictimsOnNode`: the victims on one node, or why the node is no candidate.
 fn select_victims(
     profile: &dyn Profile,
+    shared: Option<&dyn Cycle>,
     snapshot: &mut Snapshot<'_>,
     pod: usize,
     entry: &PodEntry,
@@ -225,7 +242,7 @@ fn select_victims(
             snapshot.bind(victim, node);
         }
     };
-    if let Err(reasons) = fits(profile, snapshot, pod, node) {
+    if let Err(reasons) = fits(profile, shared, snapshot, pod, node) {
         restore(snapshot, &potential);
         return Err(reasons);
     }
@@ -242,7 +259,7 @@ fn select_victims(
     let mut violations = 0;
     for (victim, violates) in violators.iter().chain(&others) {
         snapshot.bind(*victim, node);
-        if fits(profile, snapshot, pod, node).is_err() {
+        if fits(profile, shared, snapshot, pod, node).is_err() {
             snapshot.unbind(*victim);
             victims.push(*victim);
             flags.push(*violates);
