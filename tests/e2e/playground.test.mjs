@@ -412,7 +412,7 @@ test('the placement panel explains a preemption, and a failing cell shows its ca
   assert.equal(await failing.count(), 1);
   assert.equal(await failing.getAttribute('title'), 'Insufficient cpu');
   assert.match(await failing.getAttribute('aria-label'), /^NodeResourcesFit fails on node1: Insufficient cpu/);
-  assert.equal(await page.locator('table.matrix td.pass').count(), 7);
+  assert.equal(await page.locator('table.matrix td.pass').count(), 11);
 
   await page.getByRole('button', { name: 'Copy the message' }).click();
   await page.locator('.toast', { hasText: 'Message copied' }).waitFor();

@@ -1,6 +1,7 @@
 //! Times placement on the benchmark clusters of `kubefit_tests::placement`, natively:
-//! `cargo run --release -p kubefit-tests --example placement [CASE] [openshift-3.11]`.
-//! Prints load and schedule times and a summary of outcomes. `--dump` writes the YAML.
+//! `cargo run --release -p kubefit-tests --example placement [CASE...] [openshift-3.11]`,
+//! where a CASE is a prefix of a case name (all cases without one). Prints load and
+//! schedule times and the outcomes. `--dump CASE` writes that case's YAML instead.
 
 use std::time::Instant;
 
@@ -15,16 +16,21 @@ fn main() {
     } else {
         Version::Current
     };
+    let dump = args.iter().any(|arg| arg == "--dump");
+    let prefixes: Vec<&String> = args
+        .iter()
+        .filter(|arg| !arg.starts_with("--") && *arg != "openshift-3.11")
+        .collect();
     for case in Case::ALL {
-        if args
-            .iter()
-            .any(|arg| arg.contains('-') && arg != "openshift-3.11" && arg != "--dump")
-            && !args.iter().any(|arg| case.name().starts_with(arg.as_str()))
+        if !prefixes.is_empty()
+            && !prefixes
+                .iter()
+                .any(|prefix| case.name().starts_with(prefix.as_str()))
         {
             continue;
         }
         let text = cluster(case);
-        if args.iter().any(|arg| arg == "--dump") {
+        if dump {
             print!("{text}");
             return;
         }

@@ -789,7 +789,7 @@ mod tests {
                 "Violated PodDisruptionBudgets: default/batch",
             ]
         );
-        assert_eq!(nginx.filters.len(), 8, "{:?}", nginx.filters);
+        assert_eq!(nginx.filters.len(), 12, "{:?}", nginx.filters);
         let fit = nginx
             .filters
             .iter()
@@ -798,7 +798,7 @@ mod tests {
         let node1 = &nginx.verdicts[0];
         assert_eq!(node1.node, "node1");
         assert_eq!(node1.cells.chars().nth(fit), Some(FAIL));
-        assert_eq!(node1.cells.matches(PASS).count(), 7);
+        assert_eq!(node1.cells.matches(PASS).count(), 11);
         assert_eq!(node1.failures, ["Insufficient cpu"]);
         // Places are byte ranges of the objects in their document.
         let Place(source, start, end) = nginx.place.clone().expect("the pod's place");

@@ -179,7 +179,7 @@ fn the_placement_panel_shows_the_pods_the_message_the_victims_and_the_matrix() {
         html.contains("title=\"Insufficient cpu\" aria-label=\"NodeResourcesFit fails on node1: Insufficient cpu. Show the cause in the input\""),
         "{html}"
     );
-    assert_eq!(html.matches("class=\"cell pass\"").count(), 7, "{html}");
+    assert_eq!(html.matches("class=\"cell pass\"").count(), 11, "{html}");
     assert!(
         html.contains("<td title=\"passes\" class=\"cell pass\">✓</td>"),
         "{html}"
