@@ -41,7 +41,7 @@ pub struct ScheduleOptions {
     #[serde(default)]
     #[tsify(optional)]
     pub seed: Option<u64>,
-    /// How many per-node verdicts the report keeps in all (default 1 000 000); later pods
+    /// How many per-node verdicts the report keeps in all (default 100 000); later pods
     /// keep only their chosen node's.
     #[serde(default)]
     #[tsify(optional)]
