@@ -760,6 +760,37 @@ pub(crate) mod testing {
     }
 
     /// A node with allocatable cpu (millicores), memory (bytes) and 110 pods.
+    /// A pod in `default` with one container, bound to `node` unless it is empty, whose
+    /// volumes are `sources` (flow-style volume sources such as
+    /// `persistentVolumeClaim: {claimName: data}`), named `v0`, `v1`, ….
+    pub fn pod_with_volumes<S: AsRef<str>>(
+        name: &str,
+        node: &str,
+        sources: &[S],
+    ) -> alloc::string::String {
+        let node_name = if node.is_empty() {
+            alloc::string::String::new()
+        } else {
+            alloc::format!("  nodeName: '{node}'\n")
+        };
+        let volumes: alloc::string::String = sources
+            .iter()
+            .enumerate()
+            .map(|(i, source)| alloc::format!("  - {{name: v{i}, {}}}\n", source.as_ref()))
+            .collect();
+        alloc::format!(
+            "---\nkind: Pod\nmetadata: {{name: {name}, namespace: default, uid: {name}-uid}}\nspec:\n{node_name}  containers: [{{name: c, image: x}}]\n  volumes:\n{volumes}"
+        )
+    }
+
+    /// The volume sources of claims, for [`pod_with_volumes`].
+    pub fn claims(names: &[&str]) -> alloc::vec::Vec<alloc::string::String> {
+        names
+            .iter()
+            .map(|name| alloc::format!("persistentVolumeClaim: {{claimName: {name}}}"))
+            .collect()
+    }
+
     pub fn node(name: &str, milli_cpu: i64, memory: i64, extra: &str) -> alloc::string::String {
         alloc::format!(
             "---\napiVersion: v1\nkind: Node\nmetadata: {{name: {name}, labels: {{kubernetes.io/hostname: {name}}}}}\n{extra}\nstatus:\n  allocatable: {{cpu: {milli_cpu}m, memory: \"{memory}\", pods: \"110\"}}\n"

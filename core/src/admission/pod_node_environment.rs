@@ -54,15 +54,7 @@ pub fn admit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::StringMap;
-    use alloc::string::ToString;
-
-    fn map(pairs: &[(&str, &str)]) -> StringMap {
-        pairs
-            .iter()
-            .map(|(key, value)| ((*key).to_string(), (*value).to_string()))
-            .collect()
-    }
+    use crate::admission::selector_text::map;
 
     fn project(annotations: &[(&str, &str)]) -> Namespace {
         let mut namespace = Namespace::default();

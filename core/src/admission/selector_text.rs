@@ -56,16 +56,18 @@ pub fn merge(base: &StringMap, pod: &StringMap) -> StringMap {
     merged
 }
 
+/// A selector from pairs, for tests.
+#[cfg(test)]
+pub(crate) fn map(pairs: &[(&str, &str)]) -> StringMap {
+    pairs
+        .iter()
+        .map(|(key, value)| ((*key).to_string(), (*value).to_string()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn map(pairs: &[(&str, &str)]) -> StringMap {
-        pairs
-            .iter()
-            .map(|(key, value)| ((*key).to_string(), (*value).to_string()))
-            .collect()
-    }
 
     #[test]
     fn parses_the_chapter_selectors() {

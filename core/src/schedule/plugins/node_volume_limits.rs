@@ -322,7 +322,7 @@ fn limits<'n>(node: &'n NodeInfo<'_>, csi_node: Option<&'n CsiNode>) -> BTreeMap
 #[cfg(test)]
 mod tests {
     use super::ebs_volume_id;
-    use crate::schedule::testing::{node, schedule};
+    use crate::schedule::testing::{claims, node, pod_with_volumes, schedule};
     use crate::schedule::Version;
     use alloc::string::String;
 
@@ -342,17 +342,8 @@ mod tests {
         )
     }
 
-    fn user(name: &str, node_name: &str, claims: &[&str]) -> String {
-        let volumes: String = claims
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                alloc::format!("  - {{name: v{i}, persistentVolumeClaim: {{claimName: {c}}}}}\n")
-            })
-            .collect();
-        alloc::format!(
-            "---\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\nspec:\n  nodeName: '{node_name}'\n  containers: [{{name: c, image: x}}]\n  volumes:\n{volumes}"
-        )
+    fn user(name: &str, node_name: &str, names: &[&str]) -> String {
+        pod_with_volumes(name, node_name, &claims(names))
     }
 
     const CSI_NODE: &str = "---\napiVersion: storage.k8s.io/v1\nkind: CSINode\nmetadata: {name: n1}\nspec: {drivers: [{name: ebs.csi.aws.com, nodeID: n1, allocatable: {count: 2}}]}\n";

@@ -147,39 +147,20 @@ pub fn predicate(
 
 #[cfg(test)]
 mod tests {
-    use crate::schedule::testing::schedule;
+    use crate::schedule::testing::{claims, pod_with_volumes, schedule};
     use crate::schedule::Version;
     use alloc::string::String;
 
     fn ebs_pod(name: &str, node: &str, ids: &[&str]) -> String {
-        let volumes: String = ids
+        let sources: alloc::vec::Vec<String> = ids
             .iter()
-            .enumerate()
-            .map(|(i, id)| {
-                alloc::format!("  - {{name: v{i}, awsElasticBlockStore: {{volumeID: {id}}}}}\n")
-            })
+            .map(|id| alloc::format!("awsElasticBlockStore: {{volumeID: {id}}}"))
             .collect();
-        let node_name = if node.is_empty() {
-            String::new()
-        } else {
-            alloc::format!("  nodeName: {node}\n")
-        };
-        alloc::format!(
-            "---\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\nspec:\n{node_name}  containers: [{{name: c, image: x}}]\n  volumes:\n{volumes}"
-        )
+        pod_with_volumes(name, node, &sources)
     }
 
-    fn claim_pod(name: &str, claims: &[&str]) -> String {
-        let volumes: String = claims
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                alloc::format!("  - {{name: v{i}, persistentVolumeClaim: {{claimName: {c}}}}}\n")
-            })
-            .collect();
-        alloc::format!(
-            "---\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\nspec:\n  containers: [{{name: c, image: x}}]\n  volumes:\n{volumes}"
-        )
+    fn claim_pod(name: &str, names: &[&str]) -> String {
+        pod_with_volumes(name, "", &claims(names))
     }
 
     const NODE: &str = "---\nkind: Node\nmetadata: {name: node-a}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n";

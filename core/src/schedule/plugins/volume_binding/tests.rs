@@ -8,6 +8,7 @@ use super::{pre_filter, UNBOUND_IMMEDIATE};
 use crate::cluster::Cluster;
 use crate::schedule::snapshot::{Accounting, Snapshot};
 use crate::schedule::status::Code;
+use crate::schedule::testing::{claims, pod_with_volumes};
 use crate::schedule::volumes::{BINDING_NO_MATCH, NODE_AFFINITY_CONFLICT, VOLUME_NOT_EXIST};
 use crate::schedule::Version;
 use crate::{input, Limits, Source};
@@ -91,22 +92,12 @@ fn bound_pvc() -> String {
     claim("bound-pvc", "1G", "wait", "pv-bound", true)
 }
 
-fn pod(claims: &[&str]) -> String {
-    let volumes: String = claims
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            alloc::format!("  - {{name: v{i}, persistentVolumeClaim: {{claimName: {c}}}}}\n")
-        })
-        .collect();
-    let volumes = if claims.is_empty() {
-        String::from("  - {name: scratch, emptyDir: {}}\n")
+fn pod(names: &[&str]) -> String {
+    if names.is_empty() {
+        pod_with_volumes("test-pod", "", &["emptyDir: {}"])
     } else {
-        volumes
-    };
-    alloc::format!(
-        "---\nkind: Pod\nmetadata: {{name: test-pod, namespace: default, uid: pod-uid}}\nspec:\n  containers: [{{name: c, image: x}}]\n  volumes:\n{volumes}"
-    )
+        pod_with_volumes("test-pod", "", &claims(names))
+    }
 }
 
 /// What the plugin says on node1: the PreFilter rejection, or the Filter's reasons and
