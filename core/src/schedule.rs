@@ -424,6 +424,8 @@ fn schedule_one(
                     .is_some_and(|info| info.name() == name)
             })
         });
+    // The nodes tied for the best score, when more than one did.
+    let mut tied_nodes: Vec<usize> = Vec::new();
     let chosen = match feasible.as_slice() {
         _ if nominated_first.is_some() => nominated_first,
         [] => None,
@@ -466,12 +468,24 @@ fn schedule_one(
                     record_scores(position, node);
                 }
             }
-            placement.tied_nodes = tied
-                .into_iter()
-                .filter_map(|position| names.get(position).map(|name| String::from(*name)))
-                .collect();
-            if placement.tied_nodes.len() < 2 {
-                placement.tied_nodes.clear();
+            if tied.len() > 1 {
+                tied_nodes = tied
+                    .into_iter()
+                    .filter_map(|position| feasible.get(position).copied())
+                    .collect();
+            }
+            // The report names them only while it keeps verdicts: with coarse 1.11 scores
+            // thousands of identical nodes tie for every pod.
+            if record {
+                placement.tied_nodes = tied_nodes
+                    .iter()
+                    .filter_map(|&node| {
+                        snapshot
+                            .nodes
+                            .get(node)
+                            .map(|info| String::from(info.name()))
+                    })
+                    .collect();
             }
             feasible.get(index).copied()
         }
@@ -507,9 +521,7 @@ fn schedule_one(
                 }
             };
             let differs = match (sampled_choice, chosen) {
-                (Some(sampled), Some(exact)) => {
-                    sampled != exact && !placement_ties(placement, snapshot, sampled)
-                }
+                (Some(sampled), Some(exact)) => sampled != exact && !tied_nodes.contains(&sampled),
                 (sampled, exact) => sampled.is_some() != exact.is_some(),
             };
             if differs {
@@ -704,15 +716,6 @@ fn reject_everywhere(
         let codes = alloc::vec![status.code; node_count];
         preemption::preempt(profile, snapshot, pod, &codes, placement);
     }
-}
-
-/// True if `node` is one of the nodes tied for the best score (the sampled choice is then
-/// only a different draw of the same tie).
-fn placement_ties(placement: &Placement, snapshot: &Snapshot<'_>, node: usize) -> bool {
-    snapshot
-        .nodes
-        .get(node)
-        .is_some_and(|info| placement.tied_nodes.iter().any(|tied| tied == info.name()))
 }
 
 #[cfg(test)]

@@ -114,7 +114,7 @@ pub struct Placement {
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub sampled: Option<Sampled>,
     /// Nodes that tied for the best score (the choice among them is upstream's random or
-    /// round-robin tie-break).
+    /// round-robin tie-break); listed only while the report keeps per-node verdicts.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub tied_nodes: Vec<String>,
