@@ -2,6 +2,7 @@
 // scheduling issue (`kubefit_tests::placement`), in both profiles.
 //
 //   node wasm/bench/schedule.mjs [CASE-PREFIX...]
+//   KUBEFIT_BENCH_PROFILES=openshift-3.11 KUBEFIT_BENCH_ROUNDS=1 node wasm/bench/schedule.mjs
 //
 // The package is KUBEFIT_BENCH_PKG (set by `./dev bench`), else wasm/pkg (`./dev pkg`).
 // The YAML comes from `cargo run --release -p kubefit-tests --example placement -- --dump
@@ -22,7 +23,8 @@ const CASES = [
   'zone-affinity-5000n-5000p',
   'preemption-5000n-5000p',
 ];
-const PROFILES = ['kubernetes-1.34', 'openshift-3.11'];
+const PROFILES = (process.env.KUBEFIT_BENCH_PROFILES ?? 'kubernetes-1.34,openshift-3.11').split(',');
+const ROUNDS = Number(process.env.KUBEFIT_BENCH_ROUNDS ?? 3);
 
 function input(name) {
   const file = join(TARGET, 'bench-data', `${name}.yaml`);
@@ -45,17 +47,18 @@ if (process.argv[2] === '--child') {
   const bytes = readFileSync(file);
   const times = [];
   let outcomes;
-  for (let round = 0; round < 3; round += 1) {
+  for (let round = 0; round < ROUNDS; round += 1) {
     const started = performance.now();
     const result = kubefit.schedule(bytes, { schedule: { profile } });
     times.push(performance.now() - started);
     outcomes = {};
     for (const pod of result.scheduling.pods) outcomes[pod.outcome] = (outcomes[pod.outcome] ?? 0) + 1;
   }
-  process.stdout.write(JSON.stringify({ first: times[0], best: Math.min(...times.slice(1)), outcomes }));
+  const best = times.length > 1 ? Math.min(...times.slice(1)) : Number.NaN;
+  process.stdout.write(JSON.stringify({ first: times[0], best, outcomes }));
 } else {
   const wanted = process.argv.slice(2);
-  console.log('| case | profile | first call | best of 2 more | outcomes |');
+  console.log(`| case | profile | first call | best of ${ROUNDS - 1} more | outcomes |`);
   console.log('| --- | --- | --- | --- | --- |');
   for (const name of CASES.filter((c) => wanted.length === 0 || wanted.some((w) => c.startsWith(w)))) {
     const file = input(name);
@@ -66,7 +69,7 @@ if (process.argv[2] === '--child') {
       });
       if (child.status !== 0) throw new Error(child.stderr);
       const { first, best, outcomes } = JSON.parse(child.stdout);
-      const ms = (t) => `${(t / 1000).toFixed(2)} s`;
+      const ms = (t) => (t === null || Number.isNaN(t) ? '–' : `${(t / 1000).toFixed(2)} s`);
       console.log(`| ${name} | ${profile} | ${ms(first)} | ${ms(best)} | ${JSON.stringify(outcomes)} |`);
     }
   }

@@ -628,6 +628,17 @@ struct LegacyCycle<'a> {
 }
 
 impl Cycle for LegacyCycle<'_> {
+    fn independent_of_other_pods(&self) -> bool {
+        // Computed with every pod in place, the affinity sets only shrink as pods are
+        // taken off; empty, they stay empty. Service pods count only for pods a service
+        // selects (CheckServiceAffinity).
+        let affinity = &self.context.affinity;
+        affinity.existing_anti_affinity.is_empty()
+            && affinity.affinity_nodes.is_empty()
+            && affinity.anti_affinity_nodes.is_empty()
+            && (self.context.services.is_empty() || self.context.service_pods.is_empty())
+    }
+
     fn filter(&self, snapshot: &Snapshot<'_>, node: usize) -> Vec<(Cow<'static, str>, Status)> {
         let Some(info) = snapshot.nodes.get(node) else {
             return Vec::new();
