@@ -137,11 +137,17 @@ fn scheduling(out: &mut String, scheduling: &super::scheduling::Scheduling) {
             "\n{} (priority {}): {outcome}",
             placement.pod, placement.priority
         );
-        if let Some(node) = &placement.node {
-            let _ = write!(out, " on {node}");
-        }
-        if let Some(node) = &placement.nominated_node {
-            let _ = write!(out, ", nominated {node}");
+        match (&placement.nominated_node, &placement.node) {
+            (Some(nominated), _) => {
+                let _ = write!(
+                    out,
+                    " to {nominated}, where preemption makes room; placed there on its next attempt"
+                );
+            }
+            (None, Some(node)) => {
+                let _ = write!(out, " on {node}");
+            }
+            (None, None) => {}
         }
         out.push('\n');
         if let Some(message) = &placement.message {
@@ -163,42 +169,82 @@ fn scheduling(out: &mut String, scheduling: &super::scheduling::Scheduling) {
                 );
             }
         }
-        let Some((_, first)) = placement.nodes.0.first() else {
-            continue;
-        };
-        let mut header = alloc::vec![String::from("NODE")];
-        header.extend(
-            first
+        if placement.nodes_omitted {
+            let _ = writeln!(
+                out,
+                "  (other nodes' verdicts left out: the report's budget of per-node verdicts is spent)"
+            );
+        }
+        placement_table(out, placement);
+    }
+}
+
+/// The node × filter table of one placement: `ok` or `fail` per filter (`-` where it did
+/// not run), the scores before weights and their weighted total on scored nodes, and the
+/// reasons the message counts. The chosen (or nominated) node is marked `*`.
+fn placement_table(out: &mut String, placement: &crate::report::scheduling::Placement) {
+    let nodes = &placement.nodes.0;
+    let Some(filters) = nodes
+        .iter()
+        .map(|(_, verdict)| &verdict.predicates)
+        .max_by_key(|predicates| predicates.len())
+    else {
+        return;
+    };
+    let scores: Vec<&str> = nodes
+        .iter()
+        .find_map(|(_, verdict)| verdict.scores.as_ref())
+        .map(|map| map.0.iter().map(|(name, _)| name.as_str()).collect())
+        .unwrap_or_default();
+    let mut header = alloc::vec![String::from("NODE")];
+    header.extend(filters.iter().map(|predicate| predicate.name.clone()));
+    header.extend(scores.iter().map(|name| alloc::format!("{name} (score)")));
+    header.extend([String::from("TOTAL"), String::from("REASONS")]);
+    let chosen = placement
+        .nominated_node
+        .as_deref()
+        .or(placement.node.as_deref());
+    let mut rows = alloc::vec![header];
+    for (name, verdict) in nodes {
+        let mut row = alloc::vec![if chosen == Some(name.as_str()) {
+            alloc::format!("{name} *")
+        } else {
+            name.clone()
+        }];
+        row.extend(filters.iter().map(|filter| {
+            match verdict
                 .predicates
                 .iter()
-                .map(|predicate| predicate.name.clone()),
-        );
-        header.push(String::from("TOTAL"));
-        let mut rows = alloc::vec![header];
-        for (name, verdict) in &placement.nodes.0 {
-            let mut row = alloc::vec![name.clone()];
-            if verdict.predicates.is_empty() {
-                row.extend(first.predicates.iter().map(|_| String::from("-")));
+                .find(|predicate| predicate.name == filter.name)
+            {
+                Some(predicate) if predicate.passed => String::from("ok"),
+                Some(_) => String::from("fail"),
+                None => String::from("-"),
             }
-            row.extend(verdict.predicates.iter().map(|predicate| {
-                if predicate.passed {
-                    String::from("ok")
-                } else {
-                    predicate.reasons.join("; ")
-                }
-            }));
-            row.push(
-                verdict
-                    .total
-                    .map_or_else(|| String::from("-"), |total| alloc::format!("{total}")),
-            );
-            rows.push(row);
-        }
-        let mut table_text = String::new();
-        table(&mut table_text, &rows);
-        for line in table_text.lines() {
-            let _ = writeln!(out, "  {line}");
-        }
+        }));
+        row.extend(scores.iter().map(|score| {
+            verdict
+                .scores
+                .as_ref()
+                .and_then(|map| map.0.iter().find(|(name, _)| name == score))
+                .map_or_else(|| String::from("-"), |(_, value)| alloc::format!("{value}"))
+        }));
+        row.push(
+            verdict
+                .total
+                .map_or_else(|| String::from("-"), |total| alloc::format!("{total}")),
+        );
+        row.push(if verdict.reasons.is_empty() {
+            String::from("-")
+        } else {
+            verdict.reasons.join("; ")
+        });
+        rows.push(row);
+    }
+    let mut table_text = String::new();
+    table(&mut table_text, &rows);
+    for line in table_text.lines() {
+        let _ = writeln!(out, "  {line}");
     }
 }
 
@@ -230,5 +276,70 @@ fn table(out: &mut String, rows: &[Vec<String>]) {
         }
         out.push_str(line.trim_end());
         out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{evaluate, Options, Source};
+
+    /// The chapter's preemption shape: node1 is full with a low-priority pod, so the
+    /// high-priority pod preempts it.
+    const PREEMPTION: &str = "
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node1}
+status: {allocatable: {cpu: '2', memory: 4Gi, pods: '10'}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: batch, namespace: default}
+spec:
+  nodeName: node1
+  containers: [{name: c, image: i, resources: {requests: {cpu: '2'}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: urgent, namespace: default}
+spec:
+  priorityClassName: high
+  containers: [{name: c, image: i, resources: {requests: {cpu: '1'}}}]
+";
+
+    #[test]
+    fn a_placement_shows_its_outcome_message_victims_and_node_by_filter_table() {
+        let text = evaluate(&[Source::new("p.yaml", PREEMPTION)], &Options::default()).to_text();
+        let section = text.split("SCHEDULING").nth(1).unwrap_or_default();
+        let lines: alloc::vec::Vec<&str> = section.lines().map(str::trim_end).collect();
+        assert_eq!(
+            lines.get(2).copied(),
+            Some("default/urgent (priority 1000): nominated to node1, where preemption makes room; placed there on its next attempt")
+        );
+        assert!(
+            lines.get(3).is_some_and(
+                |line| line.starts_with("  0/1 nodes are available: 1 Insufficient cpu.")
+            )
+        );
+        assert_eq!(
+            lines.get(4).copied(),
+            Some("  victim default/batch (priority 0, grace 30s)")
+        );
+        let header: alloc::vec::Vec<&str> =
+            lines.get(5).unwrap_or(&"").split_whitespace().collect();
+        assert_eq!(header.first().copied(), Some("NODE"));
+        assert_eq!(header.get(6).copied(), Some("NodeResourcesFit"));
+        assert_eq!(header.last().copied(), Some("REASONS"));
+        let row: alloc::vec::Vec<&str> = lines.get(6).unwrap_or(&"").split_whitespace().collect();
+        assert_eq!(row.get(..2), Some(&["node1", "*"][..]));
+        assert_eq!(row.get(7).copied(), Some("fail"));
+        assert_eq!(
+            row.get(row.len().saturating_sub(2)..),
+            Some(&["Insufficient", "cpu"][..])
+        );
     }
 }
