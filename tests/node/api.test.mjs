@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { BAD_YAML, CLUSTER, codes, importEsm, project, requireCjs } from './helpers.mjs';
+import { BAD_YAML, CLUSTER, PENDING_CLUSTER, codes, importEsm, project, requireCjs } from './helpers.mjs';
 
 const esm = await importEsm();
 const cjs = requireCjs();
@@ -81,15 +81,7 @@ for (const [name, kubefit] of [['ESM', esm], ['CommonJS', cjs]]) {
     });
 
     test('schedule returns the scheduling section with typed options', () => {
-      const pending = `${CLUSTER}---
-apiVersion: v1
-kind: Pod
-metadata: {name: big, namespace: shop}
-spec:
-  containers:
-  - name: big
-    resources: {requests: {cpu: '8'}}
-`;
+      const pending = PENDING_CLUSTER;
       const result = kubefit.schedule(pending);
       assert.deepEqual(Object.keys(result), ['ok', 'scheduling', 'diagnostics']);
       assert.equal(result.ok, true);

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { BAD_YAML, CLUSTER, cli } from './helpers.mjs';
+import { BAD_YAML, CLUSTER, PENDING_CLUSTER, cli } from './helpers.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'kubefit-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,15 +43,7 @@ test('-o text renders tables, in every spelling', () => {
 
 test('scheduling options choose the profile and turn preemption off', () => {
   const pending = join(dir, 'pending.yaml');
-  writeFileSync(pending, `${CLUSTER}---
-apiVersion: v1
-kind: Pod
-metadata: {name: big, namespace: shop}
-spec:
-  containers:
-  - name: big
-    resources: {requests: {cpu: '8'}}
-`);
+  writeFileSync(pending, PENDING_CLUSTER);
   const scheduling = (args) => {
     const { status, stdout, stderr } = cli(['evaluate', pending, ...args]);
     assert.equal(status, 0, stderr);

@@ -77,6 +77,17 @@ spec:
     resources: {requests: {cpu: 500m, memory: 1Gi}}
 `;
 
+/** CLUSTER plus a pending pod that fits nowhere: it asks for 8 CPUs of a 4-CPU node. */
+export const PENDING_CLUSTER = `${CLUSTER}---
+apiVersion: v1
+kind: Pod
+metadata: {name: big, namespace: shop}
+spec:
+  containers:
+  - name: big
+    resources: {requests: {cpu: '8'}}
+`;
+
 /** YAML with a syntax error on line 3. */
 export const BAD_YAML = 'apiVersion: v1\nkind: Node\nmetadata: {name: [oops\n';
 
