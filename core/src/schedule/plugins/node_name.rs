@@ -20,3 +20,27 @@ pub fn filter(pod: &Pod, node: &Node) -> Status {
         Status::unresolvable(REASON)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{filter, REASON};
+    use crate::model::{Node, Pod};
+    use crate::schedule::status::Code;
+
+    /// `TestNodeName` of `node_name_test.go` (the cases as facts).
+    #[test]
+    fn upstream_table() {
+        let mut node = Node::default();
+        node.metadata.name = "foo".into();
+        let named = |name: &str| {
+            let mut pod = Pod::default();
+            pod.spec.node_name = name.into();
+            pod
+        };
+        assert!(filter(&named(""), &node).passed(), "no host specified");
+        assert!(filter(&named("foo"), &node).passed(), "host matches");
+        let status = filter(&named("bar"), &node);
+        assert_eq!(status.code, Code::UnschedulableAndUnresolvable);
+        assert_eq!(status.reasons, [REASON]);
+    }
+}

@@ -33,3 +33,29 @@ pub fn filter(pod: &Pod, node: &Node) -> Status {
         Status::unresolvable(REASON)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{filter, REASON};
+    use crate::model::{Node, Pod, Toleration};
+    use crate::schedule::status::Code;
+
+    /// `TestNodeUnschedulable` of `node_unschedulable_test.go` (the cases as facts).
+    #[test]
+    fn upstream_table() {
+        let mut cordoned = Node::default();
+        cordoned.spec.unschedulable = true;
+        let status = filter(&Pod::default(), &cordoned);
+        assert_eq!(status.code, Code::UnschedulableAndUnresolvable);
+        assert_eq!(status.reasons, [REASON]);
+        assert!(filter(&Pod::default(), &Node::default()).passed());
+        let mut tolerant = Pod::default();
+        tolerant.spec.tolerations.push(Toleration {
+            key: super::UNSCHEDULABLE_TAINT.into(),
+            operator: "Exists".into(),
+            effect: "NoSchedule".into(),
+            ..Toleration::default()
+        });
+        assert!(filter(&tolerant, &cordoned).passed());
+    }
+}
