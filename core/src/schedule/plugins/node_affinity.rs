@@ -136,3 +136,144 @@ pub fn scores<'n>(pod: &Pod, nodes: impl Iterator<Item = &'n Node>, max_score: i
     normalize::default_normalize(&mut scores, max_score, false);
     scores
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{filter, pre_filter, PreFilter, REASON, REASON_CONFLICT};
+    use crate::model::{Node, Pod};
+    use crate::schedule::status::Code;
+    use alloc::collections::BTreeSet;
+    use alloc::string::String;
+
+    fn pod(spec: serde_json::Value) -> Pod {
+        serde_json::from_value(serde_json::json!({ "spec": spec })).unwrap()
+    }
+
+    fn required(terms: serde_json::Value) -> Pod {
+        pod(serde_json::json!({"affinity": {"nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}
+        }}}))
+    }
+
+    fn names(list: &[&str]) -> PreFilter {
+        PreFilter::Only(
+            list.iter()
+                .map(|name| String::from(*name))
+                .collect::<BTreeSet<_>>(),
+        )
+    }
+
+    fn node(name: &str, labels: serde_json::Value) -> Node {
+        serde_json::from_value(serde_json::json!({"metadata": {"name": name, "labels": labels}}))
+            .unwrap()
+    }
+
+    /// The PreFilter cases of upstream's `TestNodeAffinity` (node_affinity_test.go), as
+    /// facts: name pins are intersected within a term and united across terms; a term
+    /// without one lets every node through; contradicting pins reject the pod.
+    #[test]
+    fn upstream_pre_filter_cases() {
+        let name_in = |values: &[&str]| serde_json::json!({"key": "metadata.name", "operator": "In", "values": values});
+        assert_eq!(pre_filter(&pod(serde_json::json!({}))), PreFilter::AllNodes);
+        assert_eq!(
+            pre_filter(&required(
+                serde_json::json!([{"matchFields": [name_in(&["node1"])]}])
+            )),
+            names(&["node1"])
+        );
+        assert_eq!(
+            pre_filter(&required(serde_json::json!([
+                {"matchFields": [name_in(&["node1"])]},
+                {"matchFields": [name_in(&["node2"])]}
+            ]))),
+            names(&["node1", "node2"])
+        );
+        assert_eq!(
+            pre_filter(&required(serde_json::json!([
+                {"matchFields": [name_in(&["node1", "node2"]), name_in(&["node2", "node3"])]}
+            ]))),
+            names(&["node2"])
+        );
+        assert_eq!(
+            pre_filter(&required(serde_json::json!([
+                {"matchFields": [name_in(&["node1"])]},
+                {"matchExpressions": [{"key": "foo", "operator": "In", "values": ["bar"]}]}
+            ]))),
+            PreFilter::AllNodes
+        );
+        assert_eq!(
+            pre_filter(&required(serde_json::json!([
+                {"matchFields": [name_in(&["node1"]), name_in(&["node2"])]}
+            ]))),
+            PreFilter::Rejected(REASON_CONFLICT)
+        );
+    }
+
+    /// Filter cases of upstream's `TestNodeAffinity`: the node selector and the required
+    /// terms must both match; terms are ORed, requirements within a term ANDed.
+    #[test]
+    fn upstream_filter_cases() {
+        let labelled = node("node1", serde_json::json!({"foo": "bar", "zone": "us"}));
+        let fits = |pod: &Pod| filter(pod, &labelled).passed();
+        assert!(fits(&pod(serde_json::json!({}))));
+        assert!(fits(&pod(
+            serde_json::json!({"nodeSelector": {"foo": "bar"}})
+        )));
+        let missing = filter(
+            &pod(serde_json::json!({"nodeSelector": {"foo": "baz"}})),
+            &labelled,
+        );
+        assert_eq!(missing.code, Code::UnschedulableAndUnresolvable);
+        assert_eq!(missing.reasons, [REASON]);
+        let expression = |key: &str, operator: &str, values: &[&str]| serde_json::json!({"matchExpressions": [{"key": key, "operator": operator, "values": values}]});
+        assert!(fits(&required(serde_json::json!([expression(
+            "foo",
+            "In",
+            &["bar", "value2"]
+        )]))));
+        assert!(!fits(&required(serde_json::json!([expression(
+            "foo",
+            "NotIn",
+            &["bar"]
+        )]))));
+        assert!(fits(&required(serde_json::json!([expression(
+            "foo",
+            "Exists",
+            &[]
+        )]))));
+        assert!(!fits(&required(serde_json::json!([expression(
+            "kernel",
+            "Exists",
+            &[]
+        )]))));
+        assert!(fits(&required(serde_json::json!([expression(
+            "kernel",
+            "DoesNotExist",
+            &[]
+        )]))));
+        // Terms are ORed.
+        assert!(fits(&required(serde_json::json!([
+            expression("foo", "In", &["nope"]),
+            expression("zone", "In", &["us"])
+        ]))));
+        // An empty term list matches nothing; an empty term matches nothing either.
+        assert!(!fits(&required(serde_json::json!([]))));
+        assert!(!fits(&required(serde_json::json!([{}]))));
+        // Both the selector and the affinity must hold.
+        let both = pod(serde_json::json!({
+            "nodeSelector": {"foo": "bar"},
+            "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [expression("zone", "In", &["eu"])]
+            }}}
+        }));
+        assert!(!fits(&both));
+        // matchFields metadata.name.
+        let by_name = |name: &str| {
+            required(
+                serde_json::json!([{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [name]}]}]),
+            )
+        };
+        assert!(fits(&by_name("node1")));
+        assert!(!fits(&by_name("node2")));
+    }
+}
