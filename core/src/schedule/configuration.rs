@@ -10,35 +10,9 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::framework::{FilterPlugin, FrameworkProfile, ScorePlugin};
+use super::framework::{FrameworkProfile, DEFAULT_FILTERS, DEFAULT_SCORES};
 use super::plugins::node_resources_fit::{ScoredResource, Strategy};
 use crate::model::{KubeSchedulerConfiguration, PluginSet, ResourceSpec};
-
-const FILTERS: [FilterPlugin; 12] = [
-    FilterPlugin::NodeUnschedulable,
-    FilterPlugin::NodeName,
-    FilterPlugin::TaintToleration,
-    FilterPlugin::NodeAffinity,
-    FilterPlugin::NodePorts,
-    FilterPlugin::NodeResourcesFit,
-    FilterPlugin::VolumeRestrictions,
-    FilterPlugin::NodeVolumeLimits,
-    FilterPlugin::VolumeBinding,
-    FilterPlugin::VolumeZone,
-    FilterPlugin::PodTopologySpread,
-    FilterPlugin::InterPodAffinity,
-];
-
-const SCORES: [ScorePlugin; 8] = [
-    ScorePlugin::TaintToleration,
-    ScorePlugin::NodeAffinity,
-    ScorePlugin::NodeResourcesFit,
-    ScorePlugin::VolumeBinding,
-    ScorePlugin::PodTopologySpread,
-    ScorePlugin::InterPodAffinity,
-    ScorePlugin::NodeResourcesBalancedAllocation,
-    ScorePlugin::ImageLocality,
-];
 
 fn disables(sets: &[&PluginSet], name: &str) -> bool {
     sets.iter()
@@ -92,7 +66,7 @@ pub fn framework_profiles(
                     .filters
                     .retain(|filter| !disables(&filter_sets, filter.name()));
                 for (name, _) in enabled(&filter_sets) {
-                    if let Some(filter) = FILTERS.iter().find(|f| f.name() == name) {
+                    if let Some(filter) = DEFAULT_FILTERS.iter().find(|f| f.name() == name) {
                         if !profile.filters.contains(filter) {
                             profile.filters.push(*filter);
                         }
@@ -102,7 +76,8 @@ pub fn framework_profiles(
                     .scores
                     .retain(|(score, _)| !disables(&score_sets, score.name()));
                 for (name, weight) in enabled(&score_sets) {
-                    let Some(score) = SCORES.iter().find(|s| s.name() == name) else {
+                    let Some((score, _)) = DEFAULT_SCORES.iter().find(|(s, _)| s.name() == name)
+                    else {
                         continue;
                     };
                     let weight = weight.filter(|&w| w != 0).map_or(1, i64::from);

@@ -147,36 +147,43 @@ pub struct FrameworkProfile {
     pub dynamic_resources: bool,
 }
 
+/// The filter plugins of the 1.34 default profile, in the order they run (every filter
+/// kubefit implements, so also the ones a configuration may enable).
+pub const DEFAULT_FILTERS: [FilterPlugin; 12] = [
+    FilterPlugin::NodeUnschedulable,
+    FilterPlugin::NodeName,
+    FilterPlugin::TaintToleration,
+    FilterPlugin::NodeAffinity,
+    FilterPlugin::NodePorts,
+    FilterPlugin::NodeResourcesFit,
+    FilterPlugin::VolumeRestrictions,
+    FilterPlugin::NodeVolumeLimits,
+    FilterPlugin::VolumeBinding,
+    FilterPlugin::VolumeZone,
+    FilterPlugin::PodTopologySpread,
+    FilterPlugin::InterPodAffinity,
+];
+
+/// The score plugins of the 1.34 default profile with their weights, in order.
+pub const DEFAULT_SCORES: [(ScorePlugin, i64); 8] = [
+    (ScorePlugin::TaintToleration, 3),
+    (ScorePlugin::NodeAffinity, 2),
+    (ScorePlugin::NodeResourcesFit, 1),
+    (ScorePlugin::VolumeBinding, 1),
+    (ScorePlugin::PodTopologySpread, 2),
+    (ScorePlugin::InterPodAffinity, 2),
+    (ScorePlugin::NodeResourcesBalancedAllocation, 1),
+    (ScorePlugin::ImageLocality, 1),
+];
+
 impl FrameworkProfile {
     /// The default profile of Kubernetes 1.34.
     #[must_use]
     pub fn default_profile(preemption: bool) -> Self {
         Self {
             scheduler_name: DEFAULT_SCHEDULER.into(),
-            filters: alloc::vec![
-                FilterPlugin::NodeUnschedulable,
-                FilterPlugin::NodeName,
-                FilterPlugin::TaintToleration,
-                FilterPlugin::NodeAffinity,
-                FilterPlugin::NodePorts,
-                FilterPlugin::NodeResourcesFit,
-                FilterPlugin::VolumeRestrictions,
-                FilterPlugin::NodeVolumeLimits,
-                FilterPlugin::VolumeBinding,
-                FilterPlugin::VolumeZone,
-                FilterPlugin::PodTopologySpread,
-                FilterPlugin::InterPodAffinity,
-            ],
-            scores: alloc::vec![
-                (ScorePlugin::TaintToleration, 3),
-                (ScorePlugin::NodeAffinity, 2),
-                (ScorePlugin::NodeResourcesFit, 1),
-                (ScorePlugin::VolumeBinding, 1),
-                (ScorePlugin::PodTopologySpread, 2),
-                (ScorePlugin::InterPodAffinity, 2),
-                (ScorePlugin::NodeResourcesBalancedAllocation, 1),
-                (ScorePlugin::ImageLocality, 1),
-            ],
+            filters: DEFAULT_FILTERS.to_vec(),
+            scores: DEFAULT_SCORES.to_vec(),
             fit_strategy: node_resources_fit::Strategy::LeastAllocated,
             fit_resources: node_resources_fit::default_resources(),
             balanced_resources: node_resources_fit::default_resources(),

@@ -108,4 +108,21 @@ pub(crate) mod testing {
         let feasible: Vec<usize> = (0..cluster.nodes.len()).collect();
         super::evaluate(kind, &pod, &snapshot, &feasible, hard_weight)
     }
+
+    /// The `cpuOnly` pod of 1.11's resource priority tests: two containers asking for
+    /// 1000m and 2000m of CPU.
+    pub fn cpu_only(name: &str) -> crate::model::Pod {
+        crate::schedule::predicates::testing::pod(
+            name,
+            &[(Some("1000m"), Some("0")), (Some("2000m"), Some("0"))],
+        )
+    }
+
+    /// The `cpuAndMemory` pod of the same tests: 1000m/2000 and 2000m/3000.
+    pub fn cpu_and_memory(name: &str) -> crate::model::Pod {
+        crate::schedule::predicates::testing::pod(
+            name,
+            &[(Some("1000m"), Some("2000")), (Some("2000m"), Some("3000"))],
+        )
+    }
 }

@@ -131,35 +131,36 @@ pub fn is_empty(selector: &LabelSelector) -> bool {
 /// The pod's required pod affinity terms.
 #[must_use]
 pub fn required_affinity_terms(pod: &Pod) -> Vec<AffinityTerm<'_>> {
-    pod.spec
+    let terms = pod
+        .spec
         .affinity
         .as_ref()
         .and_then(|affinity| affinity.pod_affinity.as_ref())
-        .map(|affinity| {
-            affinity
-                .required_during_scheduling_ignored_during_execution
-                .iter()
-                .map(|term| AffinityTerm::new(pod, term))
-                .collect()
-        })
-        .unwrap_or_default()
+        .map(|affinity| &affinity.required_during_scheduling_ignored_during_execution);
+    plain_terms(pod, terms)
 }
 
 /// The pod's required pod anti-affinity terms.
 #[must_use]
 pub fn required_anti_affinity_terms(pod: &Pod) -> Vec<AffinityTerm<'_>> {
-    pod.spec
+    let terms = pod
+        .spec
         .affinity
         .as_ref()
         .and_then(|affinity| affinity.pod_anti_affinity.as_ref())
-        .map(|affinity| {
-            affinity
-                .required_during_scheduling_ignored_during_execution
-                .iter()
-                .map(|term| AffinityTerm::new(pod, term))
-                .collect()
-        })
-        .unwrap_or_default()
+        .map(|affinity| &affinity.required_during_scheduling_ignored_during_execution);
+    plain_terms(pod, terms)
+}
+
+fn plain_terms<'p>(
+    pod: &'p Pod,
+    terms: Option<&'p Vec<crate::model::PodAffinityTerm>>,
+) -> Vec<AffinityTerm<'p>> {
+    terms
+        .into_iter()
+        .flatten()
+        .map(|term| AffinityTerm::new(pod, term))
+        .collect()
 }
 
 /// The pod's preferred pod affinity terms with their weights.

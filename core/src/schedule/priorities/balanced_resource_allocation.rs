@@ -34,25 +34,13 @@ pub fn score(node: &NodeInfo<'_>, pod: &PodUsage) -> i64 {
 mod tests {
     use crate::schedule::legacy::PriorityKind;
     use crate::schedule::predicates::testing::{cluster, node, on, pod};
-    use crate::schedule::priorities::testing::run;
+    use crate::schedule::priorities::testing::{cpu_and_memory, cpu_only, run};
     use alloc::vec;
 
     // 1.11 `TestBalancedResourceAllocation`.
     #[test]
     fn upstream_table() {
         let kind = PriorityKind::BalancedResourceAllocation;
-        let cpu_only = |name| {
-            pod(
-                name,
-                &[(Some("1000m"), Some("0")), (Some("2000m"), Some("0"))],
-            )
-        };
-        let both = |name| {
-            pod(
-                name,
-                &[(Some("1000m"), Some("2000")), (Some("2000m"), Some("3000"))],
-            )
-        };
         let c = cluster(
             vec![node("m1", 4000, 10000), node("m2", 4000, 10000)],
             vec![pod("p", &[])],
@@ -60,7 +48,7 @@ mod tests {
         assert_eq!(run(&kind, &c, 0, 1), [10, 10]);
         let c = cluster(
             vec![node("m1", 4000, 10000), node("m2", 6000, 10000)],
-            vec![both("p")],
+            vec![cpu_and_memory("p")],
         );
         assert_eq!(run(&kind, &c, 0, 1), [7, 10]);
         let big = || vec![node("m1", 10000, 20000), node("m2", 10000, 20000)];
@@ -70,19 +58,27 @@ mod tests {
                 on(cpu_only("a"), "m1"),
                 on(cpu_only("b"), "m1"),
                 on(cpu_only("c"), "m2"),
-                on(both("d"), "m2"),
+                on(cpu_and_memory("d"), "m2"),
                 pod("p", &[]),
             ],
         );
         assert_eq!(run(&kind, &c, 4, 1), [4, 6]);
         let c = cluster(
             big(),
-            vec![on(cpu_only("a"), "m1"), on(both("b"), "m2"), both("p")],
+            vec![
+                on(cpu_only("a"), "m1"),
+                on(cpu_and_memory("b"), "m2"),
+                cpu_and_memory("p"),
+            ],
         );
         assert_eq!(run(&kind, &c, 2, 1), [6, 9]);
         let c = cluster(
             vec![node("m1", 10000, 20000), node("m2", 10000, 50000)],
-            vec![on(cpu_only("a"), "m1"), on(both("b"), "m2"), both("p")],
+            vec![
+                on(cpu_only("a"), "m1"),
+                on(cpu_and_memory("b"), "m2"),
+                cpu_and_memory("p"),
+            ],
         );
         assert_eq!(run(&kind, &c, 2, 1), [6, 6]);
     }

@@ -22,22 +22,8 @@ pub fn score(node: &NodeInfo<'_>, pod: &PodUsage) -> i64 {
 mod tests {
     use crate::schedule::legacy::PriorityKind;
     use crate::schedule::predicates::testing::{cluster, node, on, pod};
-    use crate::schedule::priorities::testing::run;
+    use crate::schedule::priorities::testing::{cpu_and_memory, cpu_only, run};
     use alloc::vec;
-
-    // 1.11 `TestLeastRequested` pod shapes.
-    fn cpu_only(name: &str) -> crate::model::Pod {
-        pod(
-            name,
-            &[(Some("1000m"), Some("0")), (Some("2000m"), Some("0"))],
-        )
-    }
-    fn cpu_and_memory(name: &str) -> crate::model::Pod {
-        pod(
-            name,
-            &[(Some("1000m"), Some("2000")), (Some("2000m"), Some("3000"))],
-        )
-    }
 
     #[test]
     fn upstream_table() {

@@ -21,25 +21,13 @@ pub fn score(node: &NodeInfo<'_>, pod: &PodUsage) -> i64 {
 mod tests {
     use crate::schedule::legacy::PriorityKind;
     use crate::schedule::predicates::testing::{cluster, node, on, pod};
-    use crate::schedule::priorities::testing::run;
+    use crate::schedule::priorities::testing::{cpu_and_memory, cpu_only, run};
     use alloc::vec;
 
     // 1.11 `TestMostRequested`.
     #[test]
     fn upstream_table() {
         let kind = PriorityKind::MostRequested;
-        let cpu_only = |name| {
-            pod(
-                name,
-                &[(Some("1000m"), Some("0")), (Some("2000m"), Some("0"))],
-            )
-        };
-        let both = |name| {
-            pod(
-                name,
-                &[(Some("1000m"), Some("2000")), (Some("2000m"), Some("3000"))],
-            )
-        };
         let c = cluster(
             vec![node("m1", 4000, 10000), node("m2", 4000, 10000)],
             vec![pod("p", &[])],
@@ -47,7 +35,7 @@ mod tests {
         assert_eq!(run(&kind, &c, 0, 1), [0, 0]);
         let c = cluster(
             vec![node("m1", 4000, 10000), node("m2", 6000, 10000)],
-            vec![both("p")],
+            vec![cpu_and_memory("p")],
         );
         assert_eq!(run(&kind, &c, 0, 1), [6, 5]);
         let c = cluster(
@@ -56,7 +44,7 @@ mod tests {
                 on(cpu_only("a"), "m1"),
                 on(cpu_only("b"), "m1"),
                 on(cpu_only("c"), "m2"),
-                on(both("d"), "m2"),
+                on(cpu_and_memory("d"), "m2"),
                 pod("p", &[]),
             ],
         );
