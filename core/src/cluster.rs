@@ -14,8 +14,9 @@ use crate::admission::{Chain, Decision};
 use crate::diagnostic::Diagnostic;
 use crate::input::{self, Loaded, Object, Resource, Source, Span};
 use crate::model::{
-    KubeSchedulerConfiguration, MasterConfig, Namespace, Node, Pod, PodDisruptionBudget, Policy,
-    PriorityClass, ResourceList, Service, Workload, WorkloadKind,
+    DeschedulerPolicy, KubeSchedulerConfiguration, Machine, MachineSet, MasterConfig, Namespace,
+    Node, Pod, PodDisruptionBudget, Policy, PriorityClass, ResourceList, Scenario, Service,
+    Workload, WorkloadKind,
 };
 use crate::owners;
 use crate::resources::{self, QosClass};
@@ -110,6 +111,14 @@ pub struct Cluster {
     pub scheduler_configuration: Option<KubeSchedulerConfiguration>,
     /// OpenShift's master configuration (the first one in the input).
     pub master_config: Option<MasterConfig>,
+    /// OpenShift Machine API machines.
+    pub machines: Vec<Machine>,
+    /// OpenShift Machine API machine sets.
+    pub machine_sets: Vec<MachineSet>,
+    /// The descheduler's policy (the first one in the input).
+    pub descheduler_policy: Option<DeschedulerPolicy>,
+    /// The what-if steps (the first Scenario in the input), with where each step is.
+    pub scenario: Option<(Scenario, Vec<Span>)>,
     /// Every diagnostic, located.
     pub diagnostics: Vec<Diagnostic>,
     /// Objects read per kind (valid ones only).
@@ -140,6 +149,7 @@ impl Cluster {
                 node_name: object.span_of("spec.nodeName"),
                 node_selector: object.span_of("spec.nodeSelector"),
             };
+            let step_spans = object.step_spans;
             let mut resource = object.resource;
             crate::defaults::apply(&mut resource);
             *cluster
@@ -182,6 +192,22 @@ impl Cluster {
                     &mut cluster.master_config,
                     config,
                     "MasterConfig",
+                    &spans,
+                    &mut diagnostics,
+                ),
+                Resource::Machine(machine) => cluster.machines.push(machine),
+                Resource::MachineSet(set) => cluster.machine_sets.push(set),
+                Resource::DeschedulerPolicy(policy) => keep_first(
+                    &mut cluster.descheduler_policy,
+                    policy,
+                    "DeschedulerPolicy",
+                    &spans,
+                    &mut diagnostics,
+                ),
+                Resource::Scenario(scenario) => keep_first(
+                    &mut cluster.scenario,
+                    (scenario, step_spans),
+                    "Scenario",
                     &spans,
                     &mut diagnostics,
                 ),

@@ -67,8 +67,19 @@ pub fn apply(resource: &mut Resource) {
         Resource::Namespace(_)
         | Resource::Policy(_)
         | Resource::KubeSchedulerConfiguration(_)
-        | Resource::MasterConfig(_) => {}
+        | Resource::MasterConfig(_)
+        | Resource::DeschedulerPolicy(_)
+        | Resource::Scenario(_) => {}
+        // Machine API objects live in `openshift-machine-api`; snippets often omit it.
+        Resource::Machine(machine) => machine_namespace(&mut machine.metadata.namespace),
+        Resource::MachineSet(set) => machine_namespace(&mut set.metadata.namespace),
         Resource::Workload(kind, workload) => self::workload(*kind, workload),
+    }
+}
+
+fn machine_namespace(namespace: &mut String) {
+    if namespace.is_empty() {
+        *namespace = String::from(crate::eviction::scenario::MACHINE_NAMESPACE);
     }
 }
 

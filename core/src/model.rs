@@ -3,10 +3,13 @@
 //! Only the fields that upstream scheduling, eviction and autoscaling read are modelled;
 //! everything else in the input is skipped while decoding.
 
+mod descheduler;
+mod machine;
 mod meta;
 mod node;
 mod pod;
 mod policy;
+mod scenario;
 mod scheduler;
 mod selector;
 mod storage;
@@ -15,6 +18,13 @@ mod workload;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 
+pub use descheduler::{
+    DeschedulerPolicy, DeschedulerStrategy, NodeResourceUtilizationThresholds, StrategyParameters,
+};
+pub use machine::{
+    LifecycleHook, LifecycleHooks, Machine, MachineSet, MachineSetSpec, MachineSpec, MachineStatus,
+    NodeReference,
+};
 pub use meta::{ObjectMeta, OwnerReference};
 pub use node::{ContainerImage, Node, NodeCondition, NodeSpec, NodeStatus, Taint};
 pub use pod::{
@@ -27,6 +37,9 @@ pub use pod::{
 pub use policy::{
     Namespace, PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus,
     PriorityClass, Service, ServiceSpec,
+};
+pub use scenario::{
+    NodeConditionStep, RemoveHookStep, Scenario, ScenarioSpec, Step, TaintFields, TaintStep,
 };
 pub use scheduler::{
     AddedAffinity, AdmissionConfig, AdmissionPluginConfig, AdmissionPluginConfiguration,

@@ -89,12 +89,20 @@
 //!   `scheduler-config/required-name`, `scheduler-config/duplicate-profile`;
 //! - admission settings (namespace annotations, MasterConfig; warnings):
 //!   `admission/invalid-node-selector`, `admission/unread-configuration`;
+//! - machines: `machine/invalid-hook-name`, `machine/invalid-hook-length`,
+//!   `machine/duplicate-hook`;
+//! - scenarios: `scenario/several-actions`, `scenario/no-action`, `scenario/required`,
+//!   `scenario/invalid-duration`, `scenario/negative-duration`,
+//!   `scenario/invalid-condition-status`, `scenario/invalid-hook-phase`,
+//!   `scenario/invalid-taint` (and the taint codes above for a step's taint);
 //! - workloads: `workload/negative-count`, `workload/missing-selector`,
 //!   `workload/empty-selector`, `workload/selector-mismatch`,
 //!   `workload/invalid-restart-policy`.
 
 mod affinity;
+mod descheduler;
 mod disruption_budget;
+mod machine;
 mod metadata;
 pub mod names;
 mod node;
@@ -102,6 +110,7 @@ mod path;
 mod pod;
 mod priority_class;
 mod resources;
+mod scenario;
 mod scheduler;
 mod selector;
 mod service;
@@ -201,6 +210,10 @@ pub fn validate(resource: &Resource) -> Vec<Violation> {
             scheduler::configuration(configuration, &mut sink);
         }
         Resource::MasterConfig(config) => scheduler::master_config(config, &mut sink),
+        Resource::Machine(machine) => machine::machine(machine, &mut sink),
+        Resource::MachineSet(set) => machine::machine_set(set, &mut sink),
+        Resource::DeschedulerPolicy(policy) => descheduler::validate(policy, &mut sink),
+        Resource::Scenario(scenario) => scenario::validate(scenario, &mut sink),
     }
     sink.finish()
 }
@@ -231,12 +244,15 @@ mod tests {
     fn every_code_is_documented() {
         let sources = [
             include_str!("validation/affinity.rs"),
+            include_str!("validation/descheduler.rs"),
             include_str!("validation/disruption_budget.rs"),
+            include_str!("validation/machine.rs"),
             include_str!("validation/metadata.rs"),
             include_str!("validation/node.rs"),
             include_str!("validation/pod.rs"),
             include_str!("validation/priority_class.rs"),
             include_str!("validation/resources.rs"),
+            include_str!("validation/scenario.rs"),
             include_str!("validation/scheduler.rs"),
             include_str!("validation/selector.rs"),
             include_str!("validation/service.rs"),

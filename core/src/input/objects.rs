@@ -9,10 +9,10 @@ use super::tree::{NodeId, Style, Tree, Value};
 use super::{Loaded, Span};
 use crate::diagnostic::Diagnostic;
 use crate::model::{
-    CsiDriver, CsiNode, CsiStorageCapacity, KubeSchedulerConfiguration, LabelSelector,
-    MasterConfig, Namespace, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod,
-    PodDisruptionBudget, Policy, PriorityClass, Service, StorageClass, StringMap, Workload,
-    WorkloadKind,
+    CsiDriver, CsiNode, CsiStorageCapacity, DeschedulerPolicy, KubeSchedulerConfiguration,
+    LabelSelector, Machine, MachineSet, MasterConfig, Namespace, Node, ObjectMeta,
+    PersistentVolume, PersistentVolumeClaim, Pod, PodDisruptionBudget, Policy, PriorityClass,
+    Scenario, Service, StorageClass, StringMap, Workload, WorkloadKind,
 };
 use crate::validation;
 
@@ -42,6 +42,14 @@ pub enum Resource {
     KubeSchedulerConfiguration(KubeSchedulerConfiguration),
     /// OpenShift 3.11 master configuration (admission plugin settings).
     MasterConfig(MasterConfig),
+    /// An OpenShift Machine API machine.
+    Machine(Machine),
+    /// An OpenShift Machine API machine set.
+    MachineSet(MachineSet),
+    /// The descheduler's policy file.
+    DeschedulerPolicy(DeschedulerPolicy),
+    /// kubefit's what-if steps.
+    Scenario(Scenario),
 }
 
 impl Resource {
@@ -65,6 +73,10 @@ impl Resource {
             Self::Policy(_) => "Policy",
             Self::KubeSchedulerConfiguration(_) => "KubeSchedulerConfiguration",
             Self::MasterConfig(_) => "MasterConfig",
+            Self::Machine(_) => "Machine",
+            Self::MachineSet(_) => "MachineSet",
+            Self::DeschedulerPolicy(_) => "DeschedulerPolicy",
+            Self::Scenario(_) => "Scenario",
         }
     }
 
@@ -88,6 +100,10 @@ impl Resource {
             Self::Policy(policy) => &policy.metadata,
             Self::KubeSchedulerConfiguration(configuration) => &configuration.metadata,
             Self::MasterConfig(config) => &config.metadata,
+            Self::Machine(machine) => &machine.metadata,
+            Self::MachineSet(set) => &set.metadata,
+            Self::DeschedulerPolicy(policy) => &policy.metadata,
+            Self::Scenario(scenario) => &scenario.metadata,
         }
     }
 
@@ -118,6 +134,8 @@ fn is_namespaced(kind: &str) -> bool {
             | "Policy"
             | "KubeSchedulerConfiguration"
             | "MasterConfig"
+            | "DeschedulerPolicy"
+            | "Scenario"
     )
 }
 
@@ -145,6 +163,8 @@ pub struct Object {
     /// Where some fields that later stages report on are: `spec.priorityClassName` and
     /// `spec.nodeName`, when present.
     pub field_spans: Vec<(&'static str, Span)>,
+    /// Where each step of a Scenario is (empty for other kinds).
+    pub step_spans: Vec<Span>,
 }
 
 impl Object {
@@ -371,6 +391,10 @@ fn read_object(
         }
         "KubeSchedulerConfiguration" => decode(tree, id).map(Resource::KubeSchedulerConfiguration),
         "MasterConfig" => decode(tree, id).map(Resource::MasterConfig),
+        "Machine" => decode(tree, id).map(Resource::Machine),
+        "MachineSet" => decode(tree, id).map(Resource::MachineSet),
+        "DeschedulerPolicy" => decode(tree, id).map(Resource::DeschedulerPolicy),
+        "Scenario" => decode(tree, id).map(Resource::Scenario),
         kind if kind.ends_with("List") && item.is_some() => {
             read.diagnostics.push(
                 Diagnostic::error(
@@ -426,10 +450,24 @@ fn read_object(
                 Some((*name, tree.span(tree.get(spec, keys.get(1)?)?)))
             })
             .collect();
+        let step_spans = match resource {
+            Resource::Scenario(_) => tree
+                .get(id, "spec")
+                .and_then(|spec| tree.get(spec, "steps"))
+                .map(|steps| {
+                    tree.elements(steps)
+                        .iter()
+                        .map(|step| tree.span(*step))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
         read.object = Some(Object {
             resource,
             span,
             field_spans,
+            step_spans,
         });
     }
 }

@@ -1,0 +1,4 @@
+//! The disruption timeline: taints, NoExecute evictions, drains, machine deletions and
+//! descheduler runs, applied to the cluster step by step.
+
+pub mod scenario;

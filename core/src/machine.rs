@@ -1,0 +1,1 @@
+//! OpenShift Machine API deletion: lifecycle hooks, conditions and the Deleting phase.

@@ -1,0 +1,76 @@
+//! OpenShift Machine API objects: `Machine` and `MachineSet` (`machine.openshift.io/v1beta1`).
+//!
+//! Follows `machine/v1beta1/types_machine.go` and `types_machineset.go` of `openshift/api`.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use super::{LabelSelector, ObjectMeta};
+
+/// A `machine.openshift.io/v1beta1` Machine: one cloud instance and the node it backs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Machine {
+    pub metadata: ObjectMeta,
+    pub spec: MachineSpec,
+    pub status: MachineStatus,
+}
+
+/// `spec` of a Machine.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct MachineSpec {
+    pub lifecycle_hooks: LifecycleHooks,
+    #[serde(rename = "providerID")]
+    pub provider_id: Option<String>,
+}
+
+/// Hooks that pause a machine's deletion before the drain and before the instance goes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LifecycleHooks {
+    pub pre_drain: Vec<LifecycleHook>,
+    pub pre_terminate: Vec<LifecycleHook>,
+}
+
+/// One lifecycle hook: its name and the controller that will remove it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LifecycleHook {
+    pub name: String,
+    pub owner: String,
+}
+
+/// `status` of a Machine.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct MachineStatus {
+    pub node_ref: Option<NodeReference>,
+    pub phase: Option<String>,
+}
+
+/// `status.nodeRef`: the node the machine backs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NodeReference {
+    pub kind: String,
+    pub name: String,
+}
+
+/// A `machine.openshift.io/v1beta1` MachineSet: keeps `replicas` machines from a template.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct MachineSet {
+    pub metadata: ObjectMeta,
+    pub spec: MachineSetSpec,
+}
+
+/// `spec` of a MachineSet.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct MachineSetSpec {
+    pub replicas: Option<i32>,
+    pub delete_policy: String,
+    pub selector: LabelSelector,
+}

@@ -1,0 +1,134 @@
+//! `Machine` and `MachineSet` (`machine.openshift.io/v1beta1`): names and lifecycle hooks.
+//!
+//! Upstream: the CRD schema of `openshift/api` `machine/v1beta1/types_machine.go`
+//! (`LifecycleHook`: `name` 3–256 characters matching a pattern, `owner` 3–512
+//! characters, each list a map keyed by `name`), with apiextensions' messages.
+
+use crate::model::{LifecycleHook, Machine, MachineSet};
+
+use super::metadata::{self, NameRule};
+use super::path::{At, Sink};
+
+/// The CRD pattern for a hook name: an optional DNS subdomain and `/`, then a qualified
+/// name part.
+const HOOK_NAME_PATTERN: &str = r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$";
+
+/// Every rule a Machine breaks.
+pub(super) fn machine(machine: &Machine, sink: &mut Sink) {
+    metadata::validate(&machine.metadata, NameRule::Subdomain, sink);
+    let hooks = At::root("spec");
+    let hooks = hooks.field("lifecycleHooks");
+    lifecycle_hooks(
+        &machine.spec.lifecycle_hooks.pre_drain,
+        &hooks.field("preDrain"),
+        sink,
+    );
+    lifecycle_hooks(
+        &machine.spec.lifecycle_hooks.pre_terminate,
+        &hooks.field("preTerminate"),
+        sink,
+    );
+}
+
+/// Every rule a MachineSet breaks.
+pub(super) fn machine_set(set: &MachineSet, sink: &mut Sink) {
+    metadata::validate(&set.metadata, NameRule::Subdomain, sink);
+    if set.spec.replicas.is_some_and(|replicas| replicas < 0) {
+        sink.error(
+            &At::root("spec").field("replicas"),
+            "workload/negative-count",
+            "should be greater than or equal to 0",
+        );
+    }
+}
+
+fn lifecycle_hooks(hooks: &[LifecycleHook], at: &At<'_>, sink: &mut Sink) {
+    for (index, hook) in hooks.iter().enumerate() {
+        let entry = at.index(index);
+        let name = entry.field("name");
+        length(&hook.name, 3, 256, &name, sink);
+        if hook.name.len() >= 3 && !is_hook_name(&hook.name) {
+            sink.error(
+                &name,
+                "machine/invalid-hook-name",
+                alloc::format!("should match '{HOOK_NAME_PATTERN}'"),
+            );
+        }
+        length(&hook.owner, 3, 512, &entry.field("owner"), sink);
+        let earlier = hooks.get(..index).unwrap_or_default();
+        if earlier.iter().any(|other| other.name == hook.name) {
+            sink.error(
+                &entry,
+                "machine/duplicate-hook",
+                alloc::format!(
+                    "Duplicate value: map[string]interface {{}}{{\"name\":\"{}\"}}",
+                    hook.name
+                ),
+            );
+        }
+    }
+}
+
+fn length(value: &str, min: usize, max: usize, at: &At<'_>, sink: &mut Sink) {
+    let count = value.chars().count();
+    if count < min {
+        sink.error(
+            at,
+            "machine/invalid-hook-length",
+            alloc::format!("should be at least {min} chars long"),
+        );
+    } else if count > max {
+        sink.error(
+            at,
+            "machine/invalid-hook-length",
+            alloc::format!("should be at most {max} chars long"),
+        );
+    }
+}
+
+/// [`HOOK_NAME_PATTERN`], checked by hand (no regex engine in a no_std core).
+fn is_hook_name(name: &str) -> bool {
+    let (prefix, rest) = match name.rsplit_once('/') {
+        Some((prefix, rest)) => (Some(prefix), rest),
+        None => (None, name),
+    };
+    let prefix_ok = prefix.is_none_or(|prefix| {
+        prefix.split('.').all(|label| {
+            let bytes = label.as_bytes();
+            !bytes.is_empty()
+                && bytes
+                    .iter()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-')
+                && bytes.first() != Some(&b'-')
+                && bytes.last() != Some(&b'-')
+        })
+    });
+    let bytes = rest.as_bytes();
+    let part_ok = !bytes.is_empty()
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        && bytes.first().is_some_and(u8::is_ascii_alphanumeric)
+        && bytes.last().is_some_and(u8::is_ascii_alphanumeric);
+    prefix_ok && part_ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hook_names_follow_the_crd_pattern() {
+        for good in [
+            "EtcdQuorumOperator",
+            "MigrateImportantApp",
+            "example.com/my-hook",
+            "a_b.c",
+        ] {
+            assert!(is_hook_name(good), "{good}");
+        }
+        for bad in ["-x-", "x/", "Example.com/x", "a b", "x.", "/x"] {
+            assert!(!is_hook_name(bad), "{bad}");
+        }
+    }
+}
