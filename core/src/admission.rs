@@ -2,9 +2,11 @@
 //!
 //! [`Chain`] runs them in OpenShift 3.11's order (`combinedAdmissionControlPlugins` in
 //! origin's `pkg/cmd/server/origin/admission/chain_builder.go`): the mutating plugins
-//! OriginPodNodeEnvironment, PodNodeSelector and Priority, then the validating ones, of
-//! which only PodNodeConstraints can still refuse a pod the mutating plugins accepted.
+//! OriginPodNodeEnvironment, PodNodeSelector, Priority and DefaultTolerationSeconds, then
+//! the validating ones, of which only PodNodeConstraints can still refuse a pod the
+//! mutating plugins accepted.
 
+pub mod default_toleration_seconds;
 pub mod pod_node_constraints;
 pub mod pod_node_environment;
 pub mod pod_node_selector;
@@ -23,6 +25,8 @@ const POD_NODE_CONSTRAINTS: [&str; 2] = [
     "PodNodeConstraints",
     "scheduling.openshift.io/PodNodeConstraints",
 ];
+/// The name under which the master configuration turns DefaultTolerationSeconds on.
+const DEFAULT_TOLERATION_SECONDS: [&str; 1] = ["DefaultTolerationSeconds"];
 
 /// What admission decided for one pod.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,6 +58,7 @@ pub struct Chain<'a> {
     default_node_selector: &'a str,
     pod_node_selector: Option<&'a StringMap>,
     node_selector_label_blacklist: Option<&'a [String]>,
+    default_toleration_seconds: bool,
 }
 
 /// An empty PodNodeSelector configuration, for a plugin configured by a file kubefit cannot read.
@@ -63,7 +68,9 @@ impl<'a> Chain<'a> {
     /// The chain for these namespaces, classes and master configuration. PodNodeSelector
     /// and PodNodeConstraints are on when the master configuration configures them;
     /// without a master configuration, PodNodeSelector is on (it only acts on namespaces
-    /// that carry its annotation).
+    /// that carry its annotation). DefaultTolerationSeconds is on in Kubernetes by
+    /// default; OpenShift 3.11 runs it only when the master configuration enables it
+    /// (chapter 16.11.4.1.1: `DefaultTolerationSeconds` with `disable: false`).
     #[must_use]
     pub fn new(
         namespaces: &'a [Namespace],
@@ -94,7 +101,13 @@ impl<'a> Chain<'a> {
                 .as_deref()
                 .unwrap_or(&[])
         });
+        let default_toleration_seconds = match master {
+            None => true,
+            Some(_) => plugin(&DEFAULT_TOLERATION_SECONDS)
+                .is_some_and(|config| config.configuration.disable != Some(true)),
+        };
         Self {
+            default_toleration_seconds,
             namespaces: namespaces
                 .iter()
                 .map(|namespace| (namespace.metadata.name.as_str(), namespace))
@@ -145,6 +158,9 @@ impl<'a> Chain<'a> {
                 return reject("admission/priority", "spec.priorityClassName", message);
             }
         };
+        if created && self.default_toleration_seconds {
+            default_toleration_seconds::admit(pod);
+        }
         if let (true, Some(blacklist)) = (created, self.node_selector_label_blacklist) {
             if let Err(message) = pod_node_constraints::validate(pod, blacklist) {
                 let path = if pod.spec.node_name.is_empty() {

@@ -277,6 +277,16 @@ fn admit(
     let pending = !terminal && (pod.spec.node_name.is_empty() || what_if);
     // Pods being created now: pending ones, and manifests that were never created.
     let created = pending || pod.status.phase.is_empty();
+    // The DaemonSet controller creates its pods with its tolerations.
+    if created
+        && pod
+            .metadata
+            .controller()
+            .is_some_and(|owner| owner.kind == "DaemonSet")
+    {
+        pod.spec.tolerations =
+            owners::with_daemon_tolerations(&pod.spec.tolerations, pod.spec.host_network);
+    }
     let decision = chain.admit(&mut pod, created);
     let mut rejection = None;
     match decision {

@@ -1,4 +1,1793 @@
 //! The disruption timeline: taints, NoExecute evictions, drains, machine deletions and
 //! descheduler runs, applied to the cluster step by step.
+//!
+//! A Scenario's steps are played in time order up to its horizon. Each step changes the
+//! cluster as its controller would, and what follows is simulated from upstream's rules:
+//! the taint eviction controller ([`taint_manager`]), `oc adm drain` ([`drain`]) with the
+//! eviction API's budget check ([`budget`]), the machine controller ([`crate::machine`])
+//! and the descheduler ([`crate::descheduler`]). Evicted pods terminate after their grace
+//! period (the longest a kubelet lets them run; never on a node that is not Ready, whose
+//! kubelet cannot confirm). Their controllers create replacements at once (a StatefulSet
+//! only once the old pod is gone; DaemonSets and bare pods never), and the scheduling
+//! engine places every replacement on the cluster as it is at that moment, retrying the
+//! ones left Pending whenever the cluster changes. A replacement is Ready as soon as it
+//! is bound, which gives its PodDisruptionBudget the disruption back.
 
+pub mod budget;
+pub mod drain;
 pub mod scenario;
+pub mod taint_manager;
+
+use alloc::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::cmp::Reverse;
+
+use crate::cluster::{pod_id, Cluster, PodEntry, PodState};
+use crate::diagnostic::Diagnostic;
+use crate::duration::Duration;
+use crate::input::Span;
+use crate::machine;
+use crate::model::{LifecycleHook, Node, NodeCondition, Taint};
+use crate::report::disruption::{
+    DeschedulerRun, Disruption, Event, EventKind, Eviction, MachineStatus,
+};
+use crate::report::scheduling::Outcome as Placed;
+use crate::schedule::{self, ScheduleOptions, Version};
+use budget::Budgets;
+use drain::{Decision, Flags};
+use scenario::{Action, HookPhase};
+use taint_manager::Verdict;
+
+/// A pod's grace period when it states none (`terminationGracePeriodSeconds`).
+const DEFAULT_GRACE: Duration = Duration::from_seconds(30);
+/// How many happenings one run may process: a guard against a scenario that never
+/// settles (each drain retry and reschedule counts).
+const MAX_HAPPENINGS: usize = 1_000_000;
+
+/// Options for the timeline.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Stop at this point instead of the horizon, and report the cluster as it is then.
+    pub at: Option<Duration>,
+}
+
+/// The timeline, and the cluster as it stands at its end.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// `report.timeline`, `report.evictions`, `report.descheduler`, `report.machines`.
+    pub disruption: Disruption,
+    /// Nodes at the end (removed nodes left out).
+    pub nodes: Vec<Node>,
+    /// Pods at the end: terminating and deleted pods as terminated, replacements added.
+    pub pods: Vec<PodEntry>,
+    /// Problems with steps that only show while playing them (an unknown node).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Plays the cluster's Scenario; without one, nothing happens.
+#[must_use]
+pub fn run(cluster: &Cluster, schedule: &ScheduleOptions, options: &Options) -> Option<Outcome> {
+    let (scenario, spans) = cluster.scenario.as_ref()?;
+    let horizon = scenario::horizon(scenario).unwrap_or(scenario::DEFAULT_HORIZON);
+    let until = options.at.map_or(horizon, |at| at.min(horizon));
+    let mut world = World::new(cluster, schedule, until, spans);
+    for timed in scenario::actions(scenario) {
+        world.agenda_push(timed.at, Happening::Step(timed.step));
+    }
+    let steps: Vec<Option<Action>> = scenario
+        .spec
+        .steps
+        .iter()
+        .map(|step| scenario::read(step).ok().map(|(_, action)| action))
+        .collect();
+    world.play(&steps);
+    Some(world.finish())
+}
+
+/// Something due at a point of the timeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Happening {
+    /// A scenario step (its index).
+    Step(usize),
+    /// A terminating pod is gone.
+    PodGone(usize),
+    /// A NoExecute eviction falls due.
+    TaintEviction(usize),
+    /// A drain retries refused evictions, or reaches its timeout.
+    DrainRetry(usize),
+    /// The machine controller looks at a machine again.
+    MachineReconcile(usize),
+}
+
+/// Where a pod is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Life {
+    /// Bound and running.
+    Running,
+    /// Deleted; gone at this time (never, on a node whose kubelet is away).
+    Terminating(Option<Duration>),
+    /// Gone.
+    Gone,
+    /// A replacement waiting for a node.
+    Waiting,
+    /// Not part of the timeline (pending before it started, rejected, finished).
+    Elsewhere,
+}
+
+/// A NoExecute eviction waiting for its time (`TimedWorker`).
+#[derive(Clone, Copy, Debug)]
+struct Scheduled {
+    created: Duration,
+    fire: Duration,
+}
+
+/// One drain: `oc adm drain`, or the machine controller's.
+#[derive(Clone, Debug)]
+struct DrainRun {
+    node: usize,
+    flags: Flags,
+    /// The machine whose deletion drains, if any.
+    machine: Option<usize>,
+    deadline: Option<Duration>,
+    /// Pods whose eviction was refused; retried every five seconds.
+    blocked: Vec<usize>,
+    /// Evicted pods the drain waits for.
+    waiting: BTreeSet<usize>,
+    errors: Vec<String>,
+    /// Terminating pods count as gone (the machine controller, on an unreachable node).
+    skip_wait: bool,
+    finished: bool,
+}
+
+/// Where a machine's deletion stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    Running,
+    WaitingPreDrain,
+    Draining,
+    WaitingPreTerminate,
+    Removed,
+}
+
+/// A machine as the timeline changes it.
+#[derive(Clone, Debug)]
+struct MachineRun {
+    id: String,
+    node: Option<usize>,
+    exclude_draining: bool,
+    owner_set: Option<String>,
+    pre_drain: Vec<LifecycleHook>,
+    pre_terminate: Vec<LifecycleHook>,
+    stage: Stage,
+    drained: Option<machine::Condition>,
+    failures: u32,
+}
+
+struct World<'c> {
+    cluster: &'c Cluster,
+    schedule: &'c ScheduleOptions,
+    version: Version,
+    until: Duration,
+    spans: &'c [Span],
+    nodes: Vec<Node>,
+    node_gone: Vec<bool>,
+    node_index: BTreeMap<String, usize>,
+    pods: Vec<PodEntry>,
+    life: Vec<Life>,
+    on_node: Vec<Vec<usize>>,
+    taint_queue: BTreeMap<usize, Scheduled>,
+    agenda: BinaryHeap<Reverse<(Duration, u64, Happening)>>,
+    sequence: u64,
+    budgets: Budgets<'c>,
+    machines: Vec<MachineRun>,
+    drains: Vec<DrainRun>,
+    /// Replacements waiting for a node, and whether the cluster changed since they last
+    /// tried.
+    waiting: Vec<usize>,
+    changed: bool,
+    /// Which eviction each replacement replaces.
+    replaces: BTreeMap<usize, usize>,
+    /// Replacements already reported Pending.
+    reported_pending: BTreeSet<usize>,
+    disruption: Disruption,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'c> World<'c> {
+    fn new(
+        cluster: &'c Cluster,
+        schedule: &'c ScheduleOptions,
+        until: Duration,
+        spans: &'c [Span],
+    ) -> Self {
+        let nodes = cluster.nodes.clone();
+        let node_index: BTreeMap<String, usize> = nodes
+            .iter()
+            .enumerate()
+            .map(|(index, node)| (node.metadata.name.clone(), index))
+            .collect();
+        let pods = cluster.pods.clone();
+        let mut on_node = alloc::vec![Vec::new(); nodes.len()];
+        let life = pods
+            .iter()
+            .enumerate()
+            .map(|(index, entry)| {
+                let node = node_index.get(entry.pod.spec.node_name.as_str());
+                match (entry.state, node) {
+                    (PodState::Bound, Some(&node)) => {
+                        if let Some(list) = on_node.get_mut(node) {
+                            list.push(index);
+                        }
+                        Life::Running
+                    }
+                    _ => Life::Elsewhere,
+                }
+            })
+            .collect();
+        let machines = cluster
+            .machines
+            .iter()
+            .map(|machine| MachineRun {
+                id: alloc::format!(
+                    "Machine/{}/{}",
+                    machine.metadata.namespace,
+                    machine.metadata.name
+                ),
+                node: machine
+                    .status
+                    .node_ref
+                    .as_ref()
+                    .and_then(|reference| node_index.get(reference.name.as_str()).copied()),
+                exclude_draining: machine
+                    .metadata
+                    .annotations
+                    .contains_key(machine::EXCLUDE_NODE_DRAINING),
+                owner_set: machine
+                    .metadata
+                    .owner_references
+                    .iter()
+                    .find(|owner| owner.kind == "MachineSet")
+                    .map(|owner| owner.name.clone()),
+                pre_drain: machine.spec.lifecycle_hooks.pre_drain.clone(),
+                pre_terminate: machine.spec.lifecycle_hooks.pre_terminate.clone(),
+                stage: Stage::Running,
+                drained: None,
+                failures: 0,
+            })
+            .collect();
+        Self {
+            version: schedule::version(cluster, schedule),
+            budgets: Budgets::new(&cluster.disruption_budgets, &cluster.pods),
+            node_gone: alloc::vec![false; nodes.len()],
+            cluster,
+            schedule,
+            until,
+            spans,
+            nodes,
+            node_index,
+            pods,
+            life,
+            on_node,
+            taint_queue: BTreeMap::new(),
+            agenda: BinaryHeap::new(),
+            sequence: 0,
+            machines,
+            drains: Vec::new(),
+            waiting: Vec::new(),
+            changed: false,
+            replaces: BTreeMap::new(),
+            reported_pending: BTreeSet::new(),
+            disruption: Disruption {
+                timeline_until: until,
+                ..Disruption::default()
+            },
+            diagnostics: Vec::new(),
+        }
+    }
+
+    fn agenda_push(&mut self, at: Duration, happening: Happening) {
+        self.sequence += 1;
+        self.agenda.push(Reverse((at, self.sequence, happening)));
+    }
+
+    /// Processes happenings in time order (ties: the order they were planned), placing
+    /// replacements after each point of time.
+    fn play(&mut self, steps: &[Option<Action>]) {
+        let mut processed = 0_usize;
+        while let Some(Reverse((at, _, _))) = self.agenda.peek().copied() {
+            if at > self.until || processed >= MAX_HAPPENINGS {
+                break;
+            }
+            while let Some(Reverse((next, _, happening))) = self.agenda.peek().copied() {
+                if next != at || processed >= MAX_HAPPENINGS {
+                    break;
+                }
+                self.agenda.pop();
+                processed += 1;
+                self.happen(at, happening, steps);
+            }
+            self.place_replacements(at);
+        }
+    }
+
+    fn happen(&mut self, at: Duration, happening: Happening, steps: &[Option<Action>]) {
+        match happening {
+            Happening::Step(index) => {
+                if let Some(Some(action)) = steps.get(index) {
+                    self.step(at, index, action);
+                }
+            }
+            Happening::PodGone(pod) => self.pod_gone(at, pod),
+            Happening::TaintEviction(pod) => {
+                let due = self
+                    .taint_queue
+                    .get(&pod)
+                    .is_some_and(|scheduled| scheduled.fire == at);
+                if due && self.life.get(pod) == Some(&Life::Running) {
+                    self.taint_queue.remove(&pod);
+                    self.delete_by_taint(at, pod);
+                }
+            }
+            Happening::DrainRetry(drain) => self.drain_retry(at, drain),
+            Happening::MachineReconcile(machine) => self.reconcile_machine(at, machine),
+        }
+    }
+
+    // Steps.
+
+    fn step(&mut self, at: Duration, index: usize, action: &Action) {
+        match action {
+            Action::Taint { node, taint } => {
+                let Some(node) = self.node(node, index) else {
+                    return;
+                };
+                self.add_taint(at, node, taint.clone(), "Taint", "tainted");
+            }
+            Action::Untaint { node, key, effect } => {
+                let Some(node_index) = self.node(node, index) else {
+                    return;
+                };
+                let Some(target) = self.nodes.get_mut(node_index) else {
+                    return;
+                };
+                let before = target.spec.taints.len();
+                target.spec.taints.retain(|taint| {
+                    taint.key != *key
+                        || effect
+                            .as_ref()
+                            .is_some_and(|effect| *effect != taint.effect)
+                });
+                let removed = before - target.spec.taints.len();
+                let spec = match effect {
+                    Some(effect) => alloc::format!("{key}:{effect}"),
+                    None => key.clone(),
+                };
+                let message = if removed == 0 {
+                    alloc::format!("taint \"{spec}\" not found")
+                } else {
+                    alloc::format!("node/{node} untainted")
+                };
+                self.event(
+                    at,
+                    EventKind::TaintRemoved,
+                    node_id(node),
+                    "Untaint",
+                    message,
+                );
+                if removed > 0 {
+                    self.changed = true;
+                    self.taints_changed(at, node_index);
+                }
+            }
+            Action::Cordon(node) => {
+                if let Some(node) = self.node(node, index) {
+                    self.cordon(at, node, true);
+                }
+            }
+            Action::Uncordon(node) => {
+                if let Some(node) = self.node(node, index) {
+                    self.cordon(at, node, false);
+                }
+            }
+            Action::Drain { node, flags } => {
+                if let Some(node) = self.node(node, index) {
+                    self.cordon(at, node, true);
+                    self.start_drain(at, node, flags.clone(), None);
+                }
+            }
+            Action::NodeCondition {
+                node,
+                condition,
+                status,
+            } => {
+                if let Some(node) = self.node(node, index) {
+                    self.set_condition(at, node, condition, status);
+                }
+            }
+            Action::DeleteMachine { namespace, name } => {
+                let Some(machine) = self.machine(namespace, name, index) else {
+                    return;
+                };
+                self.delete_machine(at, machine);
+            }
+            Action::RemoveHook {
+                namespace,
+                machine,
+                phase,
+                name,
+            } => {
+                let Some(machine) = self.machine(namespace, machine, index) else {
+                    return;
+                };
+                self.remove_hook(at, machine, *phase, name, index);
+            }
+            Action::Deschedule => self.deschedule(at, index),
+        }
+    }
+
+    fn node(&mut self, name: &str, step: usize) -> Option<usize> {
+        match self.node_index.get(name) {
+            Some(&node) if !self.node_gone.get(node).copied().unwrap_or(true) => Some(node),
+            found => {
+                let message = if found.is_some() {
+                    alloc::format!("node `{name}` was removed before this step")
+                } else {
+                    alloc::format!("node `{name}` is not in the input; the step does nothing")
+                };
+                self.step_warning(step, "scenario/unknown-node", message);
+                None
+            }
+        }
+    }
+
+    fn machine(&mut self, namespace: &str, name: &str, step: usize) -> Option<usize> {
+        let id = alloc::format!("Machine/{namespace}/{name}");
+        let found = self.machines.iter().position(|machine| machine.id == id);
+        if found.is_none() {
+            self.step_warning(
+                step,
+                "scenario/unknown-machine",
+                alloc::format!(
+                    "machine `{namespace}/{name}` is not in the input; the step does nothing"
+                ),
+            );
+        }
+        found
+    }
+
+    fn step_warning(&mut self, step: usize, code: &'static str, message: String) {
+        let mut diagnostic =
+            Diagnostic::warning(code, message).with_path(alloc::format!("spec.steps[{step}]"));
+        if let Some((scenario, _)) = &self.cluster.scenario {
+            diagnostic =
+                diagnostic.with_object(alloc::format!("Scenario/{}", scenario.metadata.name));
+        }
+        if let Some(span) = self.spans.get(step) {
+            diagnostic = diagnostic.with_span(*span);
+        }
+        self.diagnostics.push(diagnostic);
+    }
+
+    fn add_taint(&mut self, at: Duration, node: usize, taint: Taint, reason: &str, verb: &str) {
+        let Some(target) = self.nodes.get_mut(node) else {
+            return;
+        };
+        let name = target.metadata.name.clone();
+        let described = crate::taints::describe(&taint);
+        let effect = taint.effect.clone();
+        match target
+            .spec
+            .taints
+            .iter_mut()
+            .find(|existing| existing.key == taint.key && existing.effect == taint.effect)
+        {
+            Some(existing) if *existing == taint => return,
+            Some(existing) => *existing = taint,
+            None => target.spec.taints.push(taint),
+        }
+        self.event(
+            at,
+            EventKind::TaintAdded,
+            node_id(&name),
+            reason,
+            alloc::format!("node/{name} {verb} with {described}"),
+        );
+        if effect == "NoExecute" {
+            self.taints_changed(at, node);
+        }
+    }
+
+    fn remove_taint(&mut self, at: Duration, node: usize, key: &str, effect: &str) -> bool {
+        let Some(target) = self.nodes.get_mut(node) else {
+            return false;
+        };
+        let before = target.spec.taints.len();
+        target
+            .spec
+            .taints
+            .retain(|taint| taint.key != key || taint.effect != effect);
+        if target.spec.taints.len() == before {
+            return false;
+        }
+        let name = target.metadata.name.clone();
+        self.event(
+            at,
+            EventKind::TaintRemoved,
+            node_id(&name),
+            "NodeLifecycleController",
+            alloc::format!("node/{name} untainted {key}:{effect}"),
+        );
+        self.changed = true;
+        true
+    }
+
+    fn cordon(&mut self, at: Duration, node: usize, unschedulable: bool) {
+        let Some(target) = self.nodes.get_mut(node) else {
+            return;
+        };
+        let name = target.metadata.name.clone();
+        let verb = if unschedulable {
+            "cordoned"
+        } else {
+            "uncordoned"
+        };
+        if target.spec.unschedulable == unschedulable {
+            self.event(
+                at,
+                EventKind::NodeSchedulability,
+                node_id(&name),
+                if unschedulable {
+                    "NodeNotSchedulable"
+                } else {
+                    "NodeSchedulable"
+                },
+                alloc::format!("node/{name} already {verb}"),
+            );
+            return;
+        }
+        target.spec.unschedulable = unschedulable;
+        self.event(
+            at,
+            EventKind::NodeSchedulability,
+            node_id(&name),
+            if unschedulable {
+                "NodeNotSchedulable"
+            } else {
+                "NodeSchedulable"
+            },
+            alloc::format!("node/{name} {verb}"),
+        );
+        self.changed = true;
+        // 1.34's node lifecycle controller mirrors `unschedulable` as a NoSchedule taint
+        // (TaintNodesByCondition; 1.11 left it off).
+        if self.version == Version::Current {
+            if unschedulable {
+                self.add_taint(
+                    at,
+                    node,
+                    plain_taint(UNSCHEDULABLE_TAINT, "NoSchedule"),
+                    "NodeLifecycleController",
+                    "tainted",
+                );
+            } else {
+                self.remove_taint(at, node, UNSCHEDULABLE_TAINT, "NoSchedule");
+            }
+        }
+    }
+
+    /// A condition change, and the taints the node lifecycle controller sets for it
+    /// (`nodeConditionToTaintKeyStatusMap`, the NoExecute `not-ready`/`unreachable`).
+    fn set_condition(&mut self, at: Duration, node: usize, condition: &str, status: &str) {
+        let Some(target) = self.nodes.get_mut(node) else {
+            return;
+        };
+        let name = target.metadata.name.clone();
+        let previous = target.condition(condition).map(ToString::to_string);
+        match target
+            .status
+            .conditions
+            .iter_mut()
+            .find(|existing| existing.type_ == condition)
+        {
+            Some(existing) => existing.status = status.to_string(),
+            None => target.status.conditions.push(NodeCondition {
+                type_: condition.to_string(),
+                status: status.to_string(),
+                ..NodeCondition::default()
+            }),
+        }
+        self.event(
+            at,
+            EventKind::ConditionChanged,
+            node_id(&name),
+            "NodeStatus",
+            alloc::format!(
+                "condition {condition}: {} -> {status}",
+                previous.as_deref().unwrap_or("(none)")
+            ),
+        );
+        self.changed = true;
+        let mut wanted: Vec<(&str, &str)> = Vec::new();
+        let mut unwanted: Vec<(&str, &str)> = Vec::new();
+        if condition == "Ready" {
+            let (on, off) = match status {
+                "False" => (Some(NOT_READY), UNREACHABLE),
+                "Unknown" => (Some(UNREACHABLE), NOT_READY),
+                _ => (None, NOT_READY),
+            };
+            for key in [NOT_READY, UNREACHABLE] {
+                if Some(key) == on {
+                    wanted.push((key, "NoExecute"));
+                } else if on.is_none() || key == off {
+                    unwanted.push((key, "NoExecute"));
+                }
+            }
+            if self.version == Version::Current {
+                for key in [NOT_READY, UNREACHABLE] {
+                    if Some(key) == on {
+                        wanted.push((key, "NoSchedule"));
+                    } else {
+                        unwanted.push((key, "NoSchedule"));
+                    }
+                }
+            }
+        } else if self.version == Version::Current {
+            if let Some(key) = pressure_taint(condition) {
+                if status == "True" {
+                    wanted.push((key, "NoSchedule"));
+                } else {
+                    unwanted.push((key, "NoSchedule"));
+                }
+            }
+        }
+        let mut no_execute_changed = false;
+        for (key, effect) in unwanted {
+            no_execute_changed |= self.remove_taint(at, node, key, effect) && effect == "NoExecute";
+        }
+        for (key, effect) in wanted {
+            self.add_taint(
+                at,
+                node,
+                plain_taint(key, effect),
+                "NodeLifecycleController",
+                "tainted",
+            );
+        }
+        if no_execute_changed {
+            self.taints_changed(at, node);
+        }
+    }
+
+    // The taint eviction controller.
+
+    /// `handleNodeUpdate`: every running pod on the node is looked at again.
+    fn taints_changed(&mut self, at: Duration, node: usize) {
+        let pods = self.on_node.get(node).cloned().unwrap_or_default();
+        for pod in pods {
+            if self.life.get(pod) == Some(&Life::Running) {
+                self.process_pod(at, node, pod);
+            }
+        }
+    }
+
+    /// `processPodOnNode`.
+    fn process_pod(&mut self, at: Duration, node: usize, pod: usize) {
+        let (Some(target), Some(entry)) = (self.nodes.get(node), self.pods.get(pod)) else {
+            return;
+        };
+        let verdict = taint_manager::verdict(&target.spec.taints, &entry.pod.spec.tolerations);
+        let name = entry_name(entry);
+        match verdict {
+            Verdict::NoTaints | Verdict::Never => {
+                if self.taint_queue.remove(&pod).is_some() {
+                    self.event(
+                        at,
+                        EventKind::EvictionCancelled,
+                        alloc::format!("Pod/{name}"),
+                        "TaintManagerEviction",
+                        alloc::format!("Cancelling deletion of Pod {name}"),
+                    );
+                }
+            }
+            Verdict::Now => {
+                self.taint_queue.remove(&pod);
+                self.delete_by_taint(at, pod);
+            }
+            Verdict::After(wait) => {
+                // An eviction already planned keeps its start: upstream compares
+                // `createdAt + wait` with `now + wait` and keeps the older plan
+                // (`taint_eviction.go`), so a later, longer toleration does not delay it.
+                let start = match self.taint_queue.get(&pod) {
+                    Some(existing)
+                        if existing.created.saturating_add(wait) < at.saturating_add(wait) =>
+                    {
+                        return;
+                    }
+                    Some(existing) => existing.created,
+                    None => at,
+                };
+                let fire = at.saturating_add(wait);
+                self.taint_queue.insert(
+                    pod,
+                    Scheduled {
+                        created: start,
+                        fire,
+                    },
+                );
+                self.agenda_push(fire, Happening::TaintEviction(pod));
+                self.event(
+                    at,
+                    EventKind::EvictionScheduled,
+                    alloc::format!("Pod/{name}"),
+                    "TaintManagerEviction",
+                    alloc::format!(
+                        "the pod tolerates the node's NoExecute taints for {wait}: it is deleted at {fire}"
+                    ),
+                );
+            }
+        }
+    }
+
+    fn delete_by_taint(&mut self, at: Duration, pod: usize) {
+        let Some(entry) = self.pods.get(pod) else {
+            return;
+        };
+        let name = entry_name(entry);
+        self.terminate(
+            at,
+            pod,
+            "taint",
+            "TaintManagerEviction",
+            alloc::format!("Marking for deletion Pod {name}"),
+            None,
+        );
+    }
+
+    // Pods.
+
+    /// Deletes a pod: it terminates after its grace period, and its controller creates a
+    /// replacement.
+    fn terminate(
+        &mut self,
+        at: Duration,
+        pod: usize,
+        cause: &str,
+        reason: &str,
+        message: String,
+        grace: Option<Duration>,
+    ) {
+        if self.life.get(pod) != Some(&Life::Running) {
+            return;
+        }
+        let Some(entry) = self.pods.get_mut(pod) else {
+            return;
+        };
+        let node_name = entry.pod.spec.node_name.clone();
+        let name = entry_name(entry);
+        let grace = grace.unwrap_or_else(|| {
+            entry
+                .pod
+                .spec
+                .termination_grace_period_seconds
+                .map_or(DEFAULT_GRACE, Duration::from_seconds)
+        });
+        entry.state = PodState::Terminated;
+        let ready = self
+            .node_index
+            .get(node_name.as_str())
+            .and_then(|node| self.nodes.get(*node))
+            .is_some_and(|node| node.condition("Ready") == Some("True"));
+        let gone = ready.then(|| at.saturating_add(grace));
+        if let Some(life) = self.life.get_mut(pod) {
+            *life = Life::Terminating(gone);
+        }
+        if let Some(gone) = gone {
+            self.agenda_push(gone, Happening::PodGone(pod));
+        }
+        self.taint_queue.remove(&pod);
+        self.event(
+            at,
+            EventKind::PodEvicted,
+            alloc::format!("Pod/{name}"),
+            reason,
+            message.clone(),
+        );
+        let eviction = self.disruption.evictions.len();
+        self.disruption.evictions.push(Eviction {
+            pod: name,
+            node: node_name,
+            at,
+            cause: cause.to_string(),
+            rescheduled_to: None,
+            replacement: None,
+            message,
+        });
+        let controller = self.pods.get(pod).and_then(|entry| {
+            entry
+                .pod
+                .metadata
+                .controller()
+                .map(|owner| owner.kind.clone())
+        });
+        match controller.as_deref() {
+            None | Some("DaemonSet") => {}
+            // A StatefulSet recreates the pod, under the same name, once it is gone.
+            Some("StatefulSet") => {}
+            Some(_) => self.replace(pod, eviction),
+        }
+    }
+
+    fn pod_gone(&mut self, at: Duration, pod: usize) {
+        if !matches!(self.life.get(pod), Some(Life::Terminating(Some(_)))) {
+            return;
+        }
+        self.forget(pod);
+        let Some(entry) = self.pods.get(pod) else {
+            return;
+        };
+        let name = entry_name(entry);
+        let stateful = entry
+            .pod
+            .metadata
+            .controller()
+            .is_some_and(|owner| owner.kind == "StatefulSet");
+        self.event(
+            at,
+            EventKind::PodDeleted,
+            alloc::format!("Pod/{name}"),
+            "Killing",
+            String::from("the pod's containers stopped and the pod is gone"),
+        );
+        self.changed = true;
+        if stateful {
+            if let Some(eviction) = self
+                .disruption
+                .evictions
+                .iter()
+                .rposition(|eviction| eviction.pod == name)
+            {
+                self.replace(pod, eviction);
+            }
+        }
+        self.check_drains(at);
+    }
+
+    /// Takes a pod off its node for good.
+    fn forget(&mut self, pod: usize) {
+        if let Some(life) = self.life.get_mut(pod) {
+            *life = Life::Gone;
+        }
+        if let Some(entry) = self.pods.get_mut(pod) {
+            entry.state = PodState::Terminated;
+            if let Some(node) = self.node_index.get(entry.pod.spec.node_name.as_str()) {
+                if let Some(list) = self.on_node.get_mut(*node) {
+                    list.retain(|other| *other != pod);
+                }
+            }
+        }
+    }
+
+    /// The controller's new pod for an evicted one: the same spec, not bound.
+    fn replace(&mut self, pod: usize, eviction: usize) {
+        let Some(old) = self.pods.get(pod) else {
+            return;
+        };
+        let mut entry = old.clone();
+        let stateful = old
+            .pod
+            .metadata
+            .controller()
+            .is_some_and(|owner| owner.kind == "StatefulSet");
+        if !stateful {
+            let base = if old.pod.metadata.generate_name.is_empty() {
+                alloc::format!("{}-", old.pod.metadata.name)
+            } else {
+                old.pod.metadata.generate_name.clone()
+            };
+            entry.pod.metadata.name = alloc::format!(
+                "{base}{}",
+                crate::owners::suffix(&old.pod.metadata.name, self.pods.len())
+            );
+            entry.pod.metadata.uid = String::new();
+        }
+        entry.pod.spec.node_name = String::new();
+        entry.pod.status = crate::model::PodStatus::default();
+        entry.state = PodState::Pending;
+        entry.spans = None;
+        let name = entry_name(&entry);
+        let index = self.pods.len();
+        self.pods.push(entry);
+        self.life.push(Life::Waiting);
+        self.waiting.push(index);
+        self.replaces.insert(index, eviction);
+        self.changed = true;
+        if let Some(record) = self.disruption.evictions.get_mut(eviction) {
+            record.replacement = Some(name);
+        }
+    }
+
+    /// Places the replacements waiting for a node, on the cluster as it is now.
+    fn place_replacements(&mut self, at: Duration) {
+        if self.waiting.is_empty() || !self.changed {
+            return;
+        }
+        self.changed = false;
+        let mut view = Cluster {
+            nodes: Vec::new(),
+            pods: Vec::new(),
+            priority_classes: self.cluster.priority_classes.clone(),
+            disruption_budgets: self.cluster.disruption_budgets.clone(),
+            namespaces: self.cluster.namespaces.clone(),
+            services: self.cluster.services.clone(),
+            workloads: self.cluster.workloads.clone(),
+            storage: self.cluster.storage.clone(),
+            policy: self.cluster.policy.clone(),
+            scheduler_configuration: self.cluster.scheduler_configuration.clone(),
+            master_config: self.cluster.master_config.clone(),
+            ..Cluster::default()
+        };
+        view.nodes = self
+            .nodes
+            .iter()
+            .zip(&self.node_gone)
+            .filter(|(_, gone)| !**gone)
+            .map(|(node, _)| node.clone())
+            .collect();
+        let mut from_view: BTreeMap<String, usize> = BTreeMap::new();
+        for (index, (entry, life)) in self.pods.iter().zip(&self.life).enumerate() {
+            match life {
+                // Terminating pods still hold their room until they are gone.
+                Life::Running | Life::Terminating(_) => {
+                    let mut bound = entry.clone();
+                    bound.state = PodState::Bound;
+                    view.pods.push(bound);
+                }
+                Life::Waiting => {
+                    view.pods.push(entry.clone());
+                    from_view.insert(entry_name(entry), index);
+                }
+                Life::Gone | Life::Elsewhere => {}
+            }
+        }
+        let options = ScheduleOptions {
+            version: Some(self.version),
+            max_node_verdicts: Some(0),
+            ..self.schedule.clone()
+        };
+        let scheduling = schedule::run(&view, &options);
+        for placement in scheduling.pods {
+            let Some(&pod) = from_view.get(&placement.pod) else {
+                continue;
+            };
+            match (placement.outcome, placement.node) {
+                (Placed::Scheduled, Some(node)) => self.bind(at, pod, &node),
+                (Placed::Nominated, _) => {
+                    let victims: Vec<String> = placement
+                        .preemption
+                        .as_ref()
+                        .map(|preemption| {
+                            preemption
+                                .victims
+                                .iter()
+                                .map(|victim| victim.pod.clone())
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    let node = placement.nominated_node.unwrap_or_default();
+                    self.preempt(at, &victims, &placement.pod, &node);
+                    self.pending(
+                        at,
+                        pod,
+                        alloc::format!(
+                            "nominated to node {node}: preemption evicts {}",
+                            victims.join(", ")
+                        ),
+                    );
+                }
+                _ => {
+                    let message = placement.message.unwrap_or_default();
+                    self.pending(at, pod, message);
+                }
+            }
+        }
+    }
+
+    fn bind(&mut self, at: Duration, pod: usize, node_name: &str) {
+        let Some(&node) = self.node_index.get(node_name) else {
+            return;
+        };
+        let Some(entry) = self.pods.get_mut(pod) else {
+            return;
+        };
+        entry.pod.spec.node_name = node_name.to_string();
+        entry.state = PodState::Bound;
+        let name = entry_name(entry);
+        self.budgets.restore(&entry.pod);
+        if let Some(life) = self.life.get_mut(pod) {
+            *life = Life::Running;
+        }
+        if let Some(list) = self.on_node.get_mut(node) {
+            list.push(pod);
+        }
+        self.waiting.retain(|other| *other != pod);
+        if let Some(record) = self
+            .replaces
+            .get(&pod)
+            .and_then(|eviction| self.disruption.evictions.get_mut(*eviction))
+        {
+            if record.rescheduled_to.is_none() {
+                record.rescheduled_to = Some(node_name.to_string());
+            }
+        }
+        self.event(
+            at,
+            EventKind::PodRescheduled,
+            alloc::format!("Pod/{name}"),
+            "Scheduled",
+            alloc::format!("Successfully assigned {name} to {node_name}"),
+        );
+        self.process_pod(at, node, pod);
+    }
+
+    fn pending(&mut self, at: Duration, pod: usize, message: String) {
+        if !self.reported_pending.insert(pod) {
+            return;
+        }
+        let Some(entry) = self.pods.get(pod) else {
+            return;
+        };
+        let name = entry_name(entry);
+        self.event(
+            at,
+            EventKind::PodPending,
+            alloc::format!("Pod/{name}"),
+            "FailedScheduling",
+            message,
+        );
+    }
+
+    fn preempt(&mut self, at: Duration, victims: &[String], preemptor: &str, node: &str) {
+        for victim in victims {
+            let found =
+                self.pods.iter().zip(&self.life).position(|(entry, life)| {
+                    *life == Life::Running && entry_name(entry) == *victim
+                });
+            if let Some(pod) = found {
+                self.terminate(
+                    at,
+                    pod,
+                    "preemption",
+                    "Preempted",
+                    alloc::format!("Preempted by pod {preemptor} on node {node}"),
+                    None,
+                );
+            }
+        }
+    }
+
+    // Drains.
+
+    fn start_drain(&mut self, at: Duration, node: usize, flags: Flags, machine: Option<usize>) {
+        let skip_wait = machine.is_some()
+            && self
+                .nodes
+                .get(node)
+                .is_some_and(|target| target.condition("Ready") == Some("Unknown"));
+        let mut flags = flags;
+        if skip_wait {
+            // The machine controller on an unreachable node: one second's grace, and pods
+            // still terminating after a second are not waited for.
+            flags.grace_period = Some(Duration::from_seconds(1));
+        }
+        let index = self.drains.len();
+        self.drains.push(DrainRun {
+            node,
+            deadline: flags.timeout.map(|timeout| at.saturating_add(timeout)),
+            flags,
+            machine,
+            blocked: Vec::new(),
+            waiting: BTreeSet::new(),
+            errors: Vec::new(),
+            skip_wait,
+            finished: false,
+        });
+        let Some(drain) = self.drains.get(index) else {
+            return;
+        };
+        let node_name = self
+            .nodes
+            .get(node)
+            .map(|target| target.metadata.name.clone())
+            .unwrap_or_default();
+        let mut refusals: Vec<(&'static str, String)> = Vec::new();
+        let mut warnings: Vec<(&'static str, String)> = Vec::new();
+        let mut evict: Vec<usize> = Vec::new();
+        for &pod in self.on_node.get(node).map_or(&[][..], Vec::as_slice) {
+            let Some(entry) = self.pods.get(pod) else {
+                continue;
+            };
+            match drain::decide(&entry.pod, &drain.flags) {
+                Decision::Evict => evict.push(pod),
+                Decision::EvictWithWarning(warning) => {
+                    warnings.push((warning, entry_name(entry)));
+                    evict.push(pod);
+                }
+                Decision::LeaveWithWarning(warning) => warnings.push((warning, entry_name(entry))),
+                Decision::Skip => {}
+                Decision::Refuse(reason) => refusals.push((reason, entry_name(entry))),
+            }
+        }
+        if !refusals.is_empty() {
+            let error = drain::aggregate(&drain::grouped(&refusals, true));
+            self.finish_drain(at, index, Err(error));
+            return;
+        }
+        let message = if warnings.is_empty() {
+            alloc::format!("draining node/{node_name}: {} pod(s) to evict", evict.len())
+        } else {
+            alloc::format!("Warning: {}", drain::grouped(&warnings, false).join("; "))
+        };
+        self.event(at, EventKind::Drain, node_id(&node_name), "Drain", message);
+        for pod in evict {
+            self.evict_for_drain(at, index, pod);
+        }
+        if let Some(deadline) = self.drains.get(index).and_then(|drain| drain.deadline) {
+            self.agenda_push(deadline, Happening::DrainRetry(index));
+        }
+        self.check_drains(at);
+    }
+
+    /// One eviction request of a drain.
+    fn evict_for_drain(&mut self, at: Duration, index: usize, pod: usize) {
+        let Some(drain) = self.drains.get(index) else {
+            return;
+        };
+        let (cause, grace) = match drain.machine {
+            Some(_) => ("machine-deletion", drain.flags.grace_period),
+            None => ("drain", drain.flags.grace_period),
+        };
+        let Some(entry) = self.pods.get(pod) else {
+            return;
+        };
+        let name = &entry.pod.metadata.name;
+        let namespace = &entry.pod.metadata.namespace;
+        // The API server deletes a pod that is already terminating without asking its
+        // budget (`canIgnorePDB`); so does a drain that finds it terminating.
+        let result = match self.life.get(pod) {
+            Some(Life::Running) => self.budgets.evict(&entry.pod),
+            _ => Ok(()),
+        };
+        match result {
+            Ok(()) => {
+                let message = alloc::format!("evicting pod {namespace}/{name}");
+                if let Some(drain) = self.drains.get_mut(index) {
+                    drain.waiting.insert(pod);
+                }
+                self.terminate(at, pod, cause, "Evicted", message, grace);
+            }
+            Err(error) if error == budget::VIOLATES_BUDGET => {
+                let message = alloc::format!(
+                    "error when evicting pods/\"{name}\" -n \"{namespace}\" (will retry after 5s): {error}"
+                );
+                let id = alloc::format!("Pod/{namespace}/{name}");
+                let first = self
+                    .drains
+                    .get(index)
+                    .is_some_and(|drain| drain.blocked.is_empty());
+                if let Some(drain) = self.drains.get_mut(index) {
+                    if !drain.blocked.contains(&pod) {
+                        drain.blocked.push(pod);
+                    }
+                }
+                self.event(
+                    at,
+                    EventKind::EvictionBlocked,
+                    id,
+                    "EvictionBlocked",
+                    message,
+                );
+                if first {
+                    self.agenda_push(
+                        at.saturating_add(drain::RETRY),
+                        Happening::DrainRetry(index),
+                    );
+                }
+            }
+            Err(error) => {
+                let message = alloc::format!(
+                    "error when evicting pods/\"{name}\" -n \"{namespace}\": {error}"
+                );
+                if let Some(drain) = self.drains.get_mut(index) {
+                    drain.errors.push(message);
+                }
+            }
+        }
+    }
+
+    fn drain_retry(&mut self, at: Duration, index: usize) {
+        let Some(drain) = self.drains.get(index) else {
+            return;
+        };
+        if drain.finished {
+            return;
+        }
+        if drain.deadline.is_some_and(|deadline| at >= deadline) {
+            let timeout = drain.flags.timeout.unwrap_or_default();
+            let mut errors = drain.errors.clone();
+            for &pod in &drain.blocked {
+                if let Some(entry) = self.pods.get(pod) {
+                    errors.push(alloc::format!(
+                        "error when evicting pods/\"{}\" -n \"{}\": global timeout reached: {timeout}",
+                        entry.pod.metadata.name,
+                        entry.pod.metadata.namespace
+                    ));
+                }
+            }
+            for &pod in &drain.waiting {
+                if matches!(self.life.get(pod), Some(Life::Terminating(_))) && !drain.skip_wait {
+                    if let Some(entry) = self.pods.get(pod) {
+                        errors.push(alloc::format!(
+                            "error when waiting for pod \"{}\" in namespace \"{}\" to terminate: global timeout reached: {timeout}",
+                            entry.pod.metadata.name,
+                            entry.pod.metadata.namespace
+                        ));
+                    }
+                }
+            }
+            if !errors.is_empty() {
+                self.finish_drain(at, index, Err(drain::aggregate(&errors)));
+                return;
+            }
+        }
+        let blocked = core::mem::take(
+            &mut self
+                .drains
+                .get_mut(index)
+                .map(|drain| core::mem::take(&mut drain.blocked))
+                .unwrap_or_default(),
+        );
+        if blocked.is_empty() {
+            return;
+        }
+        for pod in blocked {
+            self.evict_for_drain(at, index, pod);
+        }
+        let still = self
+            .drains
+            .get(index)
+            .is_some_and(|drain| !drain.blocked.is_empty());
+        // `evict_for_drain` plans a retry only when the list was empty before.
+        if still {
+            self.agenda_push(
+                at.saturating_add(drain::RETRY),
+                Happening::DrainRetry(index),
+            );
+        }
+        self.check_drains(at);
+    }
+
+    /// Finishes the drains that have nothing left to evict or wait for.
+    fn check_drains(&mut self, at: Duration) {
+        for index in 0..self.drains.len() {
+            let Some(drain) = self.drains.get(index) else {
+                continue;
+            };
+            if drain.finished || !drain.blocked.is_empty() {
+                continue;
+            }
+            let waiting = drain.waiting.iter().any(|pod| match self.life.get(*pod) {
+                Some(Life::Terminating(_)) => !drain.skip_wait,
+                _ => false,
+            });
+            if waiting {
+                continue;
+            }
+            let result = if drain.errors.is_empty() {
+                Ok(())
+            } else {
+                Err(drain::aggregate(&drain.errors))
+            };
+            self.finish_drain(at, index, result);
+        }
+    }
+
+    fn finish_drain(&mut self, at: Duration, index: usize, result: Result<(), String>) {
+        let Some(drain) = self.drains.get_mut(index) else {
+            return;
+        };
+        if drain.finished {
+            return;
+        }
+        drain.finished = true;
+        let node = drain.node;
+        let machine = drain.machine;
+        let node_name = self
+            .nodes
+            .get(node)
+            .map(|target| target.metadata.name.clone())
+            .unwrap_or_default();
+        match machine {
+            Some(machine) => self.machine_drain_done(at, machine, &node_name, result),
+            None => match result {
+                Ok(()) => self.event(
+                    at,
+                    EventKind::Drain,
+                    node_id(&node_name),
+                    "Drained",
+                    alloc::format!("node/{node_name} drained"),
+                ),
+                Err(error) => self.event(
+                    at,
+                    EventKind::Drain,
+                    node_id(&node_name),
+                    "DrainFailed",
+                    error,
+                ),
+            },
+        }
+    }
+
+    // Machines.
+
+    fn delete_machine(&mut self, at: Duration, machine: usize) {
+        let Some(run) = self.machines.get(machine) else {
+            return;
+        };
+        if run.stage != Stage::Running {
+            return;
+        }
+        let id = run.id.clone();
+        let owner_set = run.owner_set.clone();
+        let message = alloc::format!(
+            "phase Deleting; {}; {}",
+            condition_text(&machine::drainable(&run.pre_drain)),
+            condition_text(&machine::terminable(&run.pre_terminate))
+        );
+        self.event(at, EventKind::Machine, id, "Deleting", message);
+        if let Some(set) = owner_set {
+            self.event(
+                at,
+                EventKind::Machine,
+                alloc::format!(
+                    "MachineSet/{}/{set}",
+                    machine_namespace(&self.machines, machine)
+                ),
+                "SuccessfulCreate",
+                String::from("the machine set creates a machine to replace the deleted one"),
+            );
+        }
+        self.reconcile_machine(at, machine);
+    }
+
+    fn remove_hook(
+        &mut self,
+        at: Duration,
+        machine: usize,
+        phase: HookPhase,
+        name: &str,
+        step: usize,
+    ) {
+        let Some(run) = self.machines.get_mut(machine) else {
+            return;
+        };
+        let hooks = match phase {
+            HookPhase::PreDrain => &mut run.pre_drain,
+            HookPhase::PreTerminate => &mut run.pre_terminate,
+        };
+        let before = hooks.len();
+        hooks.retain(|hook| hook.name != name);
+        if hooks.len() == before {
+            self.step_warning(
+                step,
+                "scenario/unknown-hook",
+                alloc::format!(
+                    "the machine has no {} hook `{name}`; the step does nothing",
+                    phase.as_str()
+                ),
+            );
+            return;
+        }
+        let id = run.id.clone();
+        let condition = match phase {
+            HookPhase::PreDrain => machine::drainable(&run.pre_drain),
+            HookPhase::PreTerminate => machine::terminable(&run.pre_terminate),
+        };
+        let deleting = run.stage != Stage::Running;
+        self.event(
+            at,
+            EventKind::HookRemoved,
+            id,
+            "HookRemoved",
+            alloc::format!(
+                "{} hook {name} removed; {}",
+                phase.as_str(),
+                condition_text(&condition)
+            ),
+        );
+        if deleting {
+            self.reconcile_machine(at, machine);
+        }
+    }
+
+    /// The machine controller's reconcile of a deleting machine.
+    fn reconcile_machine(&mut self, at: Duration, machine: usize) {
+        let Some(run) = self.machines.get(machine) else {
+            return;
+        };
+        let id = run.id.clone();
+        match run.stage {
+            Stage::Removed | Stage::Draining => {}
+            Stage::Running | Stage::WaitingPreDrain => {
+                let node = run
+                    .node
+                    .filter(|node| !self.node_gone.get(*node).copied().unwrap_or(true));
+                if run.exclude_draining || node.is_none() {
+                    self.event(
+                        at,
+                        EventKind::Machine,
+                        id,
+                        "DrainSkipped",
+                        String::from("Node drain skipped"),
+                    );
+                    if let Some(run) = self.machines.get_mut(machine) {
+                        run.drained = Some(machine::drained("Node drain skipped"));
+                    }
+                    self.after_drain(at, machine);
+                    return;
+                }
+                if !run.pre_drain.is_empty() {
+                    if run.stage == Stage::Running {
+                        self.event(
+                            at,
+                            EventKind::Machine,
+                            id,
+                            "DrainBlocked",
+                            String::from("Drain blocked by pre-drain hook"),
+                        );
+                    }
+                    if let Some(run) = self.machines.get_mut(machine) {
+                        run.stage = Stage::WaitingPreDrain;
+                    }
+                    return;
+                }
+                let Some(node) = node else {
+                    return;
+                };
+                // Only one control-plane node is drained at a time (`isDrainAllowed`).
+                if self.is_control_plane(node) && self.other_control_plane_cordoned(node) {
+                    self.event(
+                        at,
+                        EventKind::Machine,
+                        id,
+                        "DrainRequeued",
+                        String::from(
+                            "another control-plane node is being drained; trying again in 20s",
+                        ),
+                    );
+                    self.agenda_push(
+                        at.saturating_add(machine::CONTROL_PLANE_REQUEUE),
+                        Happening::MachineReconcile(machine),
+                    );
+                    if let Some(run) = self.machines.get_mut(machine) {
+                        run.stage = Stage::WaitingPreDrain;
+                    }
+                    return;
+                }
+                self.event(
+                    at,
+                    EventKind::Machine,
+                    id,
+                    "DrainProceeds",
+                    String::from("Node drain proceeds"),
+                );
+                if let Some(run) = self.machines.get_mut(machine) {
+                    run.stage = Stage::Draining;
+                }
+                self.cordon(at, node, true);
+                self.start_drain(at, node, Flags::machine_controller(), Some(machine));
+            }
+            Stage::WaitingPreTerminate => self.after_drain(at, machine),
+        }
+    }
+
+    fn machine_drain_done(
+        &mut self,
+        at: Duration,
+        machine: usize,
+        node: &str,
+        result: Result<(), String>,
+    ) {
+        let Some(run) = self.machines.get_mut(machine) else {
+            return;
+        };
+        let id = run.id.clone();
+        match result {
+            Ok(()) => {
+                run.drained = Some(machine::drained("Drain finished successfully"));
+                self.event(
+                    at,
+                    EventKind::Machine,
+                    id.clone(),
+                    "DrainSucceeded",
+                    String::from("Node drain succeeded"),
+                );
+                self.event(
+                    at,
+                    EventKind::Machine,
+                    id,
+                    "Deleted",
+                    alloc::format!("Node \"{node}\" drained"),
+                );
+                self.after_drain(at, machine);
+            }
+            Err(error) => {
+                run.failures = run.failures.saturating_add(1);
+                run.stage = Stage::WaitingPreDrain;
+                let condition = machine::drain_error(&error);
+                run.drained = Some(condition);
+                let wait = machine::drain_backoff(run.failures);
+                self.event(
+                    at,
+                    EventKind::Machine,
+                    id,
+                    "DrainRequeued",
+                    alloc::format!("Node drain requeued: {error}"),
+                );
+                self.agenda_push(
+                    at.saturating_add(wait),
+                    Happening::MachineReconcile(machine),
+                );
+            }
+        }
+    }
+
+    /// After `Drained=True`: preTerminate hooks hold the instance; then it and its node go.
+    fn after_drain(&mut self, at: Duration, machine: usize) {
+        let Some(run) = self.machines.get_mut(machine) else {
+            return;
+        };
+        let id = run.id.clone();
+        if !run.pre_terminate.is_empty() {
+            if run.stage != Stage::WaitingPreTerminate {
+                run.stage = Stage::WaitingPreTerminate;
+                let message = condition_text(&machine::terminable(&run.pre_terminate));
+                self.event(at, EventKind::Machine, id, "TerminateBlocked", message);
+            }
+            return;
+        }
+        run.stage = Stage::Removed;
+        let node = run.node;
+        self.event(
+            at,
+            EventKind::MachineRemoved,
+            id,
+            "Deleted",
+            String::from("the instance was deleted"),
+        );
+        if let Some(node) = node {
+            self.remove_node(at, node);
+        }
+    }
+
+    /// The Node object is deleted; its pods go with it (pod garbage collection).
+    fn remove_node(&mut self, at: Duration, node: usize) {
+        if let Some(gone) = self.node_gone.get_mut(node) {
+            *gone = true;
+        }
+        let name = self
+            .nodes
+            .get(node)
+            .map(|target| target.metadata.name.clone())
+            .unwrap_or_default();
+        self.event(
+            at,
+            EventKind::MachineRemoved,
+            node_id(&name),
+            "RemovingNode",
+            alloc::format!("Node {name} deleted"),
+        );
+        let pods = self.on_node.get(node).cloned().unwrap_or_default();
+        for pod in pods {
+            if self.life.get(pod) == Some(&Life::Running) {
+                self.terminate(
+                    at,
+                    pod,
+                    "machine-deletion",
+                    "NodeDeleted",
+                    String::from("the pod's node was deleted"),
+                    Some(Duration(0)),
+                );
+            }
+            self.forget(pod);
+        }
+        self.changed = true;
+        self.check_drains(at);
+    }
+
+    fn is_control_plane(&self, node: usize) -> bool {
+        self.nodes.get(node).is_some_and(|target| {
+            let labels = &target.metadata.labels;
+            labels.contains_key("node-role.kubernetes.io/master")
+                || labels.contains_key("node-role.kubernetes.io/control-plane")
+        })
+    }
+
+    fn other_control_plane_cordoned(&self, node: usize) -> bool {
+        (0..self.nodes.len()).any(|other| {
+            other != node
+                && !self.node_gone.get(other).copied().unwrap_or(true)
+                && self.is_control_plane(other)
+                && self
+                    .nodes
+                    .get(other)
+                    .is_some_and(|target| target.spec.unschedulable)
+        })
+    }
+
+    // The descheduler.
+
+    fn deschedule(&mut self, at: Duration, step: usize) {
+        let Some(policy) = &self.cluster.descheduler_policy else {
+            self.step_warning(
+                step,
+                "scenario/no-descheduler-policy",
+                String::from("the input has no DeschedulerPolicy; the step does nothing"),
+            );
+            return;
+        };
+        let live: Vec<Node> = self
+            .nodes
+            .iter()
+            .zip(&self.node_gone)
+            .filter(|(_, gone)| !**gone)
+            .map(|(node, _)| node.clone())
+            .collect();
+        let budgets = &mut self.budgets;
+        let pods = &self.pods;
+        let mut evict = |index: usize| match pods.get(index) {
+            Some(entry) => budgets.evict(&entry.pod),
+            None => Ok(()),
+        };
+        let outcome = crate::descheduler::run(policy, &live, pods, &mut evict);
+        let evicted = outcome.evicted.clone();
+        self.event(
+            at,
+            EventKind::Descheduler,
+            String::from("DeschedulerPolicy"),
+            "Descheduled",
+            alloc::format!("the descheduler evicted {} pod(s)", evicted.len()),
+        );
+        self.disruption
+            .descheduler
+            .push(DeschedulerRun { at, outcome });
+        for (pod, strategy) in evicted {
+            let name = self.pods.get(pod).map(entry_name).unwrap_or_default();
+            self.terminate(
+                at,
+                pod,
+                &alloc::format!("descheduler:{strategy}"),
+                "Descheduled",
+                alloc::format!("pod {name} evicted by the descheduler's {strategy} strategy"),
+                None,
+            );
+        }
+    }
+
+    // The report.
+
+    fn event(
+        &mut self,
+        at: Duration,
+        kind: EventKind,
+        object: String,
+        reason: &str,
+        message: String,
+    ) {
+        self.disruption.timeline.push(Event {
+            at,
+            kind,
+            object,
+            reason: reason.to_string(),
+            message,
+        });
+    }
+
+    fn finish(self) -> Outcome {
+        let mut disruption = self.disruption;
+        disruption.machines = self
+            .machines
+            .iter()
+            .zip(&self.cluster.machines)
+            .map(|(run, model)| MachineStatus {
+                machine: alloc::format!("{}/{}", model.metadata.namespace, model.metadata.name),
+                phase: match run.stage {
+                    Stage::Running => model
+                        .status
+                        .phase
+                        .clone()
+                        .unwrap_or_else(|| String::from("Running")),
+                    _ => String::from("Deleting"),
+                },
+                removed: run.stage == Stage::Removed,
+                conditions: {
+                    let mut conditions = alloc::vec![machine::drainable(&run.pre_drain)];
+                    conditions.extend(run.drained.clone());
+                    conditions.push(machine::terminable(&run.pre_terminate));
+                    conditions
+                },
+            })
+            .collect();
+        let nodes = self
+            .nodes
+            .into_iter()
+            .zip(self.node_gone)
+            .filter(|(_, gone)| !gone)
+            .map(|(node, _)| node)
+            .collect();
+        Outcome {
+            disruption,
+            nodes,
+            pods: self.pods,
+            diagnostics: self.diagnostics,
+        }
+    }
+}
+
+/// The taint the node lifecycle controller mirrors `spec.unschedulable` with.
+const UNSCHEDULABLE_TAINT: &str = "node.kubernetes.io/unschedulable";
+const NOT_READY: &str = crate::admission::default_toleration_seconds::NOT_READY;
+const UNREACHABLE: &str = crate::admission::default_toleration_seconds::UNREACHABLE;
+
+/// The NoSchedule taint for a pressure condition (`nodeConditionToTaintKeyStatusMap`).
+fn pressure_taint(condition: &str) -> Option<&'static str> {
+    match condition {
+        "MemoryPressure" => Some("node.kubernetes.io/memory-pressure"),
+        "DiskPressure" => Some("node.kubernetes.io/disk-pressure"),
+        "PIDPressure" => Some("node.kubernetes.io/pid-pressure"),
+        "NetworkUnavailable" => Some("node.kubernetes.io/network-unavailable"),
+        _ => None,
+    }
+}
+
+fn plain_taint(key: &str, effect: &str) -> Taint {
+    Taint {
+        key: key.to_string(),
+        value: String::new(),
+        effect: effect.to_string(),
+        time_added: None,
+    }
+}
+
+fn node_id(name: &str) -> String {
+    alloc::format!("Node/{name}")
+}
+
+/// `namespace/name`.
+fn entry_name(entry: &PodEntry) -> String {
+    let id = pod_id(&entry.pod);
+    id.strip_prefix("Pod/")
+        .map(ToString::to_string)
+        .unwrap_or(id)
+}
+
+fn machine_namespace(machines: &[MachineRun], machine: usize) -> String {
+    machines
+        .get(machine)
+        .and_then(|run| run.id.split('/').nth(1))
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn condition_text(condition: &machine::Condition) -> String {
+    if condition.status == "True" {
+        alloc::format!("{}=True", condition.type_)
+    } else {
+        alloc::format!(
+            "{}=False ({}): {}",
+            condition.type_,
+            condition.reason,
+            condition.message
+        )
+    }
+}

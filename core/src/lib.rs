@@ -49,6 +49,8 @@ pub struct Options {
     pub limits: Limits,
     /// Scheduling profile, preemption and tie-break seed.
     pub schedule: schedule::ScheduleOptions,
+    /// Where to stop the Scenario's timeline.
+    pub timeline: eviction::Options,
 }
 
 /// Reads every source, builds the validated cluster model and reports on it.
@@ -59,6 +61,17 @@ pub struct Options {
 pub fn evaluate(sources: &[Source<'_>], options: &Options) -> Report {
     let loaded = input::load(sources, &options.limits);
     let cluster = cluster::Cluster::build(loaded, sources);
-    let scheduling = schedule::run(&cluster, &options.schedule);
-    report::Report::from_cluster(&cluster, scheduling)
+    report_on(&cluster, sources, options)
+}
+
+/// Runs the engines on a built cluster and reports; `sources` locate the diagnostics the
+/// timeline raises.
+#[must_use]
+pub fn report_on(cluster: &cluster::Cluster, sources: &[Source<'_>], options: &Options) -> Report {
+    let scheduling = schedule::run(cluster, &options.schedule);
+    let mut timeline = eviction::run(cluster, &options.schedule, &options.timeline);
+    if let Some(outcome) = &mut timeline {
+        input::locate::resolve(&mut outcome.diagnostics, sources);
+    }
+    report::Report::from_cluster(cluster, scheduling, timeline, options.timeline.at.is_some())
 }

@@ -1,1 +1,177 @@
-//! OpenShift Machine API deletion: lifecycle hooks, conditions and the Deleting phase.
+//! OpenShift Machine API deletion: lifecycle hooks, the `Drainable`, `Drained` and
+//! `Terminable` conditions, and the Deleting phase's order.
+//!
+//! Upstream: `openshift/machine-api-operator` `pkg/controller/machine/controller.go`
+//! (`setLifecycleHookConditions`, the Deleting phase), `drain_controller.go` (drain
+//! skipped, blocked, proceeds, requeued with backoff) and
+//! `pkg/util/lifecyclehooks`. The order (chapter 6.2.2): preDrain hooks hold the drain
+//! (`Drainable=False`), the node is drained (`Drained`), preTerminate hooks hold the
+//! instance (`Terminable=False`), then the instance and the Node go.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::duration::Duration;
+use crate::model::LifecycleHook;
+
+/// The annotation that makes the machine controller skip the drain.
+pub const EXCLUDE_NODE_DRAINING: &str = "machine.openshift.io/exclude-node-draining";
+/// The etcd operator's quorum guard: a preDrain hook with this name and owner.
+pub const ETCD_QUORUM_HOOK: (&str, &str) = ("EtcdQuorumOperator", "clusteroperator/etcd");
+/// The first wait after a failed drain; it doubles up to [`DRAIN_BACKOFF_MAX`].
+pub const DRAIN_BACKOFF_BASE: Duration = Duration::from_seconds(5);
+/// The longest wait between two drain attempts.
+pub const DRAIN_BACKOFF_MAX: Duration = Duration::from_seconds(1000);
+/// How long the controller waits before trying again when another control-plane node is
+/// being drained.
+pub const CONTROL_PLANE_REQUEUE: Duration = Duration::from_seconds(20);
+
+/// A machine condition, as the controller sets it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Condition {
+    /// `Drainable`, `Drained` or `Terminable`.
+    #[serde(rename = "type")]
+    pub type_: &'static str,
+    /// `True` or `False`.
+    pub status: &'static str,
+    /// `HookPresent` or `DrainError` when `False`.
+    #[serde(skip_serializing_if = "str::is_empty")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub reason: &'static str,
+    /// `Warning` when `False`.
+    #[serde(skip_serializing_if = "str::is_empty")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub severity: &'static str,
+    /// Why, when there is something to say.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub message: String,
+}
+
+/// Go's `%+v` of a hook list: `[{Name:a Owner:b} {Name:c Owner:d}]`.
+#[must_use]
+pub fn describe_hooks(hooks: &[LifecycleHook]) -> String {
+    let items: Vec<String> = hooks
+        .iter()
+        .map(|hook| alloc::format!("{{Name:{} Owner:{}}}", hook.name, hook.owner))
+        .collect();
+    alloc::format!("[{}]", items.join(" "))
+}
+
+/// `Drainable`: false while preDrain hooks remain.
+#[must_use]
+pub fn drainable(pre_drain: &[LifecycleHook]) -> Condition {
+    hook_condition(
+        "Drainable",
+        pre_drain,
+        "Drain operation currently blocked by: ",
+    )
+}
+
+/// `Terminable`: false while preTerminate hooks remain.
+#[must_use]
+pub fn terminable(pre_terminate: &[LifecycleHook]) -> Condition {
+    hook_condition(
+        "Terminable",
+        pre_terminate,
+        "Terminate operation currently blocked by: ",
+    )
+}
+
+fn hook_condition(type_: &'static str, hooks: &[LifecycleHook], lead: &str) -> Condition {
+    if hooks.is_empty() {
+        Condition {
+            type_,
+            status: "True",
+            reason: "",
+            severity: "",
+            message: String::new(),
+        }
+    } else {
+        Condition {
+            type_,
+            status: "False",
+            reason: "HookPresent",
+            severity: "Warning",
+            message: alloc::format!("{lead}{}", describe_hooks(hooks)),
+        }
+    }
+}
+
+/// `Drained=True` with its message (`Drain finished successfully`, `Node drain skipped`).
+#[must_use]
+pub fn drained(message: &str) -> Condition {
+    Condition {
+        type_: "Drained",
+        status: "True",
+        reason: "",
+        severity: "",
+        message: String::from(message),
+    }
+}
+
+/// `Drained=False` after a failed drain.
+#[must_use]
+pub fn drain_error(error: &str) -> Condition {
+    Condition {
+        type_: "Drained",
+        status: "False",
+        reason: "DrainError",
+        severity: "Warning",
+        message: alloc::format!("could not drain machine: {error}"),
+    }
+}
+
+/// The wait before drain attempt `failures + 1`: 5 s, doubling, at most 1000 s.
+#[must_use]
+pub fn drain_backoff(failures: u32) -> Duration {
+    let factor = 1_i64
+        .checked_shl(failures.saturating_sub(1))
+        .unwrap_or(i64::MAX);
+    let wait = Duration(DRAIN_BACKOFF_BASE.0.saturating_mul(factor));
+    wait.min(DRAIN_BACKOFF_MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hook(name: &str, owner: &str) -> LifecycleHook {
+        LifecycleHook {
+            name: name.into(),
+            owner: owner.into(),
+        }
+    }
+
+    /// `TestSetLifecycleHookConditions` and the notes' cases mao-hook-1 and mao-hook-2.
+    #[test]
+    fn hook_conditions_name_the_hooks() {
+        let etcd = [hook(ETCD_QUORUM_HOOK.0, ETCD_QUORUM_HOOK.1)];
+        let condition = drainable(&etcd);
+        assert_eq!(
+            (condition.status, condition.reason),
+            ("False", "HookPresent")
+        );
+        assert_eq!(condition.severity, "Warning");
+        assert_eq!(
+            condition.message,
+            "Drain operation currently blocked by: [{Name:EtcdQuorumOperator Owner:clusteroperator/etcd}]"
+        );
+        assert_eq!(drainable(&[]).status, "True");
+        let two = [hook("backup", "admin"), hook("detach", "storage")];
+        assert_eq!(
+            terminable(&two).message,
+            "Terminate operation currently blocked by: [{Name:backup Owner:admin} {Name:detach Owner:storage}]"
+        );
+    }
+
+    #[test]
+    fn drains_back_off_exponentially() {
+        let waits: Vec<i64> = (1..=10)
+            .map(|n| drain_backoff(n).0 / 1_000_000_000)
+            .collect();
+        assert_eq!(waits, [5, 10, 20, 40, 80, 160, 320, 640, 1000, 1000]);
+    }
+}

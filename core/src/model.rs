@@ -29,7 +29,7 @@ pub use meta::{ObjectMeta, OwnerReference};
 pub use node::{ContainerImage, Node, NodeCondition, NodeSpec, NodeStatus, Taint};
 pub use pod::{
     Affinity, AwsElasticBlockStoreVolumeSource, AzureDiskVolumeSource, Container, ContainerPort,
-    GcePersistentDiskVolumeSource, IscsiVolumeSource, NodeAffinity,
+    EmptyDirVolumeSource, GcePersistentDiskVolumeSource, IscsiVolumeSource, NodeAffinity,
     PersistentVolumeClaimVolumeSource, Pod, PodAffinity, PodAffinityTerm, PodAntiAffinity, PodSpec,
     PodStatus, PreferredSchedulingTerm, RbdVolumeSource, ResourceRequirements, Toleration,
     TopologySpreadConstraint, Volume, WeightedPodAffinityTerm,
@@ -39,7 +39,8 @@ pub use policy::{
     PriorityClass, Service, ServiceSpec,
 };
 pub use scenario::{
-    NodeConditionStep, RemoveHookStep, Scenario, ScenarioSpec, Step, TaintFields, TaintStep,
+    DrainFields, DrainStep, NodeConditionStep, RemoveHookStep, Scenario, ScenarioSpec, Step,
+    TaintFields, TaintStep,
 };
 pub use scheduler::{
     AddedAffinity, AdmissionConfig, AdmissionPluginConfig, AdmissionPluginConfiguration,

@@ -176,14 +176,21 @@ pub fn daemon_tolerations(host_network: bool) -> Vec<Toleration> {
     tolerations
 }
 
-fn daemon_set(daemon_set: &Workload, pods: &Index<'_>, nodes: &[Node], created: &mut Vec<Pod>) {
-    let template = &daemon_set.spec.template.spec;
-    let mut tolerations = template.tolerations.clone();
-    for extra in daemon_tolerations(template.host_network) {
+/// A daemon pod's tolerations: its own, then those of [`daemon_tolerations`] it lacks.
+#[must_use]
+pub fn with_daemon_tolerations(own: &[Toleration], host_network: bool) -> Vec<Toleration> {
+    let mut tolerations = own.to_vec();
+    for extra in daemon_tolerations(host_network) {
         if !tolerations.contains(&extra) {
             tolerations.push(extra);
         }
     }
+    tolerations
+}
+
+fn daemon_set(daemon_set: &Workload, pods: &Index<'_>, nodes: &[Node], created: &mut Vec<Pod>) {
+    let template = &daemon_set.spec.template.spec;
+    let tolerations = with_daemon_tolerations(&template.tolerations, template.host_network);
     let covered: BTreeSet<&str> = owned(pods, WorkloadKind::DaemonSet, daemon_set)
         .filter(|pod| !is_terminal(pod))
         .filter_map(|pod| {
@@ -385,7 +392,7 @@ fn pod_for(kind: WorkloadKind, workload: &Workload, name: String, owner: OwnerRe
 /// A five-character suffix in the alphabet Kubernetes uses for generated names
 /// (`k8s.io/apimachinery/pkg/util/rand`), derived from the seed and index instead of
 /// drawn at random so that results are reproducible.
-fn suffix(seed: &str, index: impl TryInto<u64>) -> String {
+pub(crate) fn suffix(seed: &str, index: impl TryInto<u64>) -> String {
     const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for byte in seed

@@ -3,6 +3,7 @@
 //! This is the contract every engine extends: later sections (scheduling, evictions,
 //! scaling, updates) are added beside these.
 
+pub mod disruption;
 pub mod scheduling;
 mod text;
 
@@ -36,6 +37,10 @@ pub struct Report {
     pub pods: Vec<PodRow>,
     /// Where each pending pod goes, and why.
     pub scheduling: scheduling::Scheduling,
+    /// What a Scenario's steps do over time: `timeline`, `evictions`, `descheduler`,
+    /// `machines` and `timelineUntil`.
+    #[serde(flatten)]
+    pub disruption: disruption::Disruption,
 }
 
 /// Counts of what the input contained.
@@ -109,10 +114,28 @@ pub struct PodRow {
 }
 
 impl Report {
-    /// Builds the report on a cluster.
+    /// Builds the report on a cluster, its placements and its timeline. With `state_at`,
+    /// the node and pod tables show the cluster where the timeline stopped.
     #[must_use]
-    pub fn from_cluster(cluster: &Cluster, scheduling: scheduling::Scheduling) -> Self {
+    pub fn from_cluster(
+        cluster: &Cluster,
+        scheduling: scheduling::Scheduling,
+        timeline: Option<crate::eviction::Outcome>,
+        state_at: bool,
+    ) -> Self {
         let mut diagnostics = cluster.diagnostics.clone();
+        let (disruption, state) = match timeline {
+            Some(outcome) => {
+                diagnostics.extend(outcome.diagnostics);
+                let state = state_at.then_some((outcome.nodes, outcome.pods));
+                (outcome.disruption, state)
+            }
+            None => (disruption::Disruption::default(), None),
+        };
+        let (nodes, pods) = match &state {
+            Some((nodes, pods)) => (nodes.as_slice(), pods.as_slice()),
+            None => (cluster.nodes.as_slice(), cluster.pods.as_slice()),
+        };
         for (kind, count) in &cluster.ignored {
             diagnostics.push(Diagnostic::warning(
                 "input/ignored-kind",
@@ -140,9 +163,8 @@ impl Report {
             profile: scheduling.profile.clone(),
             diagnostics,
             inventory,
-            nodes: node_rows(cluster),
-            pods: cluster
-                .pods
+            nodes: node_rows(nodes, pods),
+            pods: pods
                 .iter()
                 .map(|entry| PodRow {
                     pod: alloc::format!(
@@ -161,6 +183,7 @@ impl Report {
                 })
                 .collect(),
             scheduling,
+            disruption,
         }
     }
 
@@ -178,13 +201,9 @@ impl Report {
 }
 
 /// One row per node; bound pods are summed in one pass over the pods.
-fn node_rows(cluster: &Cluster) -> Vec<NodeRow> {
+fn node_rows(nodes: &[Node], pods: &[crate::cluster::PodEntry]) -> Vec<NodeRow> {
     let mut usage: BTreeMap<&str, (ResourceList, usize)> = BTreeMap::new();
-    for entry in cluster
-        .pods
-        .iter()
-        .filter(|entry| entry.state == PodState::Bound)
-    {
+    for entry in pods.iter().filter(|entry| entry.state == PodState::Bound) {
         let (requested, pods) = usage.entry(entry.pod.spec.node_name.as_str()).or_default();
         *pods += 1;
         for (name, quantity) in &entry.requests {
@@ -195,8 +214,7 @@ fn node_rows(cluster: &Cluster) -> Vec<NodeRow> {
             requested.insert(name.clone(), sum);
         }
     }
-    cluster
-        .nodes
+    nodes
         .iter()
         .map(|node| {
             let (requested, pods) = usage

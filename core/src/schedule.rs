@@ -67,6 +67,20 @@ impl Version {
     }
 }
 
+/// The release the input and options select: a Policy document selects openshift-3.11
+/// unless an option forces a profile; so does OpenShift 3.11's MasterConfig, unless a
+/// KubeSchedulerConfiguration says otherwise.
+#[must_use]
+pub fn version(cluster: &Cluster, options: &ScheduleOptions) -> Version {
+    let openshift = cluster.policy.is_some()
+        || (cluster.master_config.is_some() && cluster.scheduler_configuration.is_none());
+    options.version.unwrap_or(if openshift {
+        Version::Legacy
+    } else {
+        Version::Current
+    })
+}
+
 /// Options for the scheduling engine.
 #[derive(Clone, Debug, Default)]
 pub struct ScheduleOptions {
@@ -172,15 +186,7 @@ pub trait Profile {
 /// Places every pending pod of the cluster and reports each decision.
 #[must_use]
 pub fn run(cluster: &Cluster, options: &ScheduleOptions) -> Scheduling {
-    // A Policy document selects openshift-3.11 unless an option forces a profile; so does
-    // OpenShift 3.11's MasterConfig, unless a KubeSchedulerConfiguration says otherwise.
-    let openshift = cluster.policy.is_some()
-        || (cluster.master_config.is_some() && cluster.scheduler_configuration.is_none());
-    let version = options.version.unwrap_or(if openshift {
-        Version::Legacy
-    } else {
-        Version::Current
-    });
+    let version = version(cluster, options);
     let preemption = !options.disable_preemption;
     let (profiles, source): (Vec<Box<dyn Profile>>, String) = match version {
         Version::Current => match &cluster.scheduler_configuration {

@@ -46,7 +46,8 @@ fn every_scenario_matches_its_expectation() {
 /// What a new fixture pins: the whole report, except for adversarial inputs, which are
 /// about their diagnostics (code, object, place), and scheduling scenarios (`k8s-*`,
 /// `openshift-*`), which pin each pending pod's decision and each node's recorded
-/// reasons, so that adding a filter elsewhere does not rewrite every expectation.
+/// reasons, so that adding a filter elsewhere does not rewrite every expectation, and
+/// disruption scenarios (`disruption-*`), which pin the timeline and its evictions.
 fn expectation(name: &str, mut report: serde_json::Value) -> serde_json::Value {
     if let Some(object) = report.as_object_mut() {
         object.remove("kubefitVersion");
@@ -62,6 +63,19 @@ fn expectation(name: &str, mut report: serde_json::Value) -> serde_json::Value {
         }
         if name.starts_with("k8s-") || name.starts_with("openshift-") {
             return scheduling_expectation(object);
+        }
+        if name.starts_with("disruption-") {
+            // The timeline and what it did; placements and tables are pinned elsewhere.
+            let keep = [
+                "diagnostics",
+                "timeline",
+                "evictions",
+                "descheduler",
+                "machines",
+                "timelineUntil",
+            ];
+            object.retain(|key, _| keep.contains(&key.as_str()));
+            return report;
         }
     }
     report

@@ -11,7 +11,7 @@ use kubefit_core::cluster::{Cluster, PodState};
 use kubefit_core::input::{self, Resource};
 use kubefit_core::model::ResourceList;
 use kubefit_core::report::scheduling;
-use kubefit_core::{schedule, Diagnostic, Options, Report, Severity, Source};
+use kubefit_core::{Diagnostic, Options, Report, Severity, Source};
 use serde::{Deserialize, Serialize};
 
 use crate::tables;
@@ -55,8 +55,7 @@ impl Outcome {
             })
             .collect();
         let cluster = Cluster::build(loaded, &sources);
-        let scheduling = schedule::run(&cluster, &options.schedule);
-        let report = Report::from_cluster(&cluster, scheduling);
+        let report = kubefit_core::report_on(&cluster, &sources, &options);
         let mut view = View::from_report(&report);
         // Node rows are the valid nodes in input order (the first of duplicates is kept).
         let mut spans = node_spans.iter();

@@ -3,8 +3,9 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::drain::Flags;
 use crate::duration::{self, Duration};
-use crate::model::{Scenario, Step, Taint, TaintStep};
+use crate::model::{DrainStep, Scenario, Step, Taint, TaintStep};
 
 /// The namespace of Machine API objects when a step names none.
 pub const MACHINE_NAMESPACE: &str = "openshift-machine-api";
@@ -30,8 +31,8 @@ pub enum Action {
     Cordon(String),
     /// Marks a node schedulable again.
     Uncordon(String),
-    /// `oc adm drain` with its defaults.
-    Drain(String),
+    /// `oc adm drain` with its flags.
+    Drain { node: String, flags: Flags },
     /// Sets a node condition, as the kubelet reports it (or stops reporting: `Unknown`).
     NodeCondition {
         node: String,
@@ -175,8 +176,8 @@ pub fn read(step: &Step) -> Result<(Duration, Action), Problem> {
         Action::Cordon(node_name(node, "cordon")?)
     } else if let Some(node) = &step.uncordon {
         Action::Uncordon(node_name(node, "uncordon")?)
-    } else if let Some(node) = &step.drain {
-        Action::Drain(node_name(node, "drain")?)
+    } else if let Some(drain) = &step.drain {
+        drain_action(drain)?
     } else if let Some(condition) = &step.node_condition {
         if condition.type_.is_empty() {
             return Err(Problem::new(
@@ -239,6 +240,36 @@ pub fn read(step: &Step) -> Result<(Duration, Action), Problem> {
         ));
     };
     Ok((at, action))
+}
+
+/// `drain:` as a node name (the defaults) or as the node and flags.
+fn drain_action(step: &DrainStep) -> Result<Action, Problem> {
+    let fields = match step {
+        DrainStep::Node(node) => {
+            return Ok(Action::Drain {
+                node: node_name(node, "drain")?,
+                flags: Flags::default(),
+            })
+        }
+        DrainStep::Fields(fields) => fields,
+    };
+    let timeout = match &fields.timeout {
+        None => None,
+        Some(text) => Some(non_negative(text, "drain")?).filter(|timeout| timeout.0 > 0),
+    };
+    Ok(Action::Drain {
+        node: node_name(&fields.node, "drain")?,
+        flags: Flags {
+            ignore_daemon_sets: fields.ignore_daemon_sets,
+            delete_emptydir_data: fields.delete_emptydir_data,
+            force: fields.force,
+            timeout,
+            grace_period: fields
+                .grace_period
+                .filter(|seconds| *seconds >= 0)
+                .map(Duration::from_seconds),
+        },
+    })
 }
 
 fn backticked(names: &[&str]) -> String {
@@ -468,7 +499,7 @@ mod tests {
         assert_eq!(read(&empty).map_err(|p| p.code), Err("scenario/no-action"));
         let both = Step {
             cordon: Some("a".into()),
-            drain: Some("a".into()),
+            drain: Some(crate::model::DrainStep::Node("a".into())),
             ..Step::default()
         };
         assert_eq!(

@@ -22,7 +22,8 @@ pub struct PriorityClass {
 pub struct PodDisruptionBudget {
     pub metadata: ObjectMeta,
     pub spec: PodDisruptionBudgetSpec,
-    pub status: PodDisruptionBudgetStatus,
+    /// `None` when the input has no status (the disruption controller has not run).
+    pub status: Option<PodDisruptionBudgetStatus>,
 }
 
 /// `spec` of a PodDisruptionBudget.

@@ -32,7 +32,7 @@ pub struct Step {
     pub untaint: Option<TaintStep>,
     pub cordon: Option<String>,
     pub uncordon: Option<String>,
-    pub drain: Option<String>,
+    pub drain: Option<DrainStep>,
     pub node_condition: Option<NodeConditionStep>,
     pub delete_machine: Option<String>,
     pub remove_hook: Option<RemoveHookStep>,
@@ -103,4 +103,54 @@ pub struct RemoveHookStep {
     /// `preDrain` or `preTerminate`.
     pub phase: String,
     pub name: String,
+}
+
+/// A drain: a node name (`oc adm drain NODE` with its defaults), or the node and flags.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum DrainStep {
+    /// `oc adm drain NODE`.
+    Node(String),
+    /// `oc adm drain NODE` with flags.
+    Fields(DrainFields),
+}
+
+/// A drain step written as fields: the node and `oc adm drain`'s flags.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DrainFields {
+    pub node: String,
+    /// `--ignore-daemonsets`.
+    pub ignore_daemon_sets: bool,
+    /// `--delete-emptydir-data`.
+    pub delete_emptydir_data: bool,
+    /// `--force`.
+    pub force: bool,
+    /// `--timeout`, a Go duration (`0s`: for ever).
+    pub timeout: Option<String>,
+    /// `--grace-period` in seconds (negative: each pod's own).
+    pub grace_period: Option<i64>,
+}
+
+impl<'de> Deserialize<'de> for DrainStep {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct DrainStepVisitor;
+        impl<'de> serde::de::Visitor<'de> for DrainStepVisitor {
+            type Value = DrainStep;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a node name, or a map with `node` and drain flags")
+            }
+            fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<DrainStep, E> {
+                Ok(DrainStep::Node(value.into()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<DrainStep, A::Error> {
+                DrainFields::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(DrainStep::Fields)
+            }
+        }
+        deserializer.deserialize_any(DrainStepVisitor)
+    }
 }

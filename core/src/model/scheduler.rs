@@ -265,6 +265,8 @@ pub struct AdmissionPluginConfiguration {
     pub pod_node_selector_plugin_config: Option<StringMap>,
     /// PodNodeConstraints: node selector labels only `pods/binding` holders may set.
     pub node_selector_label_blacklist: Option<Vec<String>>,
+    /// `DefaultAdmissionConfig`: turns a default-off plugin on (`false`) or a plugin off.
+    pub disable: Option<bool>,
 }
 
 /// `projectConfig`.

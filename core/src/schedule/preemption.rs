@@ -24,7 +24,7 @@ use super::snapshot::Snapshot;
 use super::status::Code;
 use super::{message, Cycle, Prepared, Profile, Version};
 use crate::cluster::PodEntry;
-use crate::labels;
+use crate::eviction::budget;
 use crate::report::scheduling::{Outcome, Placement, Preemption, Victim};
 
 /// 1.34's reason for nodes preemption cannot help.
@@ -304,23 +304,17 @@ fn start_time(entry: &PodEntry) -> (bool, &str) {
     }
 }
 
-/// Budgets of the victim's namespace whose non-empty selector matches it.
+/// Budgets that cover the victim (`crate::eviction::budget::covers`); preemption looks
+/// at none for a pod without labels (`filterPodsWithPDBViolation`).
 fn matching_budgets(snapshot: &Snapshot<'_>, victim: &PodEntry) -> Vec<String> {
-    let pod = &victim.pod;
-    if pod.metadata.labels.is_empty() {
+    if victim.pod.metadata.labels.is_empty() {
         return Vec::new();
     }
     snapshot
         .cluster
         .disruption_budgets
         .iter()
-        .filter(|budget| budget.metadata.namespace == pod.metadata.namespace)
-        .filter(|budget| {
-            budget.spec.selector.as_ref().is_some_and(|selector| {
-                !(selector.match_labels.is_empty() && selector.match_expressions.is_empty())
-                    && labels::selector_matches(selector, &pod.metadata.labels)
-            })
-        })
+        .filter(|budget| budget::covers(budget, &victim.pod))
         .map(|budget| alloc::format!("{}/{}", budget.metadata.namespace, budget.metadata.name))
         .collect()
 }
@@ -332,7 +326,7 @@ fn violating_budgets(version: Version, snapshot: &Snapshot<'_>, victims: &[usize
     let budgets = &snapshot.cluster.disruption_budgets;
     let mut allowed: Vec<i64> = budgets
         .iter()
-        .map(|budget| i64::from(budget.status.disruptions_allowed))
+        .map(|budget| i64::from(budget::disruptions_allowed(budget, &snapshot.cluster.pods)))
         .collect();
     victims
         .iter()

@@ -1,0 +1,201 @@
+//! PodDisruptionBudgets as the eviction API applies them, and the disruption
+//! controller's `disruptionsAllowed` for budgets written without a status.
+//!
+//! Upstream: `pkg/registry/core/pod/storage/eviction.go` (which budgets cover a pod, the
+//! one-budget rule, `checkAndDecrement`) and `pkg/controller/disruption/disruption.go`
+//! (`getExpectedPodCount`, `countHealthyPods`). Example: a budget `minAvailable: 2` over
+//! three running pods allows one eviction; the second is refused with
+//! `Cannot evict pod as it would violate the pod's disruption budget.`
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::cluster::{PodEntry, PodState};
+use crate::labels;
+use crate::model::{IntOrString, Pod, PodDisruptionBudget};
+
+/// The eviction API's refusal when a budget allows no disruption (HTTP 429).
+pub const VIOLATES_BUDGET: &str =
+    "Cannot evict pod as it would violate the pod's disruption budget.";
+/// The eviction API's refusal when two budgets cover a pod (HTTP 500).
+pub const SEVERAL_BUDGETS: &str =
+    "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.";
+
+/// Whether a budget covers a pod: same namespace, and a non-empty selector that matches
+/// (an empty selector matches nothing, unlike elsewhere).
+#[must_use]
+pub fn covers(budget: &PodDisruptionBudget, pod: &Pod) -> bool {
+    budget.metadata.namespace == pod.metadata.namespace
+        && budget.spec.selector.as_ref().is_some_and(|selector| {
+            !(selector.match_labels.is_empty() && selector.match_expressions.is_empty())
+                && labels::selector_matches(selector, &pod.metadata.labels)
+        })
+}
+
+/// `status.disruptionsAllowed` as given, or as the disruption controller would compute it
+/// from the pods when the input has no status: healthy (bound, running) covered pods
+/// minus the desired healthy count, never below zero.
+#[must_use]
+pub fn disruptions_allowed(budget: &PodDisruptionBudget, pods: &[PodEntry]) -> i32 {
+    if let Some(status) = &budget.status {
+        return status.disruptions_allowed;
+    }
+    let covered = pods
+        .iter()
+        .filter(|entry| matches!(entry.state, PodState::Bound | PodState::Pending))
+        .filter(|entry| covers(budget, &entry.pod))
+        .count();
+    let healthy = pods
+        .iter()
+        .filter(|entry| entry.state == PodState::Bound && covers(budget, &entry.pod))
+        .count();
+    let expected = i64::try_from(covered).unwrap_or(i64::MAX);
+    let healthy = i64::try_from(healthy).unwrap_or(i64::MAX);
+    let desired = match (&budget.spec.min_available, &budget.spec.max_unavailable) {
+        (_, Some(max)) => expected.saturating_sub(scaled_up(max, expected)).max(0),
+        (Some(min), None) => scaled_up(min, expected),
+        // Neither set: `minAvailable` defaults to 1 in policy/v1beta1; v1 leaves it unset,
+        // and the controller then wants every pod.
+        (None, None) => expected,
+    };
+    i32::try_from(healthy.saturating_sub(desired).max(0)).unwrap_or(i32::MAX)
+}
+
+/// An int, or a percentage of `total` rounded up (`GetScaledValueFromIntOrPercent`).
+fn scaled_up(value: &IntOrString, total: i64) -> i64 {
+    match value {
+        IntOrString::Int(number) => *number,
+        IntOrString::Str(text) => {
+            let percent: i64 = text
+                .strip_suffix('%')
+                .and_then(|digits| digits.parse().ok())
+                .unwrap_or(0);
+            let product = percent.saturating_mul(total);
+            product / 100 + i64::from(product % 100 != 0)
+        }
+    }
+}
+
+/// The budgets' remaining allowances, as the eviction API decrements them.
+#[derive(Clone, Debug)]
+pub struct Budgets<'c> {
+    budgets: &'c [PodDisruptionBudget],
+    allowed: Vec<i32>,
+}
+
+impl<'c> Budgets<'c> {
+    /// The allowances at the start.
+    #[must_use]
+    pub fn new(budgets: &'c [PodDisruptionBudget], pods: &[PodEntry]) -> Self {
+        Self {
+            allowed: budgets
+                .iter()
+                .map(|budget| disruptions_allowed(budget, pods))
+                .collect(),
+            budgets,
+        }
+    }
+
+    /// Asks the eviction API to evict a running pod; on success the covering budget's
+    /// allowance goes down by one.
+    ///
+    /// # Errors
+    /// The API server's refusal: two budgets cover the pod, or the one that does allows
+    /// no disruption now.
+    pub fn evict(&mut self, pod: &Pod) -> Result<(), String> {
+        let mut covering = self
+            .budgets
+            .iter()
+            .enumerate()
+            .filter(|(_, budget)| covers(budget, pod))
+            .map(|(index, _)| index);
+        let (Some(index), None) = (covering.next(), covering.next()) else {
+            return match self.budgets.iter().any(|budget| covers(budget, pod)) {
+                true => Err(String::from(SEVERAL_BUDGETS)),
+                false => Ok(()),
+            };
+        };
+        match self.allowed.get_mut(index) {
+            Some(allowed) if *allowed > 0 => {
+                *allowed -= 1;
+                Ok(())
+            }
+            _ => Err(String::from(VIOLATES_BUDGET)),
+        }
+    }
+
+    /// A pod covered by a budget became healthy again (its replacement is running): the
+    /// disruption controller gives the allowance back.
+    pub fn restore(&mut self, pod: &Pod) {
+        for (budget, allowed) in self.budgets.iter().zip(self.allowed.iter_mut()) {
+            if covers(budget, pod) {
+                *allowed = allowed.saturating_add(1);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{LabelSelector, PodDisruptionBudgetStatus};
+
+    fn budget(name: &str, min: Option<IntOrString>, allowed: Option<i32>) -> PodDisruptionBudget {
+        let mut budget = PodDisruptionBudget::default();
+        budget.metadata.name = name.into();
+        budget.metadata.namespace = "default".into();
+        budget.spec.min_available = min;
+        let mut selector = LabelSelector::default();
+        selector.match_labels.insert("app".into(), "web".into());
+        budget.spec.selector = Some(selector);
+        budget.status = allowed.map(|allowed| PodDisruptionBudgetStatus {
+            disruptions_allowed: allowed,
+            ..PodDisruptionBudgetStatus::default()
+        });
+        budget
+    }
+
+    fn web(name: &str) -> PodEntry {
+        let mut pod = Pod::default();
+        pod.metadata.name = name.into();
+        pod.metadata.namespace = "default".into();
+        pod.metadata.labels.insert("app".into(), "web".into());
+        pod.spec.node_name = "n1".into();
+        PodEntry {
+            pod,
+            state: PodState::Bound,
+            priority: 0,
+            qos: crate::resources::QosClass::BestEffort,
+            requests: crate::model::ResourceList::new(),
+            rejection: None,
+            generated_from: None,
+            spans: None,
+        }
+    }
+
+    #[test]
+    fn an_allowance_is_spent_one_eviction_at_a_time() {
+        let budgets = [budget("web", Some(IntOrString::Int(2)), None)];
+        let pods = [web("a"), web("b"), web("c")];
+        assert_eq!(disruptions_allowed(&budgets[0], &pods), 1);
+        let mut state = Budgets::new(&budgets, &pods);
+        assert_eq!(state.evict(&pods[0].pod), Ok(()));
+        assert_eq!(state.evict(&pods[1].pod), Err(VIOLATES_BUDGET.into()));
+        state.restore(&pods[0].pod);
+        assert_eq!(state.evict(&pods[1].pod), Ok(()));
+    }
+
+    #[test]
+    fn a_written_status_wins_and_two_budgets_refuse() {
+        let budgets = [
+            budget("one", None, Some(5)),
+            budget("two", Some(IntOrString::Str("50%".into())), None),
+        ];
+        let pods = [web("a")];
+        assert_eq!(disruptions_allowed(&budgets[0], &pods), 5);
+        // 50% of one pod rounds up to one: nothing to spare.
+        assert_eq!(disruptions_allowed(&budgets[1], &pods), 0);
+        let mut state = Budgets::new(&budgets, &pods);
+        assert_eq!(state.evict(&pods[0].pod), Err(SEVERAL_BUDGETS.into()));
+    }
+}

@@ -1,0 +1,230 @@
+//! `oc adm drain`: which pods a drain deletes, skips or refuses, and its messages.
+//!
+//! Upstream: `k8s.io/kubectl/pkg/drain/filters.go` (the filters, in order: DaemonSet,
+//! mirror, local storage, unreplicated; the first that does not delete decides) and
+//! `drain.go` (`evictPods`: a refused eviction is retried every five seconds until the
+//! timeout; the errors of one node are joined). Example: with the defaults, a node that
+//! runs a DaemonSet pod is not drained at all:
+//! `cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): default/ds-x`.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::duration::Duration;
+use crate::model::Pod;
+
+/// How long kubectl waits before retrying a refused eviction.
+pub const RETRY: Duration = Duration::from_seconds(5);
+
+/// The annotation that marks a static pod's mirror.
+const MIRROR_ANNOTATION: &str = "kubernetes.io/config.mirror";
+
+/// `oc adm drain`'s flags that change what it does.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Flags {
+    /// `--ignore-daemonsets`.
+    pub ignore_daemon_sets: bool,
+    /// `--delete-emptydir-data`.
+    pub delete_emptydir_data: bool,
+    /// `--force`: delete pods without a controller.
+    pub force: bool,
+    /// `--timeout` (`None`: wait for ever).
+    pub timeout: Option<Duration>,
+    /// `--grace-period` (`None`: each pod's own).
+    pub grace_period: Option<Duration>,
+}
+
+impl Flags {
+    /// The machine controller's drain (`drain_controller.go`): force, ignore DaemonSets,
+    /// delete emptyDir data, each pod's own grace period, 20 s timeout.
+    #[must_use]
+    pub const fn machine_controller() -> Self {
+        Self {
+            ignore_daemon_sets: true,
+            delete_emptydir_data: true,
+            force: true,
+            timeout: Some(Duration::from_seconds(20)),
+            grace_period: None,
+        }
+    }
+}
+
+/// What the drain does with one pod.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Evict it.
+    Evict,
+    /// Evict it, with a warning.
+    EvictWithWarning(&'static str),
+    /// Leave it, with a warning (DaemonSet pods under `--ignore-daemonsets`).
+    LeaveWithWarning(&'static str),
+    /// Leave it silently (mirror pods).
+    Skip,
+    /// Refuse to drain the node because of it.
+    Refuse(&'static str),
+}
+
+/// The filters' verdict on a pod.
+#[must_use]
+pub fn decide(pod: &Pod, flags: &Flags) -> Decision {
+    let finished = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
+    let controller = pod.metadata.controller();
+    if controller.is_some_and(|owner| owner.kind == "DaemonSet") && !finished {
+        return if flags.ignore_daemon_sets {
+            Decision::LeaveWithWarning("ignoring DaemonSet-managed Pods")
+        } else {
+            Decision::Refuse("DaemonSet-managed Pods (use --ignore-daemonsets to ignore)")
+        };
+    }
+    if pod.metadata.annotations.contains_key(MIRROR_ANNOTATION) {
+        return Decision::Skip;
+    }
+    let mut decision = Decision::Evict;
+    if !finished
+        && pod
+            .spec
+            .volumes
+            .iter()
+            .any(|volume| volume.empty_dir.is_some())
+    {
+        if !flags.delete_emptydir_data {
+            return Decision::Refuse(
+                "Pods with local storage (use --delete-emptydir-data to override)",
+            );
+        }
+        decision = Decision::EvictWithWarning("deleting Pods with local storage");
+    }
+    if !finished && controller.is_none() {
+        if !flags.force {
+            return Decision::Refuse(
+                "cannot delete Pods that declare no controller (use --force to override)",
+            );
+        }
+        decision = Decision::EvictWithWarning("deleting Pods that declare no controller");
+    }
+    decision
+}
+
+/// Groups messages with the pods they name, in first-seen order:
+/// `message: ns/a, ns/b`; a message that does not start with `cannot delete` gets it.
+#[must_use]
+pub fn grouped(items: &[(&'static str, String)], prefix: bool) -> Vec<String> {
+    let mut groups: Vec<(&'static str, Vec<&str>)> = Vec::new();
+    for (message, pod) in items {
+        match groups.iter_mut().find(|(seen, _)| seen == message) {
+            Some((_, pods)) => pods.push(pod),
+            None => groups.push((message, alloc::vec![pod.as_str()])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(message, pods)| {
+            let lead = if prefix && !message.to_ascii_lowercase().starts_with("cannot delete") {
+                "cannot delete "
+            } else {
+                ""
+            };
+            alloc::format!("{lead}{message}: {}", pods.join(", "))
+        })
+        .collect()
+}
+
+/// Joins errors as Go's `utilerrors.NewAggregate` prints them: one alone, several in
+/// brackets.
+#[must_use]
+pub fn aggregate(errors: &[String]) -> String {
+    match errors {
+        [one] => one.clone(),
+        many => alloc::format!("[{}]", many.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{OwnerReference, Volume};
+
+    fn pod(owner: Option<&str>) -> Pod {
+        let mut pod = Pod::default();
+        if let Some(kind) = owner {
+            pod.metadata.owner_references.push(OwnerReference {
+                kind: kind.into(),
+                name: "owner".into(),
+                controller: Some(true),
+                ..OwnerReference::default()
+            });
+        }
+        pod
+    }
+
+    /// The cases of upstream's `TestDrain` filters, one per rule.
+    #[test]
+    fn filters_follow_kubectl() {
+        let defaults = Flags::default();
+        assert_eq!(decide(&pod(Some("ReplicaSet")), &defaults), Decision::Evict);
+        assert_eq!(
+            decide(&pod(Some("DaemonSet")), &defaults),
+            Decision::Refuse("DaemonSet-managed Pods (use --ignore-daemonsets to ignore)")
+        );
+        let ignore = Flags {
+            ignore_daemon_sets: true,
+            ..Flags::default()
+        };
+        assert_eq!(
+            decide(&pod(Some("DaemonSet")), &ignore),
+            Decision::LeaveWithWarning("ignoring DaemonSet-managed Pods")
+        );
+        let mut mirror = pod(None);
+        mirror
+            .metadata
+            .annotations
+            .insert(MIRROR_ANNOTATION.into(), "x".into());
+        assert_eq!(decide(&mirror, &defaults), Decision::Skip);
+        assert_eq!(
+            decide(&pod(None), &defaults),
+            Decision::Refuse(
+                "cannot delete Pods that declare no controller (use --force to override)"
+            )
+        );
+        let mut local = pod(Some("ReplicaSet"));
+        local.spec.volumes.push(Volume {
+            name: "scratch".into(),
+            empty_dir: Some(crate::model::EmptyDirVolumeSource::default()),
+            ..Volume::default()
+        });
+        assert_eq!(
+            decide(&local, &defaults),
+            Decision::Refuse("Pods with local storage (use --delete-emptydir-data to override)")
+        );
+        assert_eq!(
+            decide(&local, &Flags::machine_controller()),
+            Decision::EvictWithWarning("deleting Pods with local storage")
+        );
+        let mut finished = pod(None);
+        finished.status.phase = "Succeeded".into();
+        assert_eq!(decide(&finished, &defaults), Decision::Evict);
+    }
+
+    #[test]
+    fn errors_read_as_kubectl_prints_them() {
+        let items = [
+            (
+                "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)",
+                "default/ds-a".into(),
+            ),
+            (
+                "cannot delete Pods that declare no controller (use --force to override)",
+                "default/bare".into(),
+            ),
+            (
+                "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)",
+                "default/ds-b".into(),
+            ),
+        ];
+        let errors = grouped(&items, true);
+        assert_eq!(
+            aggregate(&errors),
+            "[cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): default/ds-a, default/ds-b, cannot delete Pods that declare no controller (use --force to override): default/bare]"
+        );
+    }
+}
