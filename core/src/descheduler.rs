@@ -1,20 +1,229 @@
 //! The descheduler as OpenShift 3.11 ships it (`openshift/descheduler` `v3.11.0`).
 
+mod evictable;
+mod low_node_utilization;
+mod node;
+mod node_affinity;
+mod pod_anti_affinity;
+mod pods;
+mod remove_duplicates;
+
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::Serialize;
 
-use crate::cluster::PodEntry;
-use crate::model::{DeschedulerPolicy, Node};
+use crate::cluster::{PodEntry, PodState};
+use crate::model::{DeschedulerPolicy, Node, Pod};
+
+/// The strategies `v3.11.0` knows, in the fixed order it runs them
+/// (`pkg/descheduler/descheduler.go`); any other name in a policy is never read.
+pub const STRATEGIES: [&str; 4] = [
+    remove_duplicates::NAME,
+    low_node_utilization::NAME,
+    pod_anti_affinity::NAME,
+    node_affinity::NAME,
+];
+
+/// The descheduler's command-line flags that change decisions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// `--max-pods-to-evict-per-node`: successful evictions allowed per node over the whole
+    /// run, all strategies together; 0 (the default, and what OpenShift 3.11's job passes)
+    /// means no limit.
+    pub max_pods_to_evict_per_node: usize,
+}
 
 /// What one descheduler run did.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
-pub struct Outcome {
+pub struct Descheduling {
     /// Evicted pods (indexes into the pods given), in eviction order, with the strategy.
     #[serde(skip)]
     pub evicted: Vec<(usize, String)>,
+    /// The ready nodes the strategies ran on, in input order.
+    pub ready_nodes: Vec<String>,
+    /// Nodes left out because their `Ready` condition is not `True`.
+    pub not_ready_nodes: Vec<String>,
+    /// Why no strategy ran at all, when the run stopped first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub stopped: Option<String>,
+    /// Pods on the ready nodes that no strategy may evict, with every rule that protects
+    /// them (`IsEvictable`).
+    pub protected: Vec<Protected>,
+    /// One entry per strategy, in run order, disabled ones included.
+    pub strategies: Vec<StrategyRun>,
+    /// Every pod evicted, in order (a pod evicted again by a later strategy is listed once).
+    pub evictions: Vec<Descheduled>,
+    /// Strategy names in the policy that `v3.11.0` does not know, so never runs.
+    pub unknown_strategies: Vec<String>,
+}
+
+/// A pod no strategy may evict.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Protected {
+    /// `namespace/name`.
+    pub pod: String,
+    /// The node it runs on.
+    pub node: String,
+    /// Every rule that protects it, in the order upstream checks them.
+    pub reasons: Vec<String>,
+}
+
+/// One strategy's part of the run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct StrategyRun {
+    /// The strategy name, as in the policy.
+    pub name: String,
+    /// Ran, disabled, or skipped before looking at any pod.
+    pub status: StrategyStatus,
+    /// Why it was skipped or stopped early, in upstream's words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub note: Option<String>,
+    /// Successful eviction requests (re-evictions of terminating pods included).
+    pub evicted: usize,
+    /// LowNodeUtilization only: how each node was classed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub utilization: Option<Utilization>,
+    /// What the strategy decided for each pod it looked at.
+    pub pods: Vec<PodDecision>,
+}
+
+/// Whether a strategy ran.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub enum StrategyStatus {
+    /// It looked at the pods.
+    Ran,
+    /// Absent from the policy or `enabled: false`.
+    Disabled,
+    /// Enabled, but it stopped before looking at any pod (see the note).
+    Skipped,
+}
+
+/// LowNodeUtilization's view of the nodes (`classifyNodes`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Utilization {
+    /// Every ready node, in input order.
+    pub nodes: Vec<NodeUtilization>,
+    /// What the underutilized nodes can take before reaching the targets, when eviction
+    /// started: pods, cpu in millicores and memory in bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub room: Option<Room>,
+}
+
+/// One node's usage and class.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct NodeUtilization {
+    /// The node name.
+    pub node: String,
+    /// Underutilized, overutilized or appropriately utilized.
+    pub class: NodeClass,
+    /// Requested share of allocatable, in percent, before any eviction. Infinite or NaN
+    /// (JSON `null`) when allocatable is zero, as upstream's float division gives.
+    pub usage: Usage,
+    /// Cordoned: never counted as underutilized.
+    pub unschedulable: bool,
+    /// For overutilized nodes the strategy evicted from: the usage it ended with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub usage_after: Option<Usage>,
+}
+
+/// How a node is classed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub enum NodeClass {
+    /// Schedulable and at or below every threshold: pods may move here.
+    Underutilized,
+    /// Above some target threshold: pods are evicted from here.
+    Overutilized,
+    /// Neither: left alone.
+    AppropriatelyUtilized,
+}
+
+/// Usage in percent of allocatable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    /// Summed cpu requests.
+    pub cpu: f64,
+    /// Summed memory requests.
+    pub memory: f64,
+    /// Pods on the node.
+    pub pods: f64,
+}
+
+/// Room left on the underutilized nodes (`totalPods`, `totalCpu`, `totalMem`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Room {
+    /// Pods.
+    pub pods: f64,
+    /// Millicores (0 when `cpu` has no target).
+    pub cpu: f64,
+    /// Bytes (0 when `memory` has no target).
+    pub memory: f64,
+}
+
+/// What a strategy decided for one pod.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct PodDecision {
+    /// `namespace/name`.
+    pub pod: String,
+    /// The node it runs on.
+    pub node: String,
+    /// Evicted, kept, refused by the eviction API, or stopped by the node limit.
+    pub verdict: Verdict,
+    /// Why, in a few words.
+    pub reason: String,
+}
+
+/// The kind of a [`PodDecision`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub enum Verdict {
+    /// The eviction API accepted the eviction.
+    Evicted,
+    /// The strategy chose not to evict it.
+    Kept,
+    /// The strategy asked, and the eviction API refused (a disruption budget, say).
+    Refused,
+    /// `--max-pods-to-evict-per-node` was reached on its node.
+    Limited,
+}
+
+/// One eviction.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Descheduled {
+    /// `namespace/name`.
+    pub pod: String,
+    /// The node it ran on.
+    pub node: String,
+    /// The strategy that evicted it.
+    pub strategy: String,
 }
 
 /// Runs every enabled strategy once, in upstream's order.
@@ -22,10 +231,585 @@ pub struct Outcome {
 /// `pods` are the cluster's pods (only bound, running ones are considered); `evict` asks
 /// the eviction API to evict the pod at an index and says why it refused.
 pub fn run(
-    _policy: &DeschedulerPolicy,
-    _nodes: &[Node],
-    _pods: &[PodEntry],
-    _evict: &mut dyn FnMut(usize) -> Result<(), String>,
-) -> Outcome {
-    Outcome::default()
+    policy: &DeschedulerPolicy,
+    nodes: &[Node],
+    pods: &[PodEntry],
+    evict: &mut dyn FnMut(usize) -> Result<(), String>,
+) -> Descheduling {
+    run_with(policy, nodes, pods, Options::default(), evict)
+}
+
+/// [`run`] with the descheduler's flags.
+///
+/// As `descheduler.go` does: the ready nodes (a node whose `Ready` condition is missing
+/// counts as ready; cordoned nodes are kept) are listed once; with fewer than two nothing
+/// runs; then the four strategies run in their fixed order over those nodes, sharing one
+/// per-node count of evictions. Pods a strategy evicts stay on their node for the later
+/// strategies (they are terminating, and upstream's pod lists still return them): they
+/// count towards usage and may be matched, and evicting one again succeeds without
+/// asking `evict` (upstream's request succeeds on a terminating pod unless a disruption
+/// budget refuses it, a case not modelled). Pods are listed per node in input order,
+/// kubefit's stand-in for the API list order (namespace, then name). Only
+/// LowNodeUtilization orders pods by QoS class; the OpenShift 3.11 documentation's "best
+/// effort pods are evicted before Burstable and Guaranteed pods" holds for it alone.
+pub fn run_with(
+    policy: &DeschedulerPolicy,
+    nodes: &[Node],
+    pods: &[PodEntry],
+    options: Options,
+    evict: &mut dyn FnMut(usize) -> Result<(), String>,
+) -> Descheduling {
+    let mut outcome = Descheduling {
+        unknown_strategies: policy
+            .strategies
+            .keys()
+            .filter(|name| !STRATEGIES.contains(&name.as_str()))
+            .cloned()
+            .collect(),
+        ..Descheduling::default()
+    };
+    let mut ready = Vec::new();
+    for node in nodes {
+        if node::is_ready(node) {
+            outcome.ready_nodes.push(node.metadata.name.clone());
+            ready.push(node);
+        } else {
+            outcome.not_ready_nodes.push(node.metadata.name.clone());
+        }
+    }
+    if ready.len() <= 1 {
+        let why = "the cluster size is 0 or 1, meaning eviction causes service disruption or degradation, so aborting";
+        outcome.stopped = Some(why.into());
+        for name in STRATEGIES {
+            let mut report = StrategyRun::new(name);
+            if is_enabled(policy, name) {
+                report.status = StrategyStatus::Skipped;
+                report.note = Some("not run: fewer than two ready nodes".into());
+            }
+            outcome.strategies.push(report);
+        }
+        return outcome;
+    }
+    let mut context = Context::new(ready, pods, options, evict);
+    outcome.protected = context.protected();
+    for name in STRATEGIES {
+        let mut report = StrategyRun::new(name);
+        if let Some(strategy) = policy.strategies.get(name).filter(|s| s.enabled) {
+            report.status = StrategyStatus::Ran;
+            match name {
+                remove_duplicates::NAME => remove_duplicates::run(&mut context, &mut report),
+                low_node_utilization::NAME => {
+                    low_node_utilization::run(&mut context, strategy, &mut report);
+                }
+                pod_anti_affinity::NAME => pod_anti_affinity::run(&mut context, &mut report),
+                _ => node_affinity::run(&mut context, strategy, &mut report),
+            }
+        }
+        outcome.strategies.push(report);
+    }
+    outcome.evicted = context.evicted;
+    outcome.evictions = context.evictions;
+    outcome
+}
+
+fn is_enabled(policy: &DeschedulerPolicy, name: &str) -> bool {
+    policy.strategies.get(name).is_some_and(|s| s.enabled)
+}
+
+impl StrategyRun {
+    fn new(name: &str) -> Self {
+        Self {
+            name: name.into(),
+            status: StrategyStatus::Disabled,
+            note: None,
+            evicted: 0,
+            utilization: None,
+            pods: Vec::new(),
+        }
+    }
+
+    /// Marks the strategy as skipped with upstream's reason.
+    fn skip(&mut self, why: impl Into<String>) {
+        self.status = StrategyStatus::Skipped;
+        self.note = Some(why.into());
+    }
+}
+
+/// How an eviction request went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Attempt {
+    /// The eviction API evicted the pod.
+    Evicted,
+    /// An earlier strategy evicted it; the request succeeds again on the terminating pod.
+    Again(&'static str),
+    /// The eviction API refused, with its message.
+    Refused(String),
+}
+
+impl Attempt {
+    fn succeeded(&self) -> bool {
+        !matches!(self, Self::Refused(_))
+    }
+}
+
+/// The state the strategies share: the ready nodes, the pods on each, the per-node count
+/// of evictions (`nodePodCount`) and the evictions so far.
+struct Context<'a> {
+    pods: &'a [PodEntry],
+    nodes: Vec<&'a Node>,
+    /// Bound, non-terminal pods per ready node (by position in `nodes`), in input order.
+    on_node: Vec<Vec<usize>>,
+    /// Per pod index: whether `IsEvictable` holds.
+    evictable: Vec<bool>,
+    /// Successful evictions per node (by position in `nodes`).
+    count: Vec<usize>,
+    max_per_node: usize,
+    /// The strategy that first evicted each pod.
+    evicted_by: BTreeMap<usize, &'static str>,
+    evicted: Vec<(usize, String)>,
+    evictions: Vec<Descheduled>,
+    evict: &'a mut dyn FnMut(usize) -> Result<(), String>,
+}
+
+impl<'a> Context<'a> {
+    fn new(
+        nodes: Vec<&'a Node>,
+        pods: &'a [PodEntry],
+        options: Options,
+        evict: &'a mut dyn FnMut(usize) -> Result<(), String>,
+    ) -> Self {
+        let positions: BTreeMap<&str, usize> = nodes
+            .iter()
+            .enumerate()
+            .map(|(position, node)| (node.metadata.name.as_str(), position))
+            .collect();
+        let mut on_node = alloc::vec![Vec::new(); nodes.len()];
+        let mut evictable = alloc::vec![false; pods.len()];
+        for (index, entry) in pods.iter().enumerate() {
+            // `ListPodsOnANode`: `spec.nodeName` is the node, phase neither Succeeded nor
+            // Failed (kubefit's `Terminated`); pending and rejected pods are not bound.
+            if entry.state != PodState::Bound {
+                continue;
+            }
+            let Some(&position) = positions.get(entry.pod.spec.node_name.as_str()) else {
+                continue;
+            };
+            if let Some(list) = on_node.get_mut(position) {
+                list.push(index);
+            }
+            if let Some(slot) = evictable.get_mut(index) {
+                *slot = evictable::protections(&entry.pod).is_empty();
+            }
+        }
+        Self {
+            pods,
+            count: alloc::vec![0; nodes.len()],
+            nodes,
+            on_node,
+            evictable,
+            max_per_node: options.max_pods_to_evict_per_node,
+            evicted_by: BTreeMap::new(),
+            evicted: Vec::new(),
+            evictions: Vec::new(),
+            evict,
+        }
+    }
+
+    /// Every non-evictable pod on the ready nodes, with its reasons.
+    fn protected(&self) -> Vec<Protected> {
+        let mut protected = Vec::new();
+        for (position, list) in self.on_node.iter().enumerate() {
+            for &index in list {
+                let Some(entry) = self.pods.get(index) else {
+                    continue;
+                };
+                let reasons = evictable::protections(&entry.pod);
+                if !reasons.is_empty() {
+                    protected.push(Protected {
+                        pod: pod_name(&entry.pod),
+                        node: self.node_name(position).into(),
+                        reasons: reasons.iter().map(|r| String::from(r.as_str())).collect(),
+                    });
+                }
+            }
+        }
+        protected
+    }
+
+    fn pod(&self, index: usize) -> Option<&'a Pod> {
+        self.pods.get(index).map(|entry| &entry.pod)
+    }
+
+    fn node_name(&self, position: usize) -> &'a str {
+        self.nodes
+            .get(position)
+            .map_or("", |node| node.metadata.name.as_str())
+    }
+
+    /// All pods on a node (`ListPodsOnANode`).
+    fn pods_on(&self, position: usize) -> &[usize] {
+        self.on_node.get(position).map_or(&[], Vec::as_slice)
+    }
+
+    /// The evictable pods on a node (`ListEvictablePodsOnNode`).
+    fn evictable_on(&self, position: usize) -> Vec<usize> {
+        self.pods_on(position)
+            .iter()
+            .copied()
+            .filter(|&index| self.is_evictable(index))
+            .collect()
+    }
+
+    fn is_evictable(&self, index: usize) -> bool {
+        self.evictable.get(index).copied().unwrap_or(false)
+    }
+
+    /// `maxPodsToEvict > 0 && nodePodCount[node]+1 > maxPodsToEvict`.
+    fn limit_reached(&self, position: usize) -> bool {
+        self.max_per_node > 0 && self.evictions_on(position) >= self.max_per_node
+    }
+
+    fn evictions_on(&self, position: usize) -> usize {
+        self.count.get(position).copied().unwrap_or(0)
+    }
+
+    /// Adds one to the node's count of evictions.
+    fn count_eviction(&mut self, position: usize) {
+        if let Some(count) = self.count.get_mut(position) {
+            *count = count.saturating_add(1);
+        }
+    }
+
+    /// Asks the eviction API to evict a pod; a success adds one to the node's count.
+    fn evict(&mut self, index: usize, position: usize, strategy: &'static str) -> Attempt {
+        if let Some(&earlier) = self.evicted_by.get(&index) {
+            self.count_eviction(position);
+            return Attempt::Again(earlier);
+        }
+        match (self.evict)(index) {
+            Ok(()) => {
+                self.count_eviction(position);
+                self.evicted_by.insert(index, strategy);
+                self.evicted.push((index, strategy.into()));
+                let pod = self.pod(index).map(pod_name).unwrap_or_default();
+                self.evictions.push(Descheduled {
+                    pod,
+                    node: self.node_name(position).into(),
+                    strategy: strategy.into(),
+                });
+                Attempt::Evicted
+            }
+            Err(message) => Attempt::Refused(message),
+        }
+    }
+
+    /// A decision on a pod of a node.
+    fn decision(
+        &self,
+        index: usize,
+        position: usize,
+        verdict: Verdict,
+        reason: impl Into<String>,
+    ) -> PodDecision {
+        PodDecision {
+            pod: self.pod(index).map(pod_name).unwrap_or_default(),
+            node: self.node_name(position).into(),
+            verdict,
+            reason: reason.into(),
+        }
+    }
+
+    /// The decision for an eviction attempt: `evicted` says why the strategy evicted.
+    fn attempt_decision(
+        &self,
+        index: usize,
+        position: usize,
+        attempt: &Attempt,
+        evicted: &str,
+    ) -> PodDecision {
+        match attempt {
+            Attempt::Evicted => self.decision(index, position, Verdict::Evicted, evicted),
+            Attempt::Again(earlier) => self.decision(
+                index,
+                position,
+                Verdict::Evicted,
+                alloc::format!("{evicted}; already evicted by {earlier}, the request succeeds again on the terminating pod"),
+            ),
+            Attempt::Refused(message) => self.decision(
+                index,
+                position,
+                Verdict::Refused,
+                alloc::format!("eviction refused: {message}"),
+            ),
+        }
+    }
+
+    /// The decision for a pod left because the node limit was reached.
+    fn limited(&self, index: usize, position: usize) -> PodDecision {
+        self.decision(
+            index,
+            position,
+            Verdict::Limited,
+            alloc::format!(
+                "node limit reached: {} eviction(s) on the node",
+                self.evictions_on(position)
+            ),
+        )
+    }
+}
+
+/// `namespace/name` of a pod, as the report names pods.
+fn pod_name(pod: &Pod) -> String {
+    alloc::format!("{}/{}", pod.metadata.namespace, pod.metadata.name)
+}
+
+/// Runs one strategy directly, as upstream's unit tests call the strategy functions
+/// (no check of the number of ready nodes).
+#[cfg(test)]
+pub(crate) mod testing {
+    use alloc::vec::Vec;
+
+    use super::{
+        low_node_utilization, node_affinity, pod_anti_affinity, remove_duplicates, Context,
+        Options, StrategyRun, StrategyStatus,
+    };
+    use crate::model::{DeschedulerStrategy, Node, Pod};
+
+    /// The strategy's report and the indexes of the pods it evicted.
+    pub fn strategy(
+        name: &str,
+        config: Option<&DeschedulerStrategy>,
+        nodes: Vec<Node>,
+        pods: Vec<Pod>,
+        max_per_node: usize,
+    ) -> (StrategyRun, Vec<usize>) {
+        strategy_refusing(name, config, nodes, pods, max_per_node, &[])
+    }
+
+    /// [`strategy`] with an eviction API that refuses the pods at `refused`.
+    pub fn strategy_refusing(
+        name: &str,
+        config: Option<&DeschedulerStrategy>,
+        nodes: Vec<Node>,
+        pods: Vec<Pod>,
+        max_per_node: usize,
+        refused: &[usize],
+    ) -> (StrategyRun, Vec<usize>) {
+        let entries = super::pods::testing::entries(pods);
+        let default = DeschedulerStrategy {
+            enabled: true,
+            ..DeschedulerStrategy::default()
+        };
+        let config = config.unwrap_or(&default);
+        let mut report = StrategyRun::new(name);
+        if !config.enabled {
+            return (report, Vec::new());
+        }
+        report.status = StrategyStatus::Ran;
+        let mut evict = |index: usize| {
+            if refused.contains(&index) {
+                Err(alloc::string::String::from(
+                    "Cannot evict pod as it would violate the pod's disruption budget.",
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        let ready = nodes
+            .iter()
+            .filter(|node| super::node::is_ready(node))
+            .collect();
+        let options = Options {
+            max_pods_to_evict_per_node: max_per_node,
+        };
+        let mut context = Context::new(ready, &entries, options, &mut evict);
+        match name {
+            remove_duplicates::NAME => remove_duplicates::run(&mut context, &mut report),
+            low_node_utilization::NAME => {
+                low_node_utilization::run(&mut context, config, &mut report);
+            }
+            pod_anti_affinity::NAME => pod_anti_affinity::run(&mut context, &mut report),
+            node_affinity::NAME => node_affinity::run(&mut context, config, &mut report),
+            _ => {}
+        }
+        let evicted = context.evicted.iter().map(|(index, _)| *index).collect();
+        (report, evicted)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::string::String;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use super::pods::testing::{build_node, build_pod, entries, replica_set_owner};
+    use super::*;
+    use crate::model::{DeschedulerStrategy, NodeCondition};
+
+    fn policy(names: &[&str]) -> DeschedulerPolicy {
+        let mut policy = DeschedulerPolicy::default();
+        for name in names {
+            policy.strategies.insert(
+                String::from(*name),
+                DeschedulerStrategy {
+                    enabled: true,
+                    ..DeschedulerStrategy::default()
+                },
+            );
+        }
+        policy
+    }
+
+    #[test]
+    fn one_ready_node_stops_the_run() {
+        let mut down = build_node("n2", 1000, 1000, 10);
+        down.status.conditions = vec![NodeCondition {
+            type_: "Ready".into(),
+            status: "Unknown".into(),
+            ..NodeCondition::default()
+        }];
+        let nodes = vec![build_node("n1", 1000, 1000, 10), down];
+        let pods = entries(vec![
+            replica_set_owner(build_pod("a", 100, 0, "n1")),
+            replica_set_owner(build_pod("b", 100, 0, "n1")),
+        ]);
+        let mut called = false;
+        let outcome = run(
+            &policy(&[remove_duplicates::NAME]),
+            &nodes,
+            &pods,
+            &mut |_| {
+                called = true;
+                Ok(())
+            },
+        );
+        assert!(!called);
+        assert!(outcome.stopped.is_some());
+        assert_eq!(outcome.not_ready_nodes, ["n2"]);
+        let statuses: Vec<StrategyStatus> = outcome.strategies.iter().map(|s| s.status).collect();
+        assert_eq!(
+            statuses,
+            [
+                StrategyStatus::Skipped,
+                StrategyStatus::Disabled,
+                StrategyStatus::Disabled,
+                StrategyStatus::Disabled
+            ]
+        );
+    }
+
+    #[test]
+    fn strategies_run_in_upstream_order_and_share_the_node_count() {
+        let nodes = vec![
+            build_node("n1", 4000, 4000, 10),
+            build_node("n2", 4000, 4000, 10),
+        ];
+        let mut bare = build_pod("bare", 100, 0, "n1");
+        bare.metadata.namespace = "kube-system".into();
+        let pods = entries(vec![
+            replica_set_owner(build_pod("a", 100, 0, "n1")),
+            replica_set_owner(build_pod("b", 100, 0, "n1")),
+            replica_set_owner(build_pod("c", 100, 0, "n1")),
+            bare,
+        ]);
+        let mut policy = policy(&[pod_anti_affinity::NAME, remove_duplicates::NAME, "Bogus"]);
+        policy.strategies.insert(
+            String::from(low_node_utilization::NAME),
+            DeschedulerStrategy::default(),
+        );
+        let options = Options {
+            max_pods_to_evict_per_node: 1,
+        };
+        let outcome = run_with(&policy, &nodes, &pods, options, &mut |_| Ok(()));
+        let names: Vec<&str> = outcome.strategies.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, STRATEGIES);
+        assert_eq!(
+            outcome.evicted,
+            [(1, String::from(remove_duplicates::NAME))]
+        );
+        assert_eq!(outcome.unknown_strategies, ["Bogus"]);
+        assert_eq!(outcome.protected.len(), 1);
+        assert_eq!(
+            outcome.evictions,
+            [Descheduled {
+                pod: "default/b".into(),
+                node: "n1".into(),
+                strategy: remove_duplicates::NAME.into(),
+            }]
+        );
+        let duplicates = outcome
+            .strategies
+            .first()
+            .map(|s| s.pods.clone())
+            .unwrap_or_default();
+        let verdicts: Vec<Verdict> = duplicates.iter().map(|d| d.verdict).collect();
+        assert_eq!(
+            verdicts,
+            [Verdict::Kept, Verdict::Evicted, Verdict::Limited]
+        );
+    }
+
+    #[test]
+    fn evicted_pods_stay_visible_and_evicting_them_again_succeeds() {
+        // RemoveDuplicates evicts `b`; LowNodeUtilization still counts it on n1 and, being
+        // BestEffort-free Burstable, picks `a` then `b` again without asking the API.
+        let nodes = vec![
+            build_node("n1", 1000, 1000, 4),
+            build_node("n2", 1000, 1000, 4),
+        ];
+        let pods = entries(vec![
+            replica_set_owner(build_pod("a", 400, 0, "n1")),
+            replica_set_owner(build_pod("b", 400, 0, "n1")),
+        ]);
+        let mut policy = policy(&[remove_duplicates::NAME, low_node_utilization::NAME]);
+        if let Some(lnu) = policy.strategies.get_mut(low_node_utilization::NAME) {
+            let thresholds = &mut lnu.params.node_resource_utilization_thresholds;
+            thresholds.thresholds = [(String::from("cpu"), 10.0)].into_iter().collect();
+            thresholds.target_thresholds = Some(
+                [(String::from("cpu"), 30.0), (String::from("pods"), 100.0)]
+                    .into_iter()
+                    .collect(),
+            );
+        }
+        let mut asked = Vec::new();
+        let outcome = run(&policy, &nodes, &pods, &mut |index| {
+            asked.push(index);
+            Ok(())
+        });
+        assert_eq!(asked, [1, 0], "`b` is asked for once only");
+        let lnu = outcome.strategies.get(1).map(|s| s.evicted);
+        assert_eq!(lnu, Some(2));
+        assert_eq!(outcome.evictions.len(), 2);
+        let again = outcome
+            .strategies
+            .get(1)
+            .and_then(|s| s.pods.iter().find(|d| d.pod == "default/b"))
+            .map(|d| d.reason.contains("already evicted"));
+        assert_eq!(again, Some(true));
+    }
+
+    #[test]
+    fn outcome_serialises_in_camel_case() {
+        let nodes = vec![
+            build_node("n1", 1000, 1000, 4),
+            build_node("n2", 1000, 1000, 4),
+        ];
+        let pods = entries(vec![
+            replica_set_owner(build_pod("a", 400, 0, "n1")),
+            replica_set_owner(build_pod("b", 400, 0, "n1")),
+        ]);
+        let outcome = run(
+            &policy(&[remove_duplicates::NAME]),
+            &nodes,
+            &pods,
+            &mut |_| Ok(()),
+        );
+        let json = serde_json::to_value(&outcome).unwrap_or_default();
+        assert!(json.get("evicted").is_none());
+        assert_eq!(json["readyNodes"], serde_json::json!(["n1", "n2"]));
+        assert_eq!(json["evictions"][0]["strategy"], "RemoveDuplicates");
+        assert_eq!(json["strategies"][1]["status"], "disabled");
+        assert_eq!(json["strategies"][0]["pods"][1]["verdict"], "evicted");
+    }
 }

@@ -91,6 +91,13 @@
 //!   `admission/invalid-node-selector`, `admission/unread-configuration`;
 //! - machines: `machine/invalid-hook-name`, `machine/invalid-hook-length`,
 //!   `machine/duplicate-hook`;
+//! - descheduler policy (all warnings: OpenShift 3.11's descheduler only logs and skips):
+//!   `descheduler/unknown-strategy`, `descheduler/missing-thresholds`,
+//!   `descheduler/unknown-threshold-resource`, `descheduler/threshold-out-of-range`,
+//!   `descheduler/missing-target-thresholds`, `descheduler/missing-pods-target`,
+//!   `descheduler/unused-target-resource`, `descheduler/threshold-above-target`,
+//!   `descheduler/missing-node-affinity-type`, `descheduler/invalid-node-affinity-type`,
+//!   `descheduler/duplicate-node-affinity-type`;
 //! - scenarios: `scenario/several-actions`, `scenario/no-action`, `scenario/required`,
 //!   `scenario/invalid-duration`, `scenario/negative-duration`,
 //!   `scenario/invalid-condition-status`, `scenario/invalid-hook-phase`,

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { BAD_YAML, CLUSTER, PENDING_CLUSTER, cli } from './helpers.mjs';
+import { BAD_YAML, CLUSTER, PENDING_CLUSTER, ROOT, cli } from './helpers.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'kubefit-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -108,4 +108,33 @@ test('a large file is passed as bytes', () => {
   const { status, stdout, stderr } = cli(['evaluate', big]);
   assert.equal(status, 0, stderr);
   assert.equal(JSON.parse(stdout).pods.length, 20001);
+});
+
+test('--at stops the Scenario timeline and shows the cluster there', () => {
+  const input = join(ROOT, 'tests', 'scenarios', 'disruption-drain-budget', 'input.yaml');
+  const report = (args) => {
+    const { status, stdout, stderr } = cli(['evaluate', input, ...args]);
+    assert.equal(status, 0, stderr);
+    return JSON.parse(stdout);
+  };
+  const whole = report([]);
+  assert.equal(whole.timelineUntil, 3600);
+  assert.deepEqual(whole.evictions.map((eviction) => [eviction.pod, eviction.at, eviction.rescheduledTo]), [
+    ['default/web-aaaaa', 60, 'node2'],
+    ['default/web-bbbbb', 65, 'node2'],
+  ]);
+  // Before the drains, the tables show the input; at 65s, node1 is cordoned and the web
+  // pods' replacements run on node2.
+  assert.equal(whole.nodes[0].unschedulable, false);
+  const at = report(['--at', '65s']);
+  assert.equal(at.timelineUntil, 65);
+  assert.equal(at.nodes[0].unschedulable, true);
+  assert.equal(at.nodes[1].pods, 3);
+  assert.equal(report(['--at=1m']).evictions.length, 1);
+  const text = cli(['evaluate', input, '-o', 'text']).stdout;
+  assert.match(text, /TIMELINE \(until 1h0m0s, 13 events\)/);
+  assert.match(text, /1m5s\s+Evicted\s+Pod\/default\/web-bbbbb/);
+  const bad = cli(['evaluate', input, '--at', '5x']);
+  assert.equal(bad.status, 1);
+  assert.equal(JSON.parse(bad.stdout).diagnostics[0].code, 'argument/invalid-duration');
 });

@@ -4,15 +4,22 @@
 import type { EvaluateOptions, Evaluation, Input, ScheduleEvaluation, TextEvaluation } from './kubefit_wasm.js';
 
 export type {
+  Condition,
   Configuration,
   ConfiguredPlugin,
+  DeschedulerRun,
   Diagnostic,
+  Disruption,
   EvaluateOptions,
   Evaluation,
+  Event,
+  EventKind,
+  Eviction,
   Format,
   Input,
   Inventory,
   LimitsOptions,
+  MachineStatus,
   NamedSource,
   NodeRow,
   NodeVerdict,

@@ -172,6 +172,30 @@ pub fn read_options(
             }))
         }
     };
+    if let Some(text) = &options.at {
+        match kubefit_core::duration::parse(text) {
+            Ok(at) if at.0 >= 0 => {}
+            Ok(_) => {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "argument/invalid-duration",
+                        format!("`{text}` is before the start of the timeline"),
+                    )
+                    .with_path("options.at"),
+                ))
+            }
+            Err(error) => {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "argument/invalid-duration",
+                        kubefit_core::duration::message(text, error),
+                    )
+                    .with_path("options.at")
+                    .with_help("pass a Go duration such as `90s` or `1h30m`"),
+                ))
+            }
+        }
+    }
     let mut warnings = unknown_names(&js, "options", OPTION_NAMES);
     if options.limits.is_some() {
         if let Ok(limits) = Reflect::get(&js, &JsValue::from_str("limits")) {

@@ -20,6 +20,12 @@ pub struct EvaluateOptions {
     #[serde(default)]
     #[tsify(optional)]
     pub schedule: Option<ScheduleOptions>,
+    /// Where to stop the Scenario's timeline, as a Go duration (`90s`, `1h30m`): the
+    /// node and pod tables then show the cluster at that point. Default: the horizon,
+    /// with the tables showing the cluster before the first step.
+    #[serde(default)]
+    #[tsify(optional)]
+    pub at: Option<String>,
 }
 
 /// Scheduling options; each one left out keeps kubefit's default.
@@ -97,7 +103,7 @@ pub enum Format {
 // since serde-wasm-bindgen only looks up the names a struct declares.
 
 /// The names `options` accepts.
-pub(crate) const OPTION_NAMES: &[&str] = &["limits", "format", "schedule"];
+pub(crate) const OPTION_NAMES: &[&str] = &["limits", "format", "schedule", "at"];
 /// The names `options.schedule` accepts.
 pub(crate) const SCHEDULE_NAMES: &[&str] = &["profile", "preemption", "seed", "maxNodeVerdicts"];
 /// The names `options.limits` accepts.
@@ -137,7 +143,17 @@ impl EvaluateOptions {
             schedule.seed = given.seed.unwrap_or(0);
             schedule.max_node_verdicts = given.max_node_verdicts;
         }
-        kubefit_core::Options { limits, schedule }
+        let timeline = kubefit_core::eviction::Options {
+            at: self
+                .at
+                .as_deref()
+                .and_then(|text| kubefit_core::duration::parse(text).ok()),
+        };
+        kubefit_core::Options {
+            limits,
+            schedule,
+            timeline,
+        }
     }
 
     /// The output format, `json` unless asked otherwise.

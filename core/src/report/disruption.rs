@@ -122,7 +122,7 @@ pub struct DeschedulerRun {
     pub at: Duration,
     /// What each strategy decided.
     #[serde(flatten)]
-    pub outcome: descheduler::Outcome,
+    pub outcome: descheduler::Descheduling,
 }
 
 /// A machine's phase and deletion conditions.

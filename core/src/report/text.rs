@@ -108,7 +108,71 @@ pub(super) fn render(report: &Report) -> String {
     let _ = writeln!(out, "\nPODS ({})", report.pods.len());
     table(&mut out, &pods);
     scheduling(&mut out, &report.scheduling);
+    timeline(&mut out, &report.disruption);
     out
+}
+
+/// The Scenario's timeline like `kubectl get events`, then the evictions and machines.
+fn timeline(out: &mut String, disruption: &super::disruption::Disruption) {
+    if disruption.timeline.is_empty() {
+        return;
+    }
+    let mut events = vec_of(&["AT", "REASON", "OBJECT", "MESSAGE"]);
+    for event in &disruption.timeline {
+        events.push(alloc::vec![
+            alloc::format!("{}", event.at),
+            event.reason.clone(),
+            event.object.clone(),
+            event.message.clone(),
+        ]);
+    }
+    let _ = writeln!(
+        out,
+        "\nTIMELINE (until {}, {} events)",
+        disruption.timeline_until,
+        disruption.timeline.len()
+    );
+    table(out, &events);
+    if !disruption.evictions.is_empty() {
+        let mut evictions = vec_of(&["AT", "POD", "NODE", "CAUSE", "REPLACEMENT", "LANDS ON"]);
+        for eviction in &disruption.evictions {
+            evictions.push(alloc::vec![
+                alloc::format!("{}", eviction.at),
+                eviction.pod.clone(),
+                eviction.node.clone(),
+                eviction.cause.clone(),
+                eviction
+                    .replacement
+                    .clone()
+                    .unwrap_or_else(|| String::from("<none>")),
+                match (&eviction.replacement, &eviction.rescheduled_to) {
+                    (None, _) => String::from("-"),
+                    (Some(_), None) => String::from("<pending>"),
+                    (Some(_), Some(node)) => node.clone(),
+                },
+            ]);
+        }
+        let _ = writeln!(out, "\nEVICTIONS ({})", disruption.evictions.len());
+        table(out, &evictions);
+    }
+    if !disruption.machines.is_empty() {
+        let mut machines = vec_of(&["MACHINE", "PHASE", "REMOVED", "CONDITIONS"]);
+        for machine in &disruption.machines {
+            let conditions: Vec<String> = machine
+                .conditions
+                .iter()
+                .map(|condition| alloc::format!("{}={}", condition.type_, condition.status))
+                .collect();
+            machines.push(alloc::vec![
+                machine.machine.clone(),
+                machine.phase.clone(),
+                String::from(if machine.removed { "yes" } else { "no" }),
+                conditions.join(","),
+            ]);
+        }
+        let _ = writeln!(out, "\nMACHINES ({})", disruption.machines.len());
+        table(out, &machines);
+    }
 }
 
 /// Per pending pod: the outcome, the upstream message, and a node × filter table with

@@ -1,7 +1,7 @@
 // Type-checked by types.test.mjs against the installed package (never run). Each
 // `@ts-expect-error` proves that the declarations reject a wrong use.
 import init, { evaluate, evaluateText, initSync, schedule, version } from 'kubefit';
-import type { Diagnostic, EvaluateOptions, Evaluation, Input, Placement, Report, ScheduleEvaluation, TextEvaluation } from 'kubefit';
+import type { Diagnostic, EvaluateOptions, Evaluation, Eviction, EventKind, Input, Placement, Report, ScheduleEvaluation, TextEvaluation } from 'kubefit';
 
 export async function uses(bytes: Uint8Array): Promise<void> {
   await init();
@@ -38,6 +38,17 @@ export async function uses(bytes: Uint8Array): Promise<void> {
   const outcome: 'scheduled' | 'unschedulable' | 'nominated' | 'rejected' | 'not-handled' | undefined = placement?.outcome;
   const message: string | null | undefined = placement?.message;
   void [outcome, message];
+  // The disruption timeline: events in seconds, evictions with their cause and landing.
+  const timed: Report = evaluate('kind: Scenario', { at: '10m' }).report;
+  const kind: EventKind | undefined = timed.timeline[0]?.kind;
+  const seconds: number | undefined = timed.timeline[0]?.at;
+  const eviction: Eviction | undefined = timed.evictions[0];
+  const landed: string | null | undefined = eviction?.rescheduledTo;
+  const until: number = timed.timelineUntil;
+  const drainable: string | undefined = timed.machines[0]?.conditions[0]?.status;
+  void [kind, seconds, landed, until, drainable];
+  // @ts-expect-error `at` is a Go duration string
+  evaluate('a', { at: 600 });
   // @ts-expect-error profiles are the two kubefit reproduces
   schedule('a', { schedule: { profile: 'kubernetes-1.99' } });
   const v: string = version();

@@ -9,11 +9,12 @@ import * as raw from '../kubefit_wasm.js';
 import { createApi } from '../kubefit.js';
 import { version } from '../node.js';
 
-const USAGE = `Usage: kubefit evaluate [FILE|-]... [-o json|text] [scheduling options]
+const USAGE = `Usage: kubefit evaluate [FILE|-]... [-o json|text] [options]
 
 Reads Kubernetes and OpenShift objects (YAML or JSON; files, or - for standard input)
-and reports on the cluster they describe, offline: nodes, pods, and where each pending
-pod would be scheduled and why.
+and reports on the cluster they describe, offline: nodes, pods, where each pending pod
+would be scheduled and why, and what a kubefit Scenario's steps (taints, drains,
+machine deletions, descheduler runs) would evict, when, and where the pods land.
 
 Options:
   -o, --output FORMAT  json (the report, the default) or text (kubectl-like tables)
@@ -22,6 +23,8 @@ Options:
                        openshift-3.11)
   --no-preemption      pods that fit nowhere do not preempt (disablePreemption)
   --seed N             seed of the kubernetes-1.34 draw between tied nodes (default 0)
+  --at DURATION        stop the Scenario's timeline there (a Go duration: 90s, 1h30m)
+                       and show the nodes and pods as they are at that point
   -h, --help           print this help
   -V, --version        print the kubefit version
 
@@ -34,6 +37,7 @@ function parse(args) {
   const files = [];
   let output = 'json';
   const schedule = {};
+  let at;
   let command;
   let onlyFiles = false;
   for (let index = 0; index < args.length; index += 1) {
@@ -78,6 +82,8 @@ function parse(args) {
         throw new UsageError(`--seed must be a non-negative integer, got \`${seed}\``);
       }
       schedule.seed = Number(seed);
+    } else if (arg === '--at' || arg.startsWith('--at=')) {
+      at = valueOf('--at', 'a Go duration such as 90s or 1h30m');
     } else {
       throw new UsageError(`unknown option \`${arg}\``);
     }
@@ -88,7 +94,7 @@ function parse(args) {
   if (output !== 'json' && output !== 'text') {
     throw new UsageError(`unknown output format \`${output}\`: use json or text`);
   }
-  return { files, output, schedule };
+  return { files, output, schedule, at };
 }
 
 async function readStdin() {
@@ -141,6 +147,7 @@ async function main(args) {
   const { ok, payload } = createApi(raw, () => true).evaluateRaw(sources, {
     format: parsed.output,
     schedule: parsed.schedule,
+    ...(parsed.at === undefined ? {} : { at: parsed.at }),
   });
   process.stdout.write(payload.endsWith('\n') ? payload : `${payload}\n`);
   return ok ? 0 : 1;

@@ -1,0 +1,188 @@
+//! RemoveDuplicates: on each node, keeps one pod per owner and evicts the others.
+//!
+//! Upstream: `pkg/descheduler/strategies/duplicates.go` of `openshift/descheduler`
+//! `v3.11.0` (`kubernetes-incubator/descheduler` `v0.5.0`). Node by node, the evictable
+//! pods are grouped by owner reference, keyed `Kind/name` (a pod with two owners is in
+//! two groups); in every group of two or more, the first pod in list order stays and
+//! each later one is evicted, until the node's eviction limit is reached. The strategy
+//! has no parameters.
+//!
+//! Example: on one node, `a` and `b` owned by `ReplicaSet/rs1` and `c` by
+//! `ReplicaSet/rs2`: `b` is evicted.
+//!
+//! Differences:
+//! - the key has no namespace (upstream added it later): pods of two same-named owners in
+//!   different namespaces count as duplicates of each other;
+//! - upstream walks the groups in Go's random map order, which only matters once the
+//!   node limit cuts the walk short; kubefit walks them in the order their first pod is
+//!   listed;
+//! - the OpenShift 3.11 documentation names "Replica Set, Replication Controller,
+//!   Deployment Configuration, or Job": any owner kind counts (a DaemonSet's pods are
+//!   never evictable, so never grouped).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{Context, StrategyRun, Verdict};
+
+/// The strategy name in the policy.
+pub(super) const NAME: &str = "RemoveDuplicates";
+
+/// Runs the strategy over every ready node.
+pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
+    for position in 0..context.nodes.len() {
+        for (owner, members) in groups(context, &context.evictable_on(position)) {
+            let Some((&first, rest)) = members.split_first() else {
+                continue;
+            };
+            if rest.is_empty() {
+                report.pods.push(context.decision(
+                    first,
+                    position,
+                    Verdict::Kept,
+                    alloc::format!("not a duplicate: the only pod of `{owner}` on the node"),
+                ));
+                continue;
+            }
+            report.pods.push(context.decision(
+                first,
+                position,
+                Verdict::Kept,
+                alloc::format!("first pod of `{owner}` on the node"),
+            ));
+            let first_name = context.pod(first).map(super::pod_name).unwrap_or_default();
+            for &index in rest {
+                if context.limit_reached(position) {
+                    report.pods.push(context.limited(index, position));
+                    continue;
+                }
+                let attempt = context.evict(index, position, NAME);
+                if attempt.succeeded() {
+                    report.evicted = report.evicted.saturating_add(1);
+                }
+                report.pods.push(context.attempt_decision(
+                    index,
+                    position,
+                    &attempt,
+                    &alloc::format!("duplicate of `{first_name}` (owner `{owner}`)"),
+                ));
+            }
+        }
+    }
+}
+
+/// `FindDuplicatePods`: the pods of each owner key, keys in order of first appearance.
+fn groups(context: &Context<'_>, pods: &[usize]) -> Vec<(String, Vec<usize>)> {
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for &index in pods {
+        let Some(pod) = context.pod(index) else {
+            continue;
+        };
+        for owner in &pod.metadata.owner_references {
+            let key = alloc::format!("{}/{}", owner.kind, owner.name);
+            match groups.iter_mut().find(|(existing, _)| *existing == key) {
+                Some((_, members)) => members.push(index),
+                None => groups.push((key, alloc::vec![index])),
+            }
+        }
+    }
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+
+    use crate::descheduler::pods::testing::{
+        build_node, build_pod, critical, daemon_set_owner, mirror, normal_owner, replica_set_owner,
+        with_local_storage,
+    };
+    use crate::descheduler::testing::strategy;
+    use crate::descheduler::Verdict;
+
+    /// `TestFindDuplicatePods` (`strategies/duplicates_test.go`): three pods of one
+    /// ReplicaSet and four pods no strategy may evict; two are evicted.
+    #[test]
+    fn find_duplicate_pods() {
+        let node = build_node("n1", 2000, 3000, 10);
+        let mut p7 = critical(build_pod("p7", 100, 0, "n1"));
+        p7.metadata.namespace = "kube-system".into();
+        let pods = vec![
+            replica_set_owner(build_pod("p1", 100, 0, "n1")),
+            replica_set_owner(build_pod("p2", 100, 0, "n1")),
+            replica_set_owner(build_pod("p3", 100, 0, "n1")),
+            daemon_set_owner(build_pod("p4", 100, 0, "n1")),
+            with_local_storage(normal_owner(build_pod("p5", 100, 0, "n1"))),
+            mirror(build_pod("p6", 100, 0, "n1")),
+            p7,
+        ];
+        let (report, evicted) = strategy(super::NAME, None, vec![node], pods, 0);
+        assert_eq!(evicted, [1, 2]);
+        assert_eq!(report.evicted, 2);
+        assert_eq!(report.pods.len(), 3);
+        assert_eq!(report.pods[0].verdict, Verdict::Kept);
+    }
+
+    /// The later upstream table's namespaced case (`dev` and `test` pods of a same-named
+    /// ReplicaSet): upstream evicts 4 since it keys by namespace; `v3.11.0` keys by
+    /// `Kind/name` alone, so all six are one group and 5 are evicted.
+    #[test]
+    fn owners_are_not_told_apart_by_namespace() {
+        let node = build_node("n1", 2000, 3000, 10);
+        let mut pods = vec![];
+        for (name, namespace) in [
+            ("p1", "dev"),
+            ("p2", "dev"),
+            ("p3", "dev"),
+            ("p8", "test"),
+            ("p9", "test"),
+            ("p10", "test"),
+        ] {
+            let mut pod = replica_set_owner(build_pod(name, 100, 0, "n1"));
+            pod.metadata.namespace = namespace.into();
+            pods.push(pod);
+        }
+        let (_, evicted) = strategy(super::NAME, None, vec![node], pods, 0);
+        assert_eq!(evicted, [1, 2, 3, 4, 5]);
+    }
+
+    /// `controllers-semantics.md` §8.2 `ds-dup-1`.
+    #[test]
+    fn reference_case() {
+        let node = build_node("n1", 2000, 3000, 10);
+        let owned = |name: &str, owner: &str| {
+            let mut pod = replica_set_owner(build_pod(name, 100, 0, "n1"));
+            if let Some(reference) = pod.metadata.owner_references.first_mut() {
+                reference.name = owner.into();
+            }
+            pod
+        };
+        let pods = vec![owned("a", "rs1"), owned("b", "rs1"), owned("c", "rs2")];
+        let (report, evicted) = strategy(super::NAME, None, vec![node], pods, 0);
+        assert_eq!(evicted, [1]);
+        let verdicts: vec::Vec<_> = report
+            .pods
+            .iter()
+            .map(|d| (d.pod.as_str(), d.verdict))
+            .collect();
+        assert_eq!(
+            verdicts,
+            [
+                ("default/a", Verdict::Kept),
+                ("default/b", Verdict::Evicted),
+                ("default/c", Verdict::Kept)
+            ]
+        );
+    }
+
+    #[test]
+    fn the_node_limit_stops_evictions() {
+        let node = build_node("n1", 2000, 3000, 10);
+        let pods = (1..=4)
+            .map(|i| replica_set_owner(build_pod(&alloc::format!("p{i}"), 100, 0, "n1")))
+            .collect();
+        let (report, evicted) = strategy(super::NAME, None, vec![node], pods, 2);
+        assert_eq!(evicted, [1, 2]);
+        assert_eq!(report.pods[3].verdict, Verdict::Limited);
+    }
+}
