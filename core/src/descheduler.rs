@@ -233,7 +233,7 @@ pub struct Descheduled {
 pub fn run(
     policy: &DeschedulerPolicy,
     nodes: &[Node],
-    pods: &[PodEntry],
+    pods: &[&PodEntry],
     evict: &mut dyn FnMut(usize) -> Result<(), String>,
 ) -> Descheduling {
     run_with(policy, nodes, pods, Options::default(), evict)
@@ -255,7 +255,7 @@ pub fn run(
 pub fn run_with(
     policy: &DeschedulerPolicy,
     nodes: &[Node],
-    pods: &[PodEntry],
+    pods: &[&PodEntry],
     options: Options,
     evict: &mut dyn FnMut(usize) -> Result<(), String>,
 ) -> Descheduling {
@@ -355,7 +355,7 @@ impl Attempt {
 /// The state the strategies share: the ready nodes, the pods on each, the per-node count
 /// of evictions (`nodePodCount`) and the evictions so far.
 struct Context<'a> {
-    pods: &'a [PodEntry],
+    pods: &'a [&'a PodEntry],
     nodes: Vec<&'a Node>,
     /// Bound, non-terminal pods per ready node (by position in `nodes`), in input order.
     on_node: Vec<Vec<usize>>,
@@ -374,7 +374,7 @@ struct Context<'a> {
 impl<'a> Context<'a> {
     fn new(
         nodes: Vec<&'a Node>,
-        pods: &'a [PodEntry],
+        pods: &'a [&'a PodEntry],
         options: Options,
         evict: &'a mut dyn FnMut(usize) -> Result<(), String>,
     ) -> Self {
@@ -595,7 +595,8 @@ pub(crate) mod testing {
         max_per_node: usize,
         refused: &[usize],
     ) -> (StrategyRun, Vec<usize>) {
-        let entries = super::pods::testing::entries(pods);
+        let owned = super::pods::testing::entries(pods);
+        let entries: Vec<&crate::cluster::PodEntry> = owned.iter().collect();
         let default = DeschedulerStrategy {
             enabled: true,
             ..DeschedulerStrategy::default()
@@ -670,10 +671,11 @@ mod tests {
             ..NodeCondition::default()
         }];
         let nodes = vec![build_node("n1", 1000, 1000, 10), down];
-        let pods = entries(vec![
+        let owned = entries(vec![
             replica_set_owner(build_pod("a", 100, 0, "n1")),
             replica_set_owner(build_pod("b", 100, 0, "n1")),
         ]);
+        let pods: Vec<&crate::cluster::PodEntry> = owned.iter().collect();
         let mut called = false;
         let outcome = run(
             &policy(&[remove_duplicates::NAME]),
@@ -707,12 +709,13 @@ mod tests {
         ];
         let mut bare = build_pod("bare", 100, 0, "n1");
         bare.metadata.namespace = "kube-system".into();
-        let pods = entries(vec![
+        let owned = entries(vec![
             replica_set_owner(build_pod("a", 100, 0, "n1")),
             replica_set_owner(build_pod("b", 100, 0, "n1")),
             replica_set_owner(build_pod("c", 100, 0, "n1")),
             bare,
         ]);
+        let pods: Vec<&crate::cluster::PodEntry> = owned.iter().collect();
         let mut policy = policy(&[pod_anti_affinity::NAME, remove_duplicates::NAME, "Bogus"]);
         policy.strategies.insert(
             String::from(low_node_utilization::NAME),
@@ -758,10 +761,11 @@ mod tests {
             build_node("n1", 1000, 1000, 4),
             build_node("n2", 1000, 1000, 4),
         ];
-        let pods = entries(vec![
+        let owned = entries(vec![
             replica_set_owner(build_pod("a", 400, 0, "n1")),
             replica_set_owner(build_pod("b", 400, 0, "n1")),
         ]);
+        let pods: Vec<&crate::cluster::PodEntry> = owned.iter().collect();
         let mut policy = policy(&[remove_duplicates::NAME, low_node_utilization::NAME]);
         if let Some(lnu) = policy.strategies.get_mut(low_node_utilization::NAME) {
             let thresholds = &mut lnu.params.node_resource_utilization_thresholds;
@@ -795,10 +799,11 @@ mod tests {
             build_node("n1", 1000, 1000, 4),
             build_node("n2", 1000, 1000, 4),
         ];
-        let pods = entries(vec![
+        let owned = entries(vec![
             replica_set_owner(build_pod("a", 400, 0, "n1")),
             replica_set_owner(build_pod("b", 400, 0, "n1")),
         ]);
+        let pods: Vec<&crate::cluster::PodEntry> = owned.iter().collect();
         let outcome = run(
             &policy(&[remove_duplicates::NAME]),
             &nodes,

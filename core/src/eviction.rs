@@ -18,6 +18,7 @@ pub mod drain;
 pub mod scenario;
 pub mod taint_manager;
 
+use alloc::boxed::Box;
 use alloc::collections::{BTreeMap, BTreeSet, BinaryHeap};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -50,6 +51,8 @@ const MAX_HAPPENINGS: usize = 1_000_000;
 pub struct Options {
     /// Stop at this point instead of the horizon, and report the cluster as it is then.
     pub at: Option<Duration>,
+    /// Leave replacements unplaced: only the evictions and their timing are wanted.
+    pub skip_rescheduling: bool,
 }
 
 /// The timeline, and the cluster as it stands at its end.
@@ -57,9 +60,10 @@ pub struct Options {
 pub struct Outcome {
     /// `report.timeline`, `report.evictions`, `report.descheduler`, `report.machines`.
     pub disruption: Disruption,
-    /// Nodes at the end (removed nodes left out).
+    /// Nodes at the end (removed nodes left out); only with [`Options::at`].
     pub nodes: Vec<Node>,
-    /// Pods at the end: terminating and deleted pods as terminated, replacements added.
+    /// Pods at the end: terminating and deleted pods as terminated, replacements added;
+    /// only with [`Options::at`].
     pub pods: Vec<PodEntry>,
     /// Problems with steps that only show while playing them (an unknown node).
     pub diagnostics: Vec<Diagnostic>,
@@ -72,6 +76,8 @@ pub fn run(cluster: &Cluster, schedule: &ScheduleOptions, options: &Options) -> 
     let horizon = scenario::horizon(scenario).unwrap_or(scenario::DEFAULT_HORIZON);
     let until = options.at.map_or(horizon, |at| at.min(horizon));
     let mut world = World::new(cluster, schedule, until, spans);
+    world.reschedule = !options.skip_rescheduling;
+    world.state_wanted = options.at.is_some();
     for timed in scenario::actions(scenario) {
         world.agenda_push(timed.at, Happening::Step(timed.step));
     }
@@ -170,10 +176,11 @@ struct World<'c> {
     version: Version,
     until: Duration,
     spans: &'c [Span],
-    nodes: Vec<Node>,
+    nodes: Vec<Shared<'c, Node>>,
     node_gone: Vec<bool>,
     node_index: BTreeMap<String, usize>,
-    pods: Vec<PodEntry>,
+    /// The input's pods, borrowed, then the replacements.
+    pods: Vec<Shared<'c, PodEntry>>,
     life: Vec<Life>,
     on_node: Vec<Vec<usize>>,
     taint_queue: BTreeMap<usize, Scheduled>,
@@ -190,6 +197,8 @@ struct World<'c> {
     replaces: BTreeMap<usize, usize>,
     /// Replacements already reported Pending.
     reported_pending: BTreeSet<usize>,
+    reschedule: bool,
+    state_wanted: bool,
     disruption: Disruption,
     diagnostics: Vec<Diagnostic>,
 }
@@ -201,13 +210,13 @@ impl<'c> World<'c> {
         until: Duration,
         spans: &'c [Span],
     ) -> Self {
-        let nodes = cluster.nodes.clone();
+        let nodes: Vec<Shared<'c, Node>> = cluster.nodes.iter().map(Shared::Input).collect();
         let node_index: BTreeMap<String, usize> = nodes
             .iter()
             .enumerate()
             .map(|(index, node)| (node.metadata.name.clone(), index))
             .collect();
-        let pods = cluster.pods.clone();
+        let pods: Vec<Shared<'c, PodEntry>> = cluster.pods.iter().map(Shared::Input).collect();
         let mut on_node = alloc::vec![Vec::new(); nodes.len()];
         let life = pods
             .iter()
@@ -278,6 +287,8 @@ impl<'c> World<'c> {
             changed: false,
             replaces: BTreeMap::new(),
             reported_pending: BTreeSet::new(),
+            reschedule: true,
+            state_wanted: false,
             disruption: Disruption {
                 timeline_until: until,
                 ..Disruption::default()
@@ -348,7 +359,7 @@ impl<'c> World<'c> {
                 let Some(node_index) = self.node(node, index) else {
                     return;
                 };
-                let Some(target) = self.nodes.get_mut(node_index) else {
+                let Some(target) = self.nodes.get_mut(node_index).map(Shared::to_mut) else {
                     return;
                 };
                 let before = target.spec.taints.len();
@@ -470,7 +481,7 @@ impl<'c> World<'c> {
     }
 
     fn add_taint(&mut self, at: Duration, node: usize, taint: Taint, reason: &str, verb: &str) {
-        let Some(target) = self.nodes.get_mut(node) else {
+        let Some(target) = self.nodes.get_mut(node).map(Shared::to_mut) else {
             return;
         };
         let name = target.metadata.name.clone();
@@ -499,7 +510,7 @@ impl<'c> World<'c> {
     }
 
     fn remove_taint(&mut self, at: Duration, node: usize, key: &str, effect: &str) -> bool {
-        let Some(target) = self.nodes.get_mut(node) else {
+        let Some(target) = self.nodes.get_mut(node).map(Shared::to_mut) else {
             return false;
         };
         let before = target.spec.taints.len();
@@ -523,7 +534,7 @@ impl<'c> World<'c> {
     }
 
     fn cordon(&mut self, at: Duration, node: usize, unschedulable: bool) {
-        let Some(target) = self.nodes.get_mut(node) else {
+        let Some(target) = self.nodes.get_mut(node).map(Shared::to_mut) else {
             return;
         };
         let name = target.metadata.name.clone();
@@ -579,7 +590,7 @@ impl<'c> World<'c> {
     /// A condition change, and the taints the node lifecycle controller sets for it
     /// (`nodeConditionToTaintKeyStatusMap`, the NoExecute `not-ready`/`unreachable`).
     fn set_condition(&mut self, at: Duration, node: usize, condition: &str, status: &str) {
-        let Some(target) = self.nodes.get_mut(node) else {
+        let Some(target) = self.nodes.get_mut(node).map(Shared::to_mut) else {
             return;
         };
         let name = target.metadata.name.clone();
@@ -760,7 +771,7 @@ impl<'c> World<'c> {
         if self.life.get(pod) != Some(&Life::Running) {
             return;
         }
-        let Some(entry) = self.pods.get_mut(pod) else {
+        let Some(entry) = self.pods.get(pod) else {
             return;
         };
         let node_name = entry.pod.spec.node_name.clone();
@@ -772,7 +783,6 @@ impl<'c> World<'c> {
                 .termination_grace_period_seconds
                 .map_or(DEFAULT_GRACE, Duration::from_seconds)
         });
-        entry.state = PodState::Terminated;
         let ready = self
             .node_index
             .get(node_name.as_str())
@@ -858,8 +868,7 @@ impl<'c> World<'c> {
         if let Some(life) = self.life.get_mut(pod) {
             *life = Life::Gone;
         }
-        if let Some(entry) = self.pods.get_mut(pod) {
-            entry.state = PodState::Terminated;
+        if let Some(entry) = self.pods.get(pod) {
             if let Some(node) = self.node_index.get(entry.pod.spec.node_name.as_str()) {
                 if let Some(list) = self.on_node.get_mut(*node) {
                     list.retain(|other| *other != pod);
@@ -868,48 +877,56 @@ impl<'c> World<'c> {
         }
     }
 
-    /// The controller's new pod for an evicted one: the same spec, not bound.
+    /// The controller's new pod for an evicted one: the same spec, not bound (a
+    /// StatefulSet's keeps the name). Without rescheduling only its name is recorded.
     fn replace(&mut self, pod: usize, eviction: usize) {
         let Some(old) = self.pods.get(pod) else {
             return;
         };
-        let mut entry = old.clone();
         let stateful = old
             .pod
             .metadata
             .controller()
             .is_some_and(|owner| owner.kind == "StatefulSet");
-        if !stateful {
+        let name = if stateful {
+            old.pod.metadata.name.clone()
+        } else {
             let base = if old.pod.metadata.generate_name.is_empty() {
                 alloc::format!("{}-", old.pod.metadata.name)
             } else {
                 old.pod.metadata.generate_name.clone()
             };
-            entry.pod.metadata.name = alloc::format!(
+            alloc::format!(
                 "{base}{}",
-                crate::owners::suffix(&old.pod.metadata.name, self.pods.len())
-            );
-            entry.pod.metadata.uid = String::new();
+                crate::owners::suffix(&old.pod.metadata.name, self.pods.len() + eviction)
+            )
+        };
+        let namespace = old.pod.metadata.namespace.clone();
+        if self.reschedule {
+            let mut entry = PodEntry::clone(old);
+            if !stateful {
+                entry.pod.metadata.name.clone_from(&name);
+                entry.pod.metadata.uid = String::new();
+            }
+            entry.pod.spec.node_name = String::new();
+            entry.pod.status = crate::model::PodStatus::default();
+            entry.state = PodState::Pending;
+            entry.spans = None;
+            let index = self.pods.len();
+            self.pods.push(Shared::Own(Box::new(entry)));
+            self.life.push(Life::Waiting);
+            self.waiting.push(index);
+            self.replaces.insert(index, eviction);
+            self.changed = true;
         }
-        entry.pod.spec.node_name = String::new();
-        entry.pod.status = crate::model::PodStatus::default();
-        entry.state = PodState::Pending;
-        entry.spans = None;
-        let name = entry_name(&entry);
-        let index = self.pods.len();
-        self.pods.push(entry);
-        self.life.push(Life::Waiting);
-        self.waiting.push(index);
-        self.replaces.insert(index, eviction);
-        self.changed = true;
         if let Some(record) = self.disruption.evictions.get_mut(eviction) {
-            record.replacement = Some(name);
+            record.replacement = Some(alloc::format!("{namespace}/{name}"));
         }
     }
 
     /// Places the replacements waiting for a node, on the cluster as it is now.
     fn place_replacements(&mut self, at: Duration) {
-        if self.waiting.is_empty() || !self.changed {
+        if self.waiting.is_empty() || !self.changed || !self.reschedule {
             return;
         }
         self.changed = false;
@@ -932,19 +949,19 @@ impl<'c> World<'c> {
             .iter()
             .zip(&self.node_gone)
             .filter(|(_, gone)| !**gone)
-            .map(|(node, _)| node.clone())
+            .map(|(node, _)| Node::clone(node))
             .collect();
         let mut from_view: BTreeMap<String, usize> = BTreeMap::new();
         for (index, (entry, life)) in self.pods.iter().zip(&self.life).enumerate() {
             match life {
                 // Terminating pods still hold their room until they are gone.
                 Life::Running | Life::Terminating(_) => {
-                    let mut bound = entry.clone();
+                    let mut bound = PodEntry::clone(entry);
                     bound.state = PodState::Bound;
                     view.pods.push(bound);
                 }
                 Life::Waiting => {
-                    view.pods.push(entry.clone());
+                    view.pods.push(PodEntry::clone(entry));
                     from_view.insert(entry_name(entry), index);
                 }
                 Life::Gone | Life::Elsewhere => {}
@@ -997,7 +1014,7 @@ impl<'c> World<'c> {
         let Some(&node) = self.node_index.get(node_name) else {
             return;
         };
-        let Some(entry) = self.pods.get_mut(pod) else {
+        let Some(entry) = self.pods.get_mut(pod).map(Shared::to_mut) else {
             return;
         };
         entry.pod.spec.node_name = node_name.to_string();
@@ -1641,15 +1658,33 @@ impl<'c> World<'c> {
             .iter()
             .zip(&self.node_gone)
             .filter(|(_, gone)| !**gone)
-            .map(|(node, _)| node.clone())
+            .map(|(node, _)| Node::clone(node))
             .collect();
+        // The pods the API lists: running and terminating ones (not yet gone).
+        let (listed, positions): (Vec<&PodEntry>, Vec<usize>) = self
+            .pods
+            .iter()
+            .zip(&self.life)
+            .enumerate()
+            .filter(|(_, (_, life))| matches!(life, Life::Running | Life::Terminating(_)))
+            .map(|(index, (entry, _))| (&**entry, index))
+            .unzip();
         let budgets = &mut self.budgets;
-        let pods = &self.pods;
-        let mut evict = |index: usize| match pods.get(index) {
-            Some(entry) => budgets.evict(&entry.pod),
-            None => Ok(()),
+        let life = &self.life;
+        let mut evict = |index: usize| {
+            let Some(&pod) = positions.get(index) else {
+                return Ok(());
+            };
+            match (life.get(pod), listed.get(index)) {
+                (Some(Life::Running), Some(entry)) => budgets.evict(&entry.pod),
+                // A terminating pod is deleted without asking its budget.
+                _ => Ok(()),
+            }
         };
-        let outcome = crate::descheduler::run(policy, &live, pods, &mut evict);
+        let mut outcome = crate::descheduler::run(policy, &live, &listed, &mut evict);
+        for (index, _) in &mut outcome.evicted {
+            *index = positions.get(*index).copied().unwrap_or(usize::MAX);
+        }
         let evicted = outcome.evicted.clone();
         self.event(
             at,
@@ -1662,7 +1697,11 @@ impl<'c> World<'c> {
             .descheduler
             .push(DeschedulerRun { at, outcome });
         for (pod, strategy) in evicted {
-            let name = self.pods.get(pod).map(entry_name).unwrap_or_default();
+            let name = self
+                .pods
+                .get(pod)
+                .map(|entry| entry_name(entry))
+                .unwrap_or_default();
             self.terminate(
                 at,
                 pod,
@@ -1718,17 +1757,38 @@ impl<'c> World<'c> {
                 },
             })
             .collect();
-        let nodes = self
-            .nodes
-            .into_iter()
-            .zip(self.node_gone)
-            .filter(|(_, gone)| !gone)
-            .map(|(node, _)| node)
-            .collect();
+        // The cluster where the timeline stopped, only when asked for (it copies every pod).
+        let (nodes, pods) = if self.state_wanted {
+            let nodes = self
+                .nodes
+                .into_iter()
+                .zip(self.node_gone)
+                .filter(|(_, gone)| !gone)
+                .map(|(node, _)| node.into_owned())
+                .collect();
+            let pods = self
+                .pods
+                .into_iter()
+                .zip(&self.life)
+                .map(|(entry, life)| {
+                    let mut entry = entry.into_owned();
+                    entry.state = match life {
+                        Life::Running => PodState::Bound,
+                        Life::Terminating(_) | Life::Gone => PodState::Terminated,
+                        Life::Waiting => PodState::Pending,
+                        Life::Elsewhere => entry.state,
+                    };
+                    entry
+                })
+                .collect();
+            (nodes, pods)
+        } else {
+            (Vec::new(), Vec::new())
+        };
         Outcome {
             disruption,
             nodes,
-            pods: self.pods,
+            pods,
             diagnostics: self.diagnostics,
         }
     }
@@ -1789,5 +1849,46 @@ fn condition_text(condition: &machine::Condition) -> String {
             condition.reason,
             condition.message
         )
+    }
+}
+
+/// An input object as the timeline sees it: borrowed until a step changes it.
+enum Shared<'c, T> {
+    /// As in the input.
+    Input(&'c T),
+    /// Changed, or made by the timeline (a replacement pod); boxed so that the list of
+    /// borrowed objects stays small.
+    Own(Box<T>),
+}
+
+impl<T: Clone> Shared<'_, T> {
+    /// The object, copied the first time it changes.
+    fn to_mut(&mut self) -> &mut T {
+        if let Self::Input(input) = self {
+            *self = Self::Own(Box::new(T::clone(input)));
+        }
+        match self {
+            Self::Own(own) => own,
+            // Not reached (the object was just copied); leaking one copy is the
+            // panic-free way to satisfy the type.
+            Self::Input(input) => Box::leak(Box::new(T::clone(input))),
+        }
+    }
+
+    fn into_owned(self) -> T {
+        match self {
+            Self::Input(input) => input.clone(),
+            Self::Own(own) => *own,
+        }
+    }
+}
+
+impl<T> core::ops::Deref for Shared<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        match self {
+            Self::Input(input) => input,
+            Self::Own(own) => own,
+        }
     }
 }

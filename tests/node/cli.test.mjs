@@ -131,6 +131,10 @@ test('--at stops the Scenario timeline and shows the cluster there', () => {
   assert.equal(at.nodes[0].unschedulable, true);
   assert.equal(at.nodes[1].pods, 3);
   assert.equal(report(['--at=1m']).evictions.length, 1);
+  // Without rescheduling, the replacements stay unplaced, so the budget never allows the
+  // second eviction.
+  const unplaced = report(['--no-reschedule']);
+  assert.deepEqual(unplaced.evictions.map((eviction) => eviction.rescheduledTo), [null]);
   const text = cli(['evaluate', input, '-o', 'text']).stdout;
   assert.match(text, /TIMELINE \(until 1h0m0s, 13 events\)/);
   assert.match(text, /1m5s\s+Evicted\s+Pod\/default\/web-bbbbb/);

@@ -26,6 +26,11 @@ pub struct EvaluateOptions {
     #[serde(default)]
     #[tsify(optional)]
     pub at: Option<String>,
+    /// Whether the replacements of evicted pods are placed by the scheduler (default
+    /// `true`); `false` when only the evictions and their timing matter.
+    #[serde(default)]
+    #[tsify(optional)]
+    pub reschedule: Option<bool>,
 }
 
 /// Scheduling options; each one left out keeps kubefit's default.
@@ -103,7 +108,7 @@ pub enum Format {
 // since serde-wasm-bindgen only looks up the names a struct declares.
 
 /// The names `options` accepts.
-pub(crate) const OPTION_NAMES: &[&str] = &["limits", "format", "schedule", "at"];
+pub(crate) const OPTION_NAMES: &[&str] = &["limits", "format", "schedule", "at", "reschedule"];
 /// The names `options.schedule` accepts.
 pub(crate) const SCHEDULE_NAMES: &[&str] = &["profile", "preemption", "seed", "maxNodeVerdicts"];
 /// The names `options.limits` accepts.
@@ -148,6 +153,7 @@ impl EvaluateOptions {
                 .at
                 .as_deref()
                 .and_then(|text| kubefit_core::duration::parse(text).ok()),
+            skip_rescheduling: self.reschedule == Some(false),
         };
         kubefit_core::Options {
             limits,

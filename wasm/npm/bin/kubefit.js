@@ -25,6 +25,7 @@ Options:
   --seed N             seed of the kubernetes-1.34 draw between tied nodes (default 0)
   --at DURATION        stop the Scenario's timeline there (a Go duration: 90s, 1h30m)
                        and show the nodes and pods as they are at that point
+  --no-reschedule      do not place the replacements of evicted pods
   -h, --help           print this help
   -V, --version        print the kubefit version
 
@@ -38,6 +39,7 @@ function parse(args) {
   let output = 'json';
   const schedule = {};
   let at;
+  let reschedule;
   let command;
   let onlyFiles = false;
   for (let index = 0; index < args.length; index += 1) {
@@ -82,6 +84,8 @@ function parse(args) {
         throw new UsageError(`--seed must be a non-negative integer, got \`${seed}\``);
       }
       schedule.seed = Number(seed);
+    } else if (arg === '--no-reschedule') {
+      reschedule = false;
     } else if (arg === '--at' || arg.startsWith('--at=')) {
       at = valueOf('--at', 'a Go duration such as 90s or 1h30m');
     } else {
@@ -94,7 +98,7 @@ function parse(args) {
   if (output !== 'json' && output !== 'text') {
     throw new UsageError(`unknown output format \`${output}\`: use json or text`);
   }
-  return { files, output, schedule, at };
+  return { files, output, schedule, at, reschedule };
 }
 
 async function readStdin() {
@@ -148,6 +152,7 @@ async function main(args) {
     format: parsed.output,
     schedule: parsed.schedule,
     ...(parsed.at === undefined ? {} : { at: parsed.at }),
+    ...(parsed.reschedule === undefined ? {} : { reschedule: parsed.reschedule }),
   });
   process.stdout.write(payload.endsWith('\n') ? payload : `${payload}\n`);
   return ok ? 0 : 1;
