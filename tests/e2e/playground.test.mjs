@@ -195,7 +195,7 @@ test('the gallery loads the documented examples', async () => {
   const dialog = page.locator('dialog.gallery');
   await dialog.waitFor();
   await shot(page, '05-gallery');
-  await dialog.getByRole('button', { name: /three taints/ }).click();
+  await dialog.getByRole('button', { name: /^Taints and tolerations: three taints/ }).click();
   await page.waitForFunction(() => document.querySelector('.tab.selected [role=tab]')?.textContent === 'taints-three.yaml');
   assert.equal(await dialog.isVisible(), false);
   assert.deepEqual(
@@ -231,6 +231,8 @@ test('the pods table filters by namespace and text, and tables sort', async () =
   await page.getByRole('tab', { name: /^Pods/ }).focus();
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => document.activeElement?.id === 'tab-placement');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.activeElement?.id === 'tab-disruption');
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => document.activeElement?.id === 'tab-report');
   assert.match(await page.locator('.report-text').textContent(), /NODES \(3\)/);
@@ -434,6 +436,72 @@ test('the placement panel explains a preemption, and a failing cell shows its ca
   assert.equal(selected.text, 'allocatable');
   assert.match(selected.before, /name: node1\n[^]*status:\n  $/);
   await shot(page, '18-placement-cause');
+  assert.deepEqual(page.late, []);
+  assert.deepEqual(page.errors, []);
+  await ctx.close();
+});
+
+test('the disruption panel plays a Scenario, and a what-if button adds a step to it', async () => {
+  const ctx = await context();
+  const page = await open(ctx);
+  await page.getByRole('button', { name: 'Examples' }).click();
+  await page.locator('dialog.gallery').getByRole('button', { name: /tolerationSeconds/ }).click();
+  await page.waitForFunction(() => document.querySelector('.tab.selected [role=tab]')?.textContent === 'toleration-seconds.yaml');
+  await page.getByRole('tab', { name: /^Disruption/ }).click();
+  const head = page.locator('.scenario-head');
+  assert.equal(await head.textContent(), 'The Scenario in toleration-seconds.yaml, played to 2h0m0s: 11 events, 2 evictions.');
+  // One lane per node on one axis; every event is a mark and a line in words.
+  assert.deepEqual(await page.locator('.timeline .lane h4').allTextContents(), ['Nodenode1', 'Nodenode2', 'Nodenode3']);
+  assert.deepEqual(await page.locator('.axis text').allTextContents(), ['0s', '30m0s', '1h0m0s', '1h30m0s', '2h0m0s']);
+  assert.equal(await page.locator('.track line:not(.grid)').count(), 11);
+  assert.equal(await page.locator('.timeline .events li').count(), 11);
+  const evictions = page.locator('table.evictions tbody tr');
+  assert.equal(await evictions.count(), 2);
+  // Each evicted pod's node before, and where its replacement is after.
+  const cells = (row) => evictions.nth(row).locator('th, td').allTextContents();
+  assert.deepEqual(await cells(0), [
+    'default/web-abcde', '0s', 'taint', 'node1', 'node3as web-jj8gc', 'Marking for deletion Pod default/web-abcde',
+  ]);
+  assert.deepEqual(await cells(1), [
+    'default/patient', '1h0m0s', 'taint', 'node1', 'not replaced', 'Marking for deletion Pod default/patient',
+  ]);
+  await shot(page, '19-disruption');
+
+  // What if node3 were drained too? The replacement has nowhere to go until node2's
+  // taint is removed at 10m.
+  await page.getByRole('tab', { name: /^Nodes/ }).click();
+  await page.getByRole('button', { name: 'drain: add {at: 0s, drain: node3} to the Scenario' }).click();
+  await page.waitForFunction(() => document.querySelector('#tab-disruption')?.getAttribute('aria-selected') === 'true');
+  const selected = await page.evaluate(() => {
+    const area = document.activeElement;
+    return { id: area.id, step: area.value.slice(area.selectionStart, area.selectionEnd) };
+  });
+  assert.deepEqual(selected, { id: 'source', step: '{at: 0s, drain: node3}' });
+  assert.match(
+    await editor(page).inputValue(),
+    /\n {4}- \{at: 10m, untaint: \{node: node2, key: key1, effect: NoExecute\}\}\n {4}- \{at: 0s, drain: node3\}\n$/,
+  );
+  await page.locator('.lane[aria-label="Node/node3"] li', { hasText: 'node/node3 drained' }).waitFor();
+  assert.equal(await head.textContent(), 'The Scenario in toleration-seconds.yaml, played to 2h0m0s: 16 events, 2 evictions.');
+  assert.equal((await cells(0))[4], 'node2as web-jj8gc');
+  assert.match(await page.locator('.lane[aria-label="Node/node2"] .events').textContent(), /pod-pending.*0\/3 nodes are available/);
+  await shot(page, '20-disruption-what-if');
+
+  // Machines: hooks hold the deletion; the conditions say which.
+  await page.getByRole('button', { name: 'Examples' }).click();
+  await page.locator('dialog.gallery').getByRole('button', { name: /Machine deletion lifecycle hooks/ }).click();
+  await page.waitForFunction(() => document.querySelector('.tab.selected [role=tab]')?.textContent === 'machine-deletion-hooks.yaml');
+  assert.deepEqual(await page.locator('.machines .conditions .pill').allTextContents(), ['Drainable=True', 'Drained=True', 'Terminable=True']);
+  await page.locator('.machines').scrollIntoViewIfNeeded();
+  await shot(page, '21-disruption-machines');
+
+  // Without a Scenario, the panel offers one.
+  await editor(page).fill('kind: Node\nmetadata: {name: solo}\n');
+  await page.locator('.disruption.intro').waitFor();
+  await shot(page, '22-disruption-intro');
+  await page.getByRole('button', { name: 'Add this Scenario to the input' }).click();
+  await page.locator('.lane[aria-label="Node/solo"]').waitFor();
+  assert.match(await editor(page).inputValue(), /\n---\napiVersion: kubefit.dev\/v1alpha1\nkind: Scenario\n/);
   assert.deepEqual(page.late, []);
   assert.deepEqual(page.errors, []);
   await ctx.close();

@@ -5,6 +5,7 @@
 //! submodules. Every user-supplied string (the input, names, labels, messages) goes into
 //! the page as a text node through `html!`'s `{ … }`, never as markup.
 
+mod disruption;
 mod editor;
 mod header;
 mod nodes;

@@ -70,11 +70,12 @@ impl Example {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kubefit_core::duration::SECOND;
     use kubefit_core::{evaluate, Options, Source};
 
     #[test]
     fn every_example_has_a_title_a_description_and_a_unique_name() {
-        assert!(EXAMPLES.len() >= 14, "{}", EXAMPLES.len());
+        assert!(EXAMPLES.len() >= 20, "{}", EXAMPLES.len());
         let mut names = std::collections::BTreeSet::new();
         for example in EXAMPLES {
             assert!(!example.title().is_empty(), "{}", example.file);
@@ -124,6 +125,12 @@ mod tests {
             "priority-preemption.yaml",
             "project-node-selector.yaml",
             "scheduler-policy.yaml",
+            "taints-three-timeline.yaml",
+            "toleration-seconds.yaml",
+            "daemonset-tolerations.yaml",
+            "descheduler-policy.yaml",
+            "machine-deletion-hooks.yaml",
+            "etcd-quorum-guard.yaml",
         ] {
             assert!(Example::named(name).is_some(), "{name}");
         }
@@ -272,5 +279,115 @@ mod tests {
         let nginx = report.scheduling.pods[0].preemption.as_ref().unwrap();
         assert_eq!(nginx.victims[0].pod, "default/batch-2");
         assert_eq!(nginx.violated_disruption_budgets, ["default/batch"]);
+    }
+
+    /// The key events of each example from the OpenShift chapters on taints, the
+    /// descheduler and machine deletion: who is evicted when, from where, to where.
+    #[test]
+    fn the_disruption_examples_play_their_key_events() {
+        let report = |name: &str| {
+            let example = Example::named(name).expect(name);
+            let report = evaluate(&[Source::new(name, example.text())], &Options::default());
+            assert!(
+                report.diagnostics.is_empty(),
+                "{name}: {:?}",
+                report.diagnostics
+            );
+            report
+        };
+        let evictions = |name: &str| -> Vec<(String, String, i64, Option<String>)> {
+            report(name)
+                .disruption
+                .evictions
+                .iter()
+                .map(|e| {
+                    (
+                        e.pod.clone(),
+                        e.node.clone(),
+                        e.at.0 / SECOND,
+                        e.rescheduled_to.clone(),
+                    )
+                })
+                .collect()
+        };
+        let evicted = |pod: &str, node: &str, at: i64, to: Option<&str>| {
+            (pod.to_owned(), node.to_owned(), at, to.map(str::to_owned))
+        };
+        // Only the pod that tolerates nothing goes; running stays.
+        assert_eq!(
+            evictions("taints-three-timeline.yaml"),
+            [evicted("default/plain", "node1", 0, None)]
+        );
+        assert_eq!(
+            evictions("toleration-seconds.yaml"),
+            [
+                evicted("default/web-abcde", "node1", 0, Some("node3")),
+                evicted("default/patient", "node1", 3600, None),
+            ]
+        );
+        let cancelled = report("toleration-seconds.yaml");
+        assert!(cancelled.disruption.timeline.iter().any(|event| {
+            event.object == "Pod/default/reprieved"
+                && event.at.0 == 600 * SECOND
+                && event.message == "Cancelling deletion of Pod default/reprieved"
+        }));
+        // The DaemonSet pod is never evicted.
+        assert_eq!(
+            evictions("daemonset-tolerations.yaml"),
+            [
+                evicted("default/web-x1y2z", "node1", 360, Some("node2")),
+                evicted("default/slow", "node1", 6060, None),
+            ]
+        );
+        // The descheduler runs once, at 1m; whatever it evicts comes from node1.
+        let descheduled = report("descheduler-policy.yaml");
+        let runs: Vec<i64> = descheduled
+            .disruption
+            .descheduler
+            .iter()
+            .map(|run| run.at.0)
+            .collect();
+        assert_eq!(runs, [60 * SECOND]);
+        for eviction in &descheduled.disruption.evictions {
+            assert_eq!(eviction.node, "node1", "{eviction:?}");
+            assert!(eviction.cause.starts_with("descheduler:"), "{eviction:?}");
+        }
+        // Hooks hold the drain until 5m and the instance until 20m.
+        assert_eq!(
+            evictions("machine-deletion-hooks.yaml"),
+            [evicted(
+                "default/app-abcde",
+                "worker-a-1",
+                300,
+                Some("worker-b-1")
+            )]
+        );
+        let hooks = report("machine-deletion-hooks.yaml");
+        let removed = hooks
+            .disruption
+            .timeline
+            .iter()
+            .find(|event| event.message == "Node worker-a-1 deleted");
+        assert_eq!(removed.map(|event| event.at.0), Some(1200 * SECOND));
+        let machine = &hooks.disruption.machines[0];
+        assert!(machine.removed);
+        assert!(machine
+            .conditions
+            .iter()
+            .all(|condition| condition.status == "True"));
+        // The quorum guard: nothing is evicted before the etcd operator removes its hook.
+        assert_eq!(
+            evictions("etcd-quorum-guard.yaml"),
+            [evicted(
+                "openshift-console/console-abcde",
+                "master-0",
+                900,
+                Some("master-3")
+            )]
+        );
+        let guard = report("etcd-quorum-guard.yaml");
+        assert!(guard.disruption.timeline[0].message.contains(
+            "Drainable=False (HookPresent): Drain operation currently blocked by: [{Name:EtcdQuorumOperator Owner:clusteroperator/etcd}]"
+        ));
     }
 }

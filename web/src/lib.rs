@@ -2,9 +2,11 @@
 
 pub mod app;
 pub mod browser;
+pub mod disruption;
 pub mod examples;
 pub mod lines;
 pub mod placement;
+pub mod scenario;
 pub mod share;
 pub mod state;
 pub mod tables;

@@ -16,6 +16,7 @@ use std::rc::Rc;
 use crate::examples::Example;
 use crate::lines;
 use crate::placement::{self, Side};
+use crate::scenario::{self, Refusal, WhatIf};
 use crate::share::{SharedDocument, Snapshot};
 use crate::tables::{NodeColumn, PodColumn, PodFilter, Sort};
 use crate::view::{Outcome, Place, Placement, Problem, View};
@@ -30,6 +31,9 @@ pub const INLINE_LIMIT: u64 = 256 << 10;
 
 /// The name of the document the playground starts with when there is nothing else.
 pub const UNTITLED: &str = "input.yaml";
+
+/// The document a what-if creates when the Scenario cannot go into the input.
+pub const SCENARIO_DOCUMENT: &str = "scenario.yaml";
 
 /// Identifies a file the page holds for the worker (the file itself stays in the page).
 pub type FileId = u32;
@@ -95,8 +99,8 @@ impl Document {
     }
 }
 
-/// A panel of results. Later panels (evictions, scaling, updates) are added here, to
-/// [`Panel::ALL`] and to the app's panel switch.
+/// A panel of results. Later panels (scaling, updates) are added here, to [`Panel::ALL`]
+/// and to the app's panel switch.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Panel {
     /// Nodes with their capacity and use.
@@ -106,13 +110,21 @@ pub enum Panel {
     Pods,
     /// Where each pending pod goes, and why: every node's verdicts and scores.
     Placement,
+    /// What the Scenario's steps do over time: the timeline, evictions and machines.
+    Disruption,
     /// The report as text, as the CLI prints it.
     Report,
 }
 
 impl Panel {
     /// Every panel, in tab order.
-    pub const ALL: [Panel; 4] = [Panel::Nodes, Panel::Pods, Panel::Placement, Panel::Report];
+    pub const ALL: [Panel; 5] = [
+        Panel::Nodes,
+        Panel::Pods,
+        Panel::Placement,
+        Panel::Disruption,
+        Panel::Report,
+    ];
 
     /// The id in links and element ids.
     #[must_use]
@@ -121,6 +133,7 @@ impl Panel {
             Self::Nodes => "nodes",
             Self::Pods => "pods",
             Self::Placement => "placement",
+            Self::Disruption => "disruption",
             Self::Report => "report",
         }
     }
@@ -132,6 +145,7 @@ impl Panel {
             Self::Nodes => "Nodes",
             Self::Pods => "Pods",
             Self::Placement => "Placement",
+            Self::Disruption => "Disruption",
             Self::Report => "Report",
         }
     }
@@ -247,6 +261,9 @@ pub enum Action {
         /// One of its reasons.
         reason: Option<String>,
     },
+    /// Add a what-if step to the input's Scenario (creating one if there is none), show
+    /// it in the editor and the disruption panel.
+    WhatIf(WhatIf),
     /// Show a message.
     Notify(String),
     /// Hide the message with this serial.
@@ -491,6 +508,7 @@ impl State {
             Action::RevealPlacement { node, reason } => {
                 self.reveal_placement(node.as_deref(), reason.as_deref());
             }
+            Action::WhatIf(what_if) => self.what_if(&what_if),
             Action::Notify(text) => {
                 let serial = self.notice.as_ref().map_or(1, |notice| notice.serial + 1);
                 self.notice = Some(Notice { serial, text });
@@ -638,12 +656,60 @@ impl State {
             let line_end = text[start..].find('\n').map_or(text.len(), |at| start + at);
             (start, line_end.min(end.max(start)))
         });
+        self.select(document, from, to);
+    }
+
+    /// Asks the editor to select bytes `from..to` of a text document.
+    fn select(&mut self, document: usize, from: usize, to: usize) {
+        let Some(text) = self.documents[document].as_text() else {
+            return;
+        };
         let (line, column, offset) = lines::position(text, from);
         let end = offset
             + text
                 .get(from..to)
                 .map_or(0, |key| key.encode_utf16().count());
         self.set_reveal(document, line, column, offset, end);
+    }
+
+    /// Adds a what-if step to the document with the Scenario that is played (or the one
+    /// an earlier what-if created), else to the active document; when that cannot take a
+    /// YAML document, to a new one.
+    fn what_if(&mut self, what_if: &WhatIf) {
+        let scenario = self.view().scenario.clone();
+        let target = [scenario.as_deref(), Some(SCENARIO_DOCUMENT)]
+            .into_iter()
+            .flatten()
+            .find_map(|name| self.documents.iter().position(|d| d.name == name))
+            .unwrap_or(self.active);
+        let name = self.documents[target].name.clone();
+        let added = match self.documents[target].as_text() {
+            Some(text) => scenario::add_step(text, what_if),
+            None => Err(Refusal::ReadOnly),
+        };
+        let (document, from, to) = match added {
+            Ok((text, from, to)) => {
+                self.documents[target].content = Content::Text(text.into());
+                (target, from, to)
+            }
+            // JSON, or a file: the Scenario goes in a document of its own.
+            Err(Refusal::Json | Refusal::ReadOnly) if scenario.is_none() => {
+                let (text, from, to) = scenario::document(what_if);
+                self.documents.push(Document::text(SCENARIO_DOCUMENT, text));
+                (self.documents.len() - 1, from, to)
+            }
+            Err(refusal) => {
+                self.reduce(Action::Notify(format!(
+                    "Cannot add the step to `{name}`: {refusal}"
+                )));
+                return;
+            }
+        };
+        self.pristine = false;
+        self.edits += 1;
+        self.schedule();
+        self.panel = Panel::Disruption;
+        self.select(document, from, to);
     }
 
     /// True if the input must be evaluated in the worker.
@@ -1367,5 +1433,75 @@ mod tests {
             reason: None,
         });
         assert_eq!(unknown.reveal_request(), None);
+    }
+
+    #[test]
+    fn a_what_if_adds_a_step_plays_it_and_selects_it() {
+        let state = State::default()
+            .apply(Action::ShowPanel(Panel::Nodes))
+            .apply(Action::WhatIf(WhatIf::Drain("worker-1".into())));
+        assert_eq!(state.panel(), Panel::Disruption);
+        assert_eq!(state.status(), Status::Current, "played at once");
+        assert_eq!(state.view().scenario.as_deref(), Some("mixed-cluster.yaml"));
+        assert!(state
+            .view()
+            .events
+            .iter()
+            .any(|e| e.message == "node/worker-1 cordoned"));
+        assert_eq!(selected_text(&state), "{at: 0s, drain: worker-1}");
+        let text = state.active_document().as_text().unwrap().to_owned();
+        assert!(
+            text.starts_with(Example::first().text()),
+            "the user's text is kept"
+        );
+
+        // The next one goes into the same Scenario, whichever document is shown.
+        let state = state
+            .apply(Action::Open(vec![Document::text("more.yaml", "# more\n")]))
+            .apply(Action::WhatIf(WhatIf::Cordon("worker-2".into())));
+        assert_eq!(state.active(), 0);
+        let text = state.active_document().as_text().unwrap();
+        assert_eq!(text.matches("kind: Scenario").count(), 1);
+        assert!(
+            text.ends_with("  - {at: 0s, drain: worker-1}\n  - {at: 0s, cordon: worker-2}\n"),
+            "{text}"
+        );
+        assert_eq!(state.documents()[1].as_text(), Some("# more\n"));
+    }
+
+    #[test]
+    fn a_what_if_on_json_opens_a_scenario_document_and_a_broken_scenario_is_left_alone() {
+        let json = r#"{"kind": "Node", "metadata": {"name": "n1"}}"#;
+        let state = State::default()
+            .apply(Action::Edit(json.into()))
+            .apply(Action::Evaluate)
+            .apply(Action::WhatIf(WhatIf::Taint("n1".into())));
+        assert_eq!(names(&state), ["mixed-cluster.yaml", SCENARIO_DOCUMENT]);
+        assert_eq!(state.active(), 1);
+        assert_eq!(state.documents()[0].as_text(), Some(json));
+        assert_eq!(
+            selected_text(&state),
+            r#"{at: 0s, taint: "n1 what-if=true:NoExecute"}"#
+        );
+        let state = state
+            .apply(Action::SelectDocument(0))
+            .apply(Action::WhatIf(WhatIf::Drain("n1".into())));
+        assert_eq!(names(&state), ["mixed-cluster.yaml", SCENARIO_DOCUMENT]);
+        assert!(state.documents()[1]
+            .as_text()
+            .unwrap()
+            .ends_with("  - {at: 0s, drain: n1}\n"));
+
+        let broken = format!("{NODE}---\nkind: Scenario\napiVersion: kubefit.dev/v1alpha1\nmetadata: {{name: s}}\nspec: {{steps: 3}}\n");
+        let state = State::default()
+            .apply(Action::Edit(broken.clone()))
+            .apply(Action::Evaluate);
+        let refused = state.apply(Action::WhatIf(WhatIf::Drain("solo".into())));
+        assert_eq!(refused.active_document().as_text(), Some(broken.as_str()));
+        assert_eq!(refused.edits(), state.edits());
+        assert_eq!(
+            refused.notice().map(|n| n.text.as_str()),
+            Some("Cannot add the step to `mixed-cluster.yaml`: its Scenario has errors: fix them first")
+        );
     }
 }

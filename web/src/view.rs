@@ -5,7 +5,7 @@
 //! from the worker to the page as JSON, so it is the one type here that is both
 //! serialisable and deserialisable (the report itself is only serialisable).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use kubefit_core::cluster::{Cluster, PodState};
 use kubefit_core::input::{self, Resource};
@@ -15,6 +15,24 @@ use kubefit_core::{Diagnostic, Options, Report, Severity, Source};
 use serde::{Deserialize, Serialize};
 
 use crate::tables;
+
+/// Serialises a struct as the array of its fields, in order, and reads it back.
+macro_rules! as_tuple {
+    ($name:ident { $($field:ident),* }) => {
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                ($(&self.$field,)*).serialize(serializer)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let ($($field,)*) = Deserialize::deserialize(deserializer)?;
+                Ok(Self { $($field),* })
+            }
+        }
+    };
+}
 
 /// An evaluation: the view, and the report in the two forms the page offers to download.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -54,9 +72,35 @@ impl Outcome {
                 _ => None,
             })
             .collect();
+        let scenario = loaded
+            .objects
+            .iter()
+            .find(|object| matches!(object.resource, Resource::Scenario(_)))
+            .and_then(|object| sources.get(object.span.source as usize))
+            .map(|source| source.name.to_owned());
         let cluster = Cluster::build(loaded, &sources);
         let report = kubefit_core::report_on(&cluster, &sources, &options);
         let mut view = View::from_report(&report);
+        view.scenario = scenario;
+        let rows: BTreeMap<&str, usize> = report
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(index, node)| (node.name.as_str(), index))
+            .collect();
+        for machine in &cluster.machines {
+            let meta = &machine.metadata;
+            if let Some(&row) = machine
+                .status
+                .node_ref
+                .as_ref()
+                .and_then(|node| rows.get(node.name.as_str()))
+            {
+                view.nodes[row]
+                    .machine
+                    .get_or_insert_with(|| format!("{}/{}", meta.namespace, meta.name));
+            }
+        }
         // Node rows are the valid nodes in input order (the first of duplicates is kept).
         let mut spans = node_spans.iter();
         for row in &mut view.nodes {
@@ -109,6 +153,16 @@ pub struct View {
     pub namespaces: Vec<String>,
     /// The scheduler's decision for every pending pod, in queue order.
     pub placements: Vec<Placement>,
+    /// The document holding the Scenario that is played (the first one), if any.
+    pub scenario: Option<String>,
+    /// How far the timeline ran, in nanoseconds.
+    pub until: i64,
+    /// What happened, in time order (the report's `timeline`).
+    pub events: Vec<Event>,
+    /// Every evicted pod, in eviction order.
+    pub evictions: Vec<Eviction>,
+    /// Every Machine at the end of the timeline.
+    pub machines: Vec<Machine>,
 }
 
 /// Counts of what was evaluated.
@@ -264,6 +318,8 @@ pub struct NodeRow {
     pub pods: Usage,
     /// The number of bound pods.
     pub pod_count: usize,
+    /// The Machine whose `status.nodeRef` names the node (`namespace/name`).
+    pub machine: Option<String>,
     /// Where the node is in the input.
     pub place: Option<Place>,
 }
@@ -339,82 +395,27 @@ pub const SKIP: char = '.';
 
 // Placements and verdicts cross from the worker as JSON arrays rather than objects: a
 // derived decoder matches field names and reads both forms, which for these two structs
-// cost the download about 2 KB of brotli.
-impl Serialize for Placement {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        (
-            &self.pod,
-            self.priority,
-            &self.outcome,
-            &self.node,
-            &self.message,
-            &self.nominated,
-            &self.notes,
-            &self.filters,
-            &self.scores,
-            &self.verdicts,
-            &self.place,
-        )
-            .serialize(serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Placement {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let (
-            pod,
-            priority,
-            outcome,
-            node,
-            message,
-            nominated,
-            notes,
-            filters,
-            scores,
-            verdicts,
-            place,
-        ) = Deserialize::deserialize(deserializer)?;
-        Ok(Self {
-            pod,
-            priority,
-            outcome,
-            node,
-            message,
-            nominated,
-            notes,
-            filters,
-            scores,
-            verdicts,
-            place,
-        })
-    }
-}
-
-impl Serialize for Verdict {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        (
-            &self.node,
-            &self.cells,
-            &self.failures,
-            &self.scores,
-            self.total,
-        )
-            .serialize(serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Verdict {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let (node, cells, failures, scores, total) = Deserialize::deserialize(deserializer)?;
-        Ok(Self {
-            node,
-            cells,
-            failures,
-            scores,
-            total,
-        })
-    }
-}
+// cost the download about 2 KB of brotli. So do the disruption panel's rows.
+as_tuple!(Placement {
+    pod,
+    priority,
+    outcome,
+    node,
+    message,
+    nominated,
+    notes,
+    filters,
+    scores,
+    verdicts,
+    place
+});
+as_tuple!(Verdict {
+    node,
+    cells,
+    failures,
+    scores,
+    total
+});
 
 impl Placement {
     fn from_report(placement: &scheduling::Placement) -> Self {
@@ -578,6 +579,92 @@ pub struct PodRow {
     pub rejection: Option<String>,
 }
 
+/// One thing that happened in the timeline.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Event {
+    /// Nanoseconds from the start.
+    pub at: i64,
+    /// The report's kind, such as `pod-evicted`.
+    pub kind: String,
+    /// `Node/name`, `Pod/namespace/name`, `Machine/namespace/name`, …
+    pub object: String,
+    /// The upstream reason, such as `TaintManagerEviction`.
+    pub reason: String,
+    /// What happened.
+    pub message: String,
+}
+
+/// One evicted pod.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Eviction {
+    /// `namespace/name`.
+    pub pod: String,
+    /// The node it ran on.
+    pub node: String,
+    /// Nanoseconds from the start.
+    pub at: i64,
+    /// `taint`, `drain`, `machine-deletion`, `descheduler:<Strategy>` or `preemption`.
+    pub cause: String,
+    /// The pod its controller creates in its place.
+    pub replacement: Option<String>,
+    /// The node the replacement was bound to.
+    pub rescheduled_to: Option<String>,
+    /// Why it was evicted.
+    pub message: String,
+}
+
+/// A Machine at the end of the timeline.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Machine {
+    /// `namespace/name`.
+    pub machine: String,
+    /// `Running` (or the phase in the input) or `Deleting`.
+    pub phase: String,
+    /// The instance and the node are gone.
+    pub removed: bool,
+    /// `Drainable`, `Drained` and `Terminable`.
+    pub conditions: Vec<Condition>,
+}
+
+/// A machine condition.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Condition {
+    /// `Drainable`, `Drained` or `Terminable`.
+    pub kind: String,
+    /// `True` or `False`.
+    pub status: String,
+    /// Why it is `False`: the reason, then the message.
+    pub message: String,
+}
+
+as_tuple!(Event {
+    at,
+    kind,
+    object,
+    reason,
+    message
+});
+as_tuple!(Eviction {
+    pod,
+    node,
+    at,
+    cause,
+    replacement,
+    rescheduled_to,
+    message
+});
+as_tuple!(Machine {
+    machine,
+    phase,
+    removed,
+    conditions
+});
+as_tuple!(Condition {
+    kind,
+    status,
+    message
+});
+
 impl View {
     /// The view of a report.
     #[must_use]
@@ -605,6 +692,7 @@ impl View {
                     memory: usage("memory"),
                     pods: Usage::of_pods(node.pods, &node.allocatable),
                     pod_count: node.pods,
+                    machine: None,
                     place: None,
                 }
             })
@@ -638,6 +726,7 @@ impl View {
             .into_iter()
             .collect();
         let count = |state: PodState| report.pods.iter().filter(|pod| pod.state == state).count();
+        let disruption = &report.disruption;
         let errors = problems.iter().filter(|problem| problem.error).count();
         Self {
             version: report.kubefit_version.clone(),
@@ -665,8 +754,62 @@ impl View {
                 .iter()
                 .map(Placement::from_report)
                 .collect(),
+            scenario: None,
+            until: disruption.timeline_until.0,
+            events: disruption
+                .timeline
+                .iter()
+                .map(|event| Event {
+                    at: event.at.0,
+                    kind: kebab(event.kind),
+                    object: event.object.clone(),
+                    reason: event.reason.clone(),
+                    message: event.message.clone(),
+                })
+                .collect(),
+            evictions: disruption
+                .evictions
+                .iter()
+                .map(|eviction| Eviction {
+                    pod: eviction.pod.clone(),
+                    node: eviction.node.clone(),
+                    at: eviction.at.0,
+                    cause: eviction.cause.clone(),
+                    replacement: eviction.replacement.clone(),
+                    rescheduled_to: eviction.rescheduled_to.clone(),
+                    message: eviction.message.clone(),
+                })
+                .collect(),
+            machines: disruption
+                .machines
+                .iter()
+                .map(|machine| Machine {
+                    machine: machine.machine.clone(),
+                    phase: machine.phase.clone(),
+                    removed: machine.removed,
+                    conditions: machine
+                        .conditions
+                        .iter()
+                        .map(|condition| Condition {
+                            kind: condition.type_.into(),
+                            status: condition.status.into(),
+                            message: [condition.reason, &condition.message]
+                                .into_iter()
+                                .filter(|part| !part.is_empty())
+                                .collect::<Vec<_>>()
+                                .join(": "),
+                        })
+                        .collect(),
+                })
+                .collect(),
         }
     }
+}
+
+/// An enum's name as the report writes it (`pod-evicted`).
+fn kebab(value: impl Serialize) -> String {
+    let json = serde_json::to_string(&value).unwrap_or_default();
+    json.trim_matches('"').to_owned()
 }
 
 fn state_name(state: PodState) -> &'static str {
@@ -742,9 +885,13 @@ mod tests {
             "mixed-cluster.yaml",
             "priority-preemption.yaml",
             "scheduler-policy.yaml",
+            "machine-deletion-hooks.yaml",
         ] {
             let view = outcome(Example::named(name).unwrap().text()).view;
-            assert!(!view.placements.is_empty(), "{name}");
+            assert!(
+                !view.placements.is_empty() || !view.events.is_empty(),
+                "{name}"
+            );
             let json = serde_json::to_string(&view).expect("serialisable");
             let back: View = serde_json::from_str(&json).expect("deserialisable");
             assert_eq!(back, view, "{name}");
@@ -837,5 +984,45 @@ mod tests {
         let view = outcome("kind: Node\nmetadata: {name: bare}\n").view;
         assert_eq!(view.nodes[0].cpu, Usage::default());
         assert_eq!(view.nodes[0].cpu.percent(), None);
+    }
+
+    #[test]
+    fn the_timeline_evictions_and_machines_come_with_each_node_s_machine() {
+        let text = Example::named("machine-deletion-hooks.yaml")
+            .unwrap()
+            .text();
+        let view = Outcome::evaluate(&[("hooks.yaml", text.as_bytes())]).view;
+        assert_eq!(view.scenario.as_deref(), Some("hooks.yaml"));
+        assert_eq!(view.until, 3600 * kubefit_core::duration::SECOND);
+        let machines: Vec<Option<&str>> = view.nodes.iter().map(|n| n.machine.as_deref()).collect();
+        assert_eq!(machines, [Some("openshift-machine-api/worker-a-1"), None]);
+        let first = &view.events[0];
+        assert_eq!(
+            (first.at, first.kind.as_str(), first.reason.as_str()),
+            (0, "machine", "Deleting")
+        );
+        assert_eq!(first.object, "Machine/openshift-machine-api/worker-a-1");
+        let [eviction] = view.evictions.as_slice() else {
+            panic!("one eviction: {:?}", view.evictions);
+        };
+        assert_eq!(eviction.cause, "machine-deletion");
+        assert_eq!(eviction.replacement.as_deref(), Some("default/app-tz2t5"));
+        assert_eq!(eviction.rescheduled_to.as_deref(), Some("worker-b-1"));
+        let conditions: Vec<(&str, &str, &str)> = view.machines[0]
+            .conditions
+            .iter()
+            .map(|c| (c.kind.as_str(), c.status.as_str(), c.message.as_str()))
+            .collect();
+        assert_eq!(
+            conditions,
+            [
+                ("Drainable", "True", ""),
+                ("Drained", "True", "Drain finished successfully"),
+                ("Terminable", "True", ""),
+            ]
+        );
+        // Without a Scenario there is no timeline.
+        let plain = outcome(Example::first().text()).view;
+        assert_eq!((plain.scenario, plain.events.len()), (None, 0));
     }
 }

@@ -39,11 +39,11 @@ fn the_page_shows_the_version_the_example_and_its_nodes() {
     assert!(html.contains("<textarea"), "{html}");
     assert!(html.contains("<table class=\"nodes\">"), "{html}");
     assert!(
-        html.contains("<span class=\"node-name\">worker-1</span></th>"),
+        html.contains("<span class=\"node-name\">worker-1</span><div role=\"group\""),
         "{html}"
     );
     assert!(
-        html.contains(">gpu-1</span><div aria-label=\"Taints\" class=\"taints\"><code class=\"taint\">dedicated=gpu:NoSchedule</code></div></th>"),
+        html.contains(">gpu-1</span><div aria-label=\"Taints\" class=\"taints\"><code class=\"taint\">dedicated=gpu:NoSchedule</code></div><div role=\"group\" aria-label=\"What if\" class=\"what-if\">"),
         "taints under the name: {html}"
     );
     assert!(html.contains("<meter"), "usage bars: {html}");
@@ -208,4 +208,100 @@ fn the_placement_panel_shows_the_pods_the_message_the_victims_and_the_matrix() {
         with_text("kind: Node\nmetadata: {name: n1}\n").apply(Action::ShowPanel(Panel::Placement))
     });
     assert!(html.contains("No pending pods."), "{html}");
+}
+
+#[test]
+fn the_disruption_panel_shows_lanes_evictions_and_where_replacements_went() {
+    let html = render(|| {
+        State::from_example(Example::named("toleration-seconds.yaml").expect("the example"))
+            .apply(Action::ShowPanel(Panel::Disruption))
+    });
+    assert!(html.contains("id=\"panel-disruption\""), "{html}");
+    assert!(
+        html.contains(
+            "The Scenario in toleration-seconds.yaml, played to 2h0m0s: 11 events, 2 evictions."
+        ),
+        "{html}"
+    );
+    // The axis, and one lane per node with its marks and its events in words.
+    assert!(html.contains(">1h30m0s</text>"), "{html}");
+    assert!(
+        html.contains("<section aria-label=\"Node/node1\" class=\"lane\"><h4><span class=\"kind\">Node</span>node1</h4>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<line x1=\"50.0%\" x2=\"50.0%\""),
+        "the eviction at 1h: {html}"
+    );
+    assert!(
+        html.contains("<time>1h0m0s</time><span title=\"TaintManagerEviction\" class=\"pill error\">pod-evicted</span>"),
+        "{html}"
+    );
+    // The evictions table, with each pod's node before and after.
+    assert!(html.contains("<table class=\"evictions\">"), "{html}");
+    assert!(
+        html.contains("<th scope=\"row\" class=\"name\">default/web-abcde</th><td class=\"number\">0s</td><td><code>taint</code></td><td class=\"node\">node1</td><td class=\"node\">node3<div class=\"note replacement\">as web-jj8gc</div></td>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<span class=\"muted\">not replaced</span>"),
+        "{html}"
+    );
+
+    // Machines with their conditions; refused evictions are counted.
+    let html = render(|| {
+        State::from_example(Example::named("etcd-quorum-guard.yaml").expect("the example"))
+            .apply(Action::ShowPanel(Panel::Disruption))
+    });
+    assert!(
+        html.contains("<strong>openshift-machine-api/master-0</strong>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<span class=\"pill ok\">Drainable=True</span>"),
+        "{html}"
+    );
+    let drain = include_str!("../../tests/scenarios/disruption-drain-budget/input.yaml");
+    let html = render(move || with_text(drain).apply(Action::ShowPanel(Panel::Disruption)));
+    assert!(
+        html.contains("class=\"pill warning\">eviction-blocked</span>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("refused 1 time first: a PodDisruptionBudget allowed no disruption"),
+        "{html}"
+    );
+}
+
+#[test]
+fn without_a_scenario_the_panel_offers_one_and_nodes_offer_what_ifs() {
+    let html = render(|| State::default().apply(Action::ShowPanel(Panel::Disruption)));
+    assert!(html.contains("The input has no Scenario"), "{html}");
+    assert!(
+        html.contains("  steps:\n  - {at: 0s, drain: worker-1}\n</pre>"),
+        "the example names the first node: {html}"
+    );
+    assert!(
+        html.contains(">Add this Scenario to the input</button>"),
+        "{html}"
+    );
+
+    let html = render(State::default);
+    assert!(
+        html.contains("<button type=\"button\" title=\"{at: 0s, drain: worker-1}\" aria-label=\"drain: add {at: 0s, drain: worker-1} to the Scenario\">drain</button>"),
+        "{html}"
+    );
+    assert!(!html.contains("delete machine"), "no machines: {html}");
+    let html = render(|| {
+        State::from_example(Example::named("machine-deletion-hooks.yaml").expect("the example"))
+    });
+    assert_eq!(
+        html.matches(">delete machine</button>").count(),
+        1,
+        "{html}"
+    );
+    assert!(
+        html.contains("title=\"{at: 0s, deleteMachine: openshift-machine-api/worker-a-1}\""),
+        "{html}"
+    );
 }

@@ -1,11 +1,13 @@
 //! The nodes table: name and taints, status, and CPU, memory and pods with utilisation
-//! bars; sortable by every column.
+//! bars; sortable by every column. Under each node's name, what-if buttons add a step to
+//! the Scenario.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use super::Dispatch;
+use crate::scenario::WhatIf;
 use crate::state::Action;
 use crate::tables::{self, NodeColumn, Sort};
 use crate::view::{NodeRow, Outcome, Usage};
@@ -67,7 +69,7 @@ pub fn NodesTable(props: &NodesProps) -> Html {
                         </tr>
                     </thead>
                     <tbody>
-                        { for tables::page(&order, props.page).iter().map(|&index| row(&view.nodes[index])) }
+                        { for tables::page(&order, props.page).iter().map(|&index| row(&view.nodes[index], &props.dispatch)) }
                     </tbody>
                 </table>
             </div>
@@ -76,7 +78,7 @@ pub fn NodesTable(props: &NodesProps) -> Html {
     }
 }
 
-fn row(node: &NodeRow) -> Html {
+fn row(node: &NodeRow, dispatch: &Dispatch) -> Html {
     let (status, class) = match (node.ready, node.unschedulable) {
         (true, false) => ("Ready", "ok"),
         (true, true) => ("Ready, cordoned", "warning"),
@@ -92,12 +94,32 @@ fn row(node: &NodeRow) -> Html {
                         { for node.taints.iter().map(|taint| html! { <code class="taint">{ taint.clone() }</code> }) }
                     </div>
                 }
+                <div class="what-if" role="group" aria-label="What if">
+                    { what_if("taint", WhatIf::Taint(node.name.clone()), dispatch) }
+                    { what_if("cordon", WhatIf::Cordon(node.name.clone()), dispatch) }
+                    { what_if("drain", WhatIf::Drain(node.name.clone()), dispatch) }
+                    if let Some(machine) = &node.machine {
+                        { what_if("delete machine", WhatIf::DeleteMachine(machine.clone()), dispatch) }
+                    }
+                </div>
             </th>
             <td class="status"><span class={ classes!("pill", class) }>{ status }</span></td>
             <td class="usage">{ usage(&node.cpu, "CPU") }</td>
             <td class="usage">{ usage(&node.memory, "memory") }</td>
             <td class="usage">{ usage(&node.pods, "pods") }</td>
         </tr>
+    }
+}
+
+/// A button that adds a what-if step to the Scenario.
+fn what_if(label: &'static str, what_if: WhatIf, dispatch: &Dispatch) -> Html {
+    let step = what_if.step(false);
+    let name = format!("{label}: add {step} to the Scenario");
+    html! {
+        <button type="button" title={ step } aria-label={ name }
+            onclick={ dispatch.reform(move |_: MouseEvent| Action::WhatIf(what_if.clone())) }>
+            { label }
+        </button>
     }
 }
 

@@ -20,6 +20,11 @@ pub fn Results(props: &PartProps) -> Html {
             Panel::Nodes => Some(state.view().summary.nodes),
             Panel::Pods => Some(state.view().summary.pods),
             Panel::Placement => Some(state.view().placements.len()),
+            Panel::Disruption => state
+                .view()
+                .scenario
+                .as_ref()
+                .map(|_| state.view().evictions.len()),
             Panel::Report => None,
         };
         html! {
@@ -68,6 +73,7 @@ pub fn Results(props: &PartProps) -> Html {
         Panel::Placement => html! {
             { super::placement::panel(state.outcome(), state.selected_pod(), state.placement_filter(), state.placements_page(), dispatch) }
         },
+        Panel::Disruption => super::disruption::panel(state.outcome(), dispatch),
         Panel::Report => html! {
             <pre class="report-text" tabindex="0" aria-label="The report as text">{ state.outcome().text.clone() }</pre>
         },
