@@ -898,7 +898,7 @@ impl<'c> World<'c> {
             };
             alloc::format!(
                 "{base}{}",
-                crate::owners::suffix(&old.pod.metadata.name, self.pods.len() + eviction)
+                crate::owners::suffix(&old.pod.metadata.name, eviction)
             )
         };
         let namespace = old.pod.metadata.namespace.clone();

@@ -460,7 +460,7 @@ test('the disruption panel plays a Scenario, and a what-if button adds a step to
   // Each evicted pod's node before, and where its replacement is after.
   const cells = (row) => evictions.nth(row).locator('th, td').allTextContents();
   assert.deepEqual(await cells(0), [
-    'default/web-abcde', '0s', 'taint', 'node1', 'node3as web-jj8gc', 'Marking for deletion Pod default/web-abcde',
+    'default/web-abcde', '0s', 'taint', 'node1', 'node3as web-5p8q2', 'Marking for deletion Pod default/web-abcde',
   ]);
   assert.deepEqual(await cells(1), [
     'default/patient', '1h0m0s', 'taint', 'node1', 'not replaced', 'Marking for deletion Pod default/patient',
@@ -483,7 +483,7 @@ test('the disruption panel plays a Scenario, and a what-if button adds a step to
   );
   await page.locator('.lane[aria-label="Node/node3"] li', { hasText: 'node/node3 drained' }).waitFor();
   assert.equal(await head.textContent(), 'The Scenario in toleration-seconds.yaml, played to 2h0m0s: 16 events, 2 evictions.');
-  assert.equal((await cells(0))[4], 'node2as web-jj8gc');
+  assert.equal((await cells(0))[4], 'node2as web-5p8q2');
   assert.match(await page.locator('.lane[aria-label="Node/node2"] .events').textContent(), /pod-pending.*0\/3 nodes are available/);
   await shot(page, '20-disruption-what-if');
 

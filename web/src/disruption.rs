@@ -300,7 +300,7 @@ mod tests {
                 "pod-deleted"
             ]
         );
-        assert_eq!(lanes[2].rows[0].event.object, "Pod/default/web-jj8gc");
+        assert_eq!(lanes[2].rows[0].event.object, "Pod/default/web-5p8q2");
         assert!(lanes
             .iter()
             .all(|lane| lane.rows.iter().all(|row| row.count == 1)));

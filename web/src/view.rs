@@ -1006,7 +1006,7 @@ mod tests {
             panic!("one eviction: {:?}", view.evictions);
         };
         assert_eq!(eviction.cause, "machine-deletion");
-        assert_eq!(eviction.replacement.as_deref(), Some("default/app-tz2t5"));
+        assert_eq!(eviction.replacement.as_deref(), Some("default/app-ppbkg"));
         assert_eq!(eviction.rescheduled_to.as_deref(), Some("worker-b-1"));
         let conditions: Vec<(&str, &str, &str)> = view.machines[0]
             .conditions

@@ -240,7 +240,7 @@ fn the_disruption_panel_shows_lanes_evictions_and_where_replacements_went() {
     // The evictions table, with each pod's node before and after.
     assert!(html.contains("<table class=\"evictions\">"), "{html}");
     assert!(
-        html.contains("<th scope=\"row\" class=\"name\">default/web-abcde</th><td class=\"number\">0s</td><td><code>taint</code></td><td class=\"node\">node1</td><td class=\"node\">node3<div class=\"note replacement\">as web-jj8gc</div></td>"),
+        html.contains("<th scope=\"row\" class=\"name\">default/web-abcde</th><td class=\"number\">0s</td><td><code>taint</code></td><td class=\"node\">node1</td><td class=\"node\">node3<div class=\"note replacement\">as web-5p8q2</div></td>"),
         "{html}"
     );
     assert!(
