@@ -40,7 +40,7 @@ pub use policy::{
 };
 pub use scenario::{
     DrainFields, DrainStep, NodeConditionStep, RemoveHookStep, Scenario, ScenarioSpec, Step,
-    TaintFields, TaintStep,
+    TaintFields, TaintStep, TextOr,
 };
 pub use scheduler::{
     AddedAffinity, AdmissionConfig, AdmissionPluginConfig, AdmissionPluginConfiguration,

@@ -226,15 +226,7 @@ fn daemon_should_run(daemon_set: &Workload, tolerations: &[Toleration], node: &N
     if !labels::map_matches(&template.node_selector, &node.metadata.labels) {
         return false;
     }
-    let required = template
-        .affinity
-        .as_ref()
-        .and_then(|affinity| affinity.node_affinity.as_ref())
-        .and_then(|affinity| {
-            affinity
-                .required_during_scheduling_ignored_during_execution
-                .as_ref()
-        });
+    let required = template.required_node_affinity();
     if required.is_some_and(|selector| !labels::node_selector_matches(selector, node)) {
         return false;
     }
@@ -247,14 +239,7 @@ fn daemon_should_run(daemon_set: &Workload, tolerations: &[Toleration], node: &N
 
 /// The node a daemon pod is pinned to through `matchFields` on `metadata.name`.
 fn pinned_node(pod: &Pod) -> Option<&str> {
-    let required = pod
-        .spec
-        .affinity
-        .as_ref()?
-        .node_affinity
-        .as_ref()?
-        .required_during_scheduling_ignored_during_execution
-        .as_ref()?;
+    let required = pod.spec.required_node_affinity()?;
     required.node_selector_terms.iter().find_map(|term| {
         term.match_fields
             .iter()

@@ -19,7 +19,7 @@ use kubefit_core::cluster::Cluster;
 use kubefit_core::eviction::{run, Options};
 use kubefit_core::model::{
     DeschedulerPolicy, DeschedulerStrategy, NodeResourceUtilizationThresholds, Present, Scenario,
-    Step, StrategyParameters, TaintFields, TaintStep,
+    Step, StrategyParameters, TaintFields, TextOr,
 };
 use kubefit_core::schedule::ScheduleOptions;
 use kubefit_core::{input, Limits, Source};
@@ -96,7 +96,7 @@ fn with_taints(base: &Cluster) -> Cluster {
         .step_by(10)
         .map(|node| Step {
             at: Some("0s".into()),
-            taint: Some(TaintStep::Fields(TaintFields {
+            taint: Some(TextOr::Fields(TaintFields {
                 node: node.metadata.name.clone(),
                 key: "bench.kubefit.dev/maintenance".into(),
                 value: String::new(),

@@ -43,16 +43,7 @@ pub(super) fn pod_matches_node(pod: &Pod, node: &Node) -> bool {
     if !labels::map_matches(&pod.spec.node_selector, &node.metadata.labels) {
         return false;
     }
-    match pod
-        .spec
-        .affinity
-        .as_ref()
-        .and_then(|affinity| affinity.node_affinity.as_ref())
-        .and_then(|affinity| {
-            affinity
-                .required_during_scheduling_ignored_during_execution
-                .as_ref()
-        }) {
+    match pod.spec.required_node_affinity() {
         Some(selector) => selector_matches(selector, node),
         None => true,
     }

@@ -54,15 +54,7 @@ pub(super) fn run(
 }
 
 fn has_required_affinity(pod: &Pod) -> bool {
-    pod.spec
-        .affinity
-        .as_ref()
-        .and_then(|affinity| affinity.node_affinity.as_ref())
-        .is_some_and(|affinity| {
-            affinity
-                .required_during_scheduling_ignored_during_execution
-                .is_some()
-        })
+    pod.spec.required_node_affinity().is_some()
 }
 
 /// One node's pass for `requiredDuringSchedulingIgnoredDuringExecution`.

@@ -28,7 +28,8 @@ use alloc::string::String;
 
 use super::{Context, StrategyRun, Verdict};
 use crate::labels;
-use crate::model::{LabelSelector, Pod, PodAffinityTerm};
+use crate::model::{LabelSelector, Pod};
+use crate::schedule::predicates::match_inter_pod_affinity::anti_affinity_terms;
 
 /// The strategy name in the policy.
 pub(super) const NAME: &str = "RemovePodsViolatingInterPodAntiAffinity";
@@ -94,19 +95,8 @@ pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
     }
 }
 
-fn terms(pod: &Pod) -> &[PodAffinityTerm] {
-    pod.spec
-        .affinity
-        .as_ref()
-        .and_then(|affinity| affinity.pod_anti_affinity.as_ref())
-        .map_or(&[], |anti| {
-            anti.required_during_scheduling_ignored_during_execution
-                .as_slice()
-        })
-}
-
 fn has_terms(pod: Option<&Pod>) -> bool {
-    pod.is_some_and(|pod| !terms(pod).is_empty())
+    pod.is_some_and(|pod| !anti_affinity_terms(pod).is_empty())
 }
 
 /// `checkPodsWithAntiAffinityExist` over the node's remaining evictable pods.
@@ -114,7 +104,7 @@ fn check(context: &Context<'_>, index: usize, list: &[usize]) -> Check {
     let Some(pod) = context.pod(index) else {
         return Check::NoTerms;
     };
-    let terms = terms(pod);
+    let terms = anti_affinity_terms(pod);
     if terms.is_empty() {
         return Check::NoTerms;
     }

@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use super::drain::Flags;
 use crate::duration::{self, Duration};
-use crate::model::{DrainStep, Scenario, Step, Taint, TaintStep};
+use crate::model::{DrainStep, Scenario, Step, Taint, TaintStep, TextOr};
 
 /// The namespace of Machine API objects when a step names none.
 pub const MACHINE_NAMESPACE: &str = "openshift-machine-api";
@@ -245,13 +245,13 @@ pub fn read(step: &Step) -> Result<(Duration, Action), Problem> {
 /// `drain:` as a node name (the defaults) or as the node and flags.
 fn drain_action(step: &DrainStep) -> Result<Action, Problem> {
     let fields = match step {
-        DrainStep::Node(node) => {
+        TextOr::Text(node) => {
             return Ok(Action::Drain {
                 node: node_name(node, "drain")?,
                 flags: Flags::default(),
             })
         }
-        DrainStep::Fields(fields) => fields,
+        TextOr::Fields(fields) => fields,
     };
     let timeout = match &fields.timeout {
         None => None,
@@ -324,13 +324,13 @@ fn machine_ref(text: &str, field: &'static str) -> Result<(String, String), Prob
 /// `taint:` as fields or as `NODE KEY[=VALUE]:EFFECT` (`oc adm taint`).
 fn taint_action(step: &TaintStep) -> Result<Action, Problem> {
     let (node, key, value, effect) = match step {
-        TaintStep::Fields(fields) => (
+        TextOr::Fields(fields) => (
             fields.node.clone(),
             fields.key.clone(),
             fields.value.clone(),
             fields.effect.clone(),
         ),
-        TaintStep::Text(text) => {
+        TextOr::Text(text) => {
             let (node, spec) = split_node(text, "taint")?;
             if spec.ends_with('-') {
                 return Err(Problem::new(
@@ -386,12 +386,12 @@ fn taint_action(step: &TaintStep) -> Result<Action, Problem> {
 /// `untaint:` as fields or as `NODE KEY[:EFFECT][-]`.
 fn untaint_action(step: &TaintStep) -> Result<Action, Problem> {
     let (node, key, effect) = match step {
-        TaintStep::Fields(fields) => (
+        TextOr::Fields(fields) => (
             fields.node.clone(),
             fields.key.clone(),
             fields.effect.clone(),
         ),
-        TaintStep::Text(text) => {
+        TextOr::Text(text) => {
             let (node, spec) = split_node(text, "untaint")?;
             let spec = spec.strip_suffix('-').unwrap_or(spec);
             let (key, effect) = spec.split_once(':').unwrap_or((spec, ""));
@@ -440,7 +440,7 @@ mod tests {
     use crate::model::TaintFields;
 
     fn text(value: &str) -> TaintStep {
-        TaintStep::Text(value.into())
+        TextOr::Text(value.into())
     }
 
     #[test]
@@ -480,7 +480,7 @@ mod tests {
             })
         );
         assert_eq!(
-            untaint_action(&TaintStep::Fields(TaintFields {
+            untaint_action(&TextOr::Fields(TaintFields {
                 node: "node1".into(),
                 key: "key1".into(),
                 ..TaintFields::default()
@@ -499,7 +499,7 @@ mod tests {
         assert_eq!(read(&empty).map_err(|p| p.code), Err("scenario/no-action"));
         let both = Step {
             cordon: Some("a".into()),
-            drain: Some(crate::model::DrainStep::Node("a".into())),
+            drain: Some(crate::model::TextOr::Text("a".into())),
             ..Step::default()
         };
         assert_eq!(

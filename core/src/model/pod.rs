@@ -42,6 +42,19 @@ pub struct PodSpec {
     pub topology_spread_constraints: Vec<TopologySpreadConstraint>,
 }
 
+impl PodSpec {
+    /// `affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution`, if set.
+    #[must_use]
+    pub fn required_node_affinity(&self) -> Option<&NodeSelector> {
+        self.affinity
+            .as_ref()?
+            .node_affinity
+            .as_ref()?
+            .required_during_scheduling_ignored_during_execution
+            .as_ref()
+    }
+}
+
 /// A container (regular, init or sidecar).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]

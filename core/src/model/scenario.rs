@@ -41,13 +41,42 @@ pub struct Step {
 
 /// A taint to add or remove: fields, or `oc adm taint` text such as
 /// `node1 key1=value1:NoExecute` (`node1 key1:NoExecute-` to remove).
+pub type TaintStep = TextOr<TaintFields>;
+
+/// A drain: a node name (`oc adm drain NODE` with its defaults), or the node and flags.
+pub type DrainStep = TextOr<DrainFields>;
+
+/// A step written either as text or as a map of fields.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
-pub enum TaintStep {
-    /// `{node, key, value, effect}`.
-    Fields(TaintFields),
-    /// `oc adm taint` syntax.
+pub enum TextOr<T> {
+    /// The map form.
+    Fields(T),
+    /// The text form.
     Text(String),
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for TextOr<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TextOrVisitor<T>(core::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for TextOrVisitor<T> {
+            type Value = TextOr<T>;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("text or a map of fields")
+            }
+            fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<TextOr<T>, E> {
+                Ok(TextOr::Text(value.into()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<TextOr<T>, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(TextOr::Fields)
+            }
+        }
+        deserializer.deserialize_any(TextOrVisitor(core::marker::PhantomData))
+    }
 }
 
 /// A taint step written as fields.
@@ -58,31 +87,6 @@ pub struct TaintFields {
     pub key: String,
     pub value: String,
     pub effect: String,
-}
-
-impl<'de> Deserialize<'de> for TaintStep {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct TaintStepVisitor;
-        impl<'de> serde::de::Visitor<'de> for TaintStepVisitor {
-            type Value = TaintStep;
-            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.write_str(
-                    "a map with `node`, `key`, `value` and `effect`, or `oc adm taint` text",
-                )
-            }
-            fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<TaintStep, E> {
-                Ok(TaintStep::Text(value.into()))
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                map: A,
-            ) -> Result<TaintStep, A::Error> {
-                TaintFields::deserialize(serde::de::value::MapAccessDeserializer::new(map))
-                    .map(TaintStep::Fields)
-            }
-        }
-        deserializer.deserialize_any(TaintStepVisitor)
-    }
 }
 
 /// Sets a node condition, as the kubelet (or its silence) would.
@@ -105,16 +109,6 @@ pub struct RemoveHookStep {
     pub name: String,
 }
 
-/// A drain: a node name (`oc adm drain NODE` with its defaults), or the node and flags.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub enum DrainStep {
-    /// `oc adm drain NODE`.
-    Node(String),
-    /// `oc adm drain NODE` with flags.
-    Fields(DrainFields),
-}
-
 /// A drain step written as fields: the node and `oc adm drain`'s flags.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
@@ -130,27 +124,4 @@ pub struct DrainFields {
     pub timeout: Option<String>,
     /// `--grace-period` in seconds (negative: each pod's own).
     pub grace_period: Option<i64>,
-}
-
-impl<'de> Deserialize<'de> for DrainStep {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct DrainStepVisitor;
-        impl<'de> serde::de::Visitor<'de> for DrainStepVisitor {
-            type Value = DrainStep;
-            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.write_str("a node name, or a map with `node` and drain flags")
-            }
-            fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<DrainStep, E> {
-                Ok(DrainStep::Node(value.into()))
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                map: A,
-            ) -> Result<DrainStep, A::Error> {
-                DrainFields::deserialize(serde::de::value::MapAccessDeserializer::new(map))
-                    .map(DrainStep::Fields)
-            }
-        }
-        deserializer.deserialize_any(DrainStepVisitor)
-    }
 }

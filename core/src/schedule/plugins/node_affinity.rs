@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 use super::normalize;
 use crate::labels;
-use crate::model::{Node, NodeSelector, Pod};
+use crate::model::{Node, Pod};
 use crate::schedule::status::Status;
 
 /// The plugin name.
@@ -22,16 +22,6 @@ pub const REASON: &str = "node(s) didn't match Pod's node affinity/selector";
 /// PreFilter's reason when every required term pins `metadata.name` and the terms
 /// contradict each other.
 pub const REASON_CONFLICT: &str = "pod affinity terms conflict";
-
-fn required(pod: &Pod) -> Option<&NodeSelector> {
-    pod.spec
-        .affinity
-        .as_ref()?
-        .node_affinity
-        .as_ref()?
-        .required_during_scheduling_ignored_during_execution
-        .as_ref()
-}
 
 /// What PreFilter decides before any node is examined.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,7 +37,7 @@ pub enum PreFilter {
 /// PreFilter: when every required term pins node names, only those nodes are examined.
 #[must_use]
 pub fn pre_filter(pod: &Pod) -> PreFilter {
-    let Some(selector) = required(pod) else {
+    let Some(selector) = pod.spec.required_node_affinity() else {
         return PreFilter::AllNodes;
     };
     if selector.node_selector_terms.is_empty() {
@@ -92,7 +82,10 @@ pub fn filter(pod: &Pod, node: &Node) -> Status {
 #[must_use]
 pub fn matches_required(pod: &Pod, node: &Node) -> bool {
     labels::map_matches(&pod.spec.node_selector, &node.metadata.labels)
-        && required(pod).is_none_or(|selector| labels::node_selector_matches(selector, node))
+        && pod
+            .spec
+            .required_node_affinity()
+            .is_none_or(|selector| labels::node_selector_matches(selector, node))
 }
 
 /// PreScore: the plugin skips pods without preferred terms.
