@@ -420,7 +420,7 @@ impl<'c> World<'c> {
                 let Some(machine) = self.machine(namespace, name, index) else {
                     return;
                 };
-                self.delete_machine(at, machine);
+                self.delete_machine(at, machine, true);
             }
             Action::RemoveHook {
                 namespace,
@@ -434,6 +434,11 @@ impl<'c> World<'c> {
                 self.remove_hook(at, machine, *phase, name, index);
             }
             Action::Deschedule => self.deschedule(at, index),
+            Action::ScaleMachineSet {
+                namespace,
+                name,
+                replicas,
+            } => self.scale_machine_set(at, namespace, name, *replicas, index),
         }
     }
 
@@ -1347,7 +1352,9 @@ impl<'c> World<'c> {
 
     // Machines.
 
-    fn delete_machine(&mut self, at: Duration, machine: usize) {
+    /// `oc delete machine` (`replaced`: the machine set, if any, makes a new one) or a
+    /// machine set's scale-down.
+    fn delete_machine(&mut self, at: Duration, machine: usize, replaced: bool) {
         let Some(run) = self.machines.get(machine) else {
             return;
         };
@@ -1362,7 +1369,7 @@ impl<'c> World<'c> {
             condition_text(&machine::terminable(&run.pre_terminate))
         );
         self.event(at, EventKind::Machine, id, "Deleting", message);
-        if let Some(set) = owner_set {
+        if let Some(set) = owner_set.filter(|_| replaced) {
             self.event(
                 at,
                 EventKind::Machine,
@@ -1375,6 +1382,93 @@ impl<'c> World<'c> {
             );
         }
         self.reconcile_machine(at, machine);
+    }
+
+    /// The MachineSet controller after `replicas` changed: more machines are created (their
+    /// nodes are not simulated); fewer delete the machines its delete policy ranks first.
+    fn scale_machine_set(
+        &mut self,
+        at: Duration,
+        namespace: &str,
+        name: &str,
+        replicas: i32,
+        step: usize,
+    ) {
+        let Some(set) = self
+            .cluster
+            .machine_sets
+            .iter()
+            .find(|set| set.metadata.namespace == namespace && set.metadata.name == name)
+        else {
+            self.step_warning(
+                step,
+                "scenario/unknown-machine-set",
+                alloc::format!(
+                    "machine set `{namespace}/{name}` is not in the input; the step does nothing"
+                ),
+            );
+            return;
+        };
+        let active: Vec<usize> = self
+            .machines
+            .iter()
+            .enumerate()
+            .filter(|(_, run)| {
+                run.stage == Stage::Running
+                    && run.owner_set.as_deref() == Some(name)
+                    && run.id.split('/').nth(1) == Some(namespace)
+            })
+            .map(|(index, _)| index)
+            .collect();
+        let id = alloc::format!("MachineSet/{namespace}/{name}");
+        let count = i32::try_from(active.len()).unwrap_or(i32::MAX);
+        if replicas > count {
+            self.event(
+                at,
+                EventKind::Machine,
+                id,
+                "SuccessfulCreate",
+                alloc::format!(
+                    "replicas {count} -> {replicas}: the machine set creates {} machine(s); their nodes join once provisioned (not simulated)",
+                    replicas - count
+                ),
+            );
+            return;
+        }
+        let surplus = usize::try_from(count - replicas).unwrap_or(0);
+        let chosen = machine::to_delete(
+            &set.spec.delete_policy,
+            &self.cluster.machines,
+            &active,
+            surplus,
+        );
+        let names: Vec<String> = chosen
+            .iter()
+            .filter_map(|machine| self.cluster.machines.get(*machine))
+            .map(|machine| machine.metadata.name.clone())
+            .collect();
+        self.event(
+            at,
+            EventKind::Machine,
+            id,
+            "SuccessfulDelete",
+            alloc::format!(
+                "replicas {count} -> {replicas}: the {} delete policy picks {}",
+                if set.spec.delete_policy.is_empty() {
+                    "Random"
+                } else {
+                    set.spec.delete_policy.as_str()
+                },
+                if names.is_empty() {
+                    String::from("none")
+                } else {
+                    names.join(", ")
+                }
+            ),
+        );
+        for machine in chosen {
+            self.delete_machine(at, machine, false);
+        }
     }
 
     fn remove_hook(

@@ -26,6 +26,65 @@ pub const DRAIN_BACKOFF_MAX: Duration = Duration::from_seconds(1000);
 /// being drained.
 pub const CONTROL_PLANE_REQUEUE: Duration = Duration::from_seconds(20);
 
+/// The annotation that marks a machine to go first when its machine set scales down.
+pub const DELETE_MACHINE: &str = "machine.openshift.io/delete-machine";
+/// The same mark under its older name.
+pub const DELETE_MACHINE_LEGACY: &str = "machine.openshift.io/cluster-api-delete-machine";
+
+/// Which `surplus` machines (indexes into `machines`, among `candidates`) a machine set
+/// deletes when it scales down (`pkg/controller/machineset/delete_policy.go`).
+///
+/// `Random` (the default) ranks machines being deleted first, then those marked with the
+/// delete-machine annotation, then those without a node, then the rest; `Oldest` and
+/// `Newest` rank deleting and marked machines first, then by `creationTimestamp`. Upstream
+/// sorts with an unstable sort, so the order among equals is arbitrary; kubefit keeps the
+/// input order.
+#[must_use]
+pub fn to_delete(
+    policy: &str,
+    machines: &[crate::model::Machine],
+    candidates: &[usize],
+    surplus: usize,
+) -> Vec<usize> {
+    let marked = |machine: &crate::model::Machine| {
+        machine.metadata.deletion_timestamp.is_some()
+            || [DELETE_MACHINE, DELETE_MACHINE_LEGACY].iter().any(|key| {
+                machine
+                    .metadata
+                    .annotations
+                    .get(*key)
+                    .is_some_and(|value| !value.is_empty())
+            })
+    };
+    let mut ranked: Vec<(u8, &str, usize)> = candidates
+        .iter()
+        .filter_map(|&index| machines.get(index).map(|machine| (index, machine)))
+        .map(|(index, machine)| {
+            let created = machine.metadata.creation_timestamp.as_deref().unwrap_or("");
+            let rank = match policy {
+                "Oldest" | "Newest" => u8::from(!marked(machine)),
+                _ if machine.metadata.deletion_timestamp.is_some() => 0,
+                _ if marked(machine) => 1,
+                _ if machine.status.node_ref.is_none() => 2,
+                _ => 3,
+            };
+            (rank, created, index)
+        })
+        .collect();
+    ranked.sort_by(|a, b| {
+        a.0.cmp(&b.0).then_with(|| match policy {
+            "Oldest" => a.1.cmp(b.1),
+            "Newest" => b.1.cmp(a.1),
+            _ => core::cmp::Ordering::Equal,
+        })
+    });
+    ranked
+        .into_iter()
+        .take(surplus)
+        .map(|(_, _, index)| index)
+        .collect()
+}
+
 /// A machine condition, as the controller sets it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
@@ -165,6 +224,42 @@ mod tests {
             terminable(&two).message,
             "Terminate operation currently blocked by: [{Name:backup Owner:admin} {Name:detach Owner:storage}]"
         );
+    }
+
+    fn machine(name: &str, created: &str, annotated: bool, node: bool) -> crate::model::Machine {
+        let mut machine = crate::model::Machine::default();
+        machine.metadata.name = name.into();
+        machine.metadata.creation_timestamp = Some(created.into());
+        if annotated {
+            machine
+                .metadata
+                .annotations
+                .insert(DELETE_MACHINE.into(), "true".into());
+        }
+        if node {
+            machine.status.node_ref = Some(crate::model::NodeReference {
+                kind: "Node".into(),
+                name: name.into(),
+            });
+        }
+        machine
+    }
+
+    /// The priorities of upstream's `TestMachineToDelete*` tables.
+    #[test]
+    fn scale_down_picks_marked_then_nodeless_then_by_policy() {
+        let machines = [
+            machine("a", "2026-01-01T00:00:00Z", false, true),
+            machine("b", "2026-03-01T00:00:00Z", false, false),
+            machine("c", "2026-02-01T00:00:00Z", true, true),
+            machine("d", "2025-12-01T00:00:00Z", false, true),
+        ];
+        let all = [0, 1, 2, 3];
+        assert_eq!(to_delete("", &machines, &all, 2), [2, 1]);
+        assert_eq!(to_delete("Random", &machines, &all, 3), [2, 1, 0]);
+        assert_eq!(to_delete("Oldest", &machines, &all, 2), [2, 3]);
+        assert_eq!(to_delete("Newest", &machines, &all, 2), [2, 1]);
+        assert_eq!(to_delete("", &machines, &all, 0), Vec::<usize>::new());
     }
 
     #[test]

@@ -39,8 +39,8 @@ pub use policy::{
     PriorityClass, Service, ServiceSpec,
 };
 pub use scenario::{
-    DrainFields, DrainStep, NodeConditionStep, RemoveHookStep, Scenario, ScenarioSpec, Step,
-    TaintFields, TaintStep, TextOr,
+    DrainFields, DrainStep, NodeConditionStep, RemoveHookStep, ScaleMachineSetStep, Scenario,
+    ScenarioSpec, Step, TaintFields, TaintStep, TextOr,
 };
 pub use scheduler::{
     AddedAffinity, AdmissionConfig, AdmissionPluginConfig, AdmissionPluginConfiguration,

@@ -50,6 +50,12 @@ pub enum Action {
     },
     /// Runs the DeschedulerPolicy in the input once.
     Deschedule,
+    /// `oc scale machineset --replicas`.
+    ScaleMachineSet {
+        namespace: String,
+        name: String,
+        replicas: i32,
+    },
 }
 
 /// Where a lifecycle hook pauses a machine's deletion.
@@ -152,6 +158,7 @@ pub fn read(step: &Step) -> Result<(Duration, Action), Problem> {
         ("deleteMachine", step.delete_machine.is_some()),
         ("removeHook", step.remove_hook.is_some()),
         ("deschedule", step.deschedule.is_some()),
+        ("scaleMachineSet", step.scale_machine_set.is_some()),
     ];
     let present: Vec<&str> = named
         .iter()
@@ -232,11 +239,25 @@ pub fn read(step: &Step) -> Result<(Duration, Action), Problem> {
         }
     } else if step.deschedule.is_some() {
         Action::Deschedule
+    } else if let Some(scale) = &step.scale_machine_set {
+        let (namespace, name) = machine_ref(&scale.name, "scaleMachineSet")?;
+        let Some(replicas) = scale.replicas.filter(|replicas| *replicas >= 0) else {
+            return Err(Problem::new(
+                "scaleMachineSet",
+                "scenario/required",
+                "`replicas` (0 or more) is required",
+            ));
+        };
+        Action::ScaleMachineSet {
+            namespace,
+            name,
+            replicas,
+        }
     } else {
         return Err(Problem::new(
             "",
             "scenario/no-action",
-            "a step needs one of `taint`, `untaint`, `cordon`, `uncordon`, `drain`, `nodeCondition`, `deleteMachine`, `removeHook`, `deschedule`",
+            "a step needs one of `taint`, `untaint`, `cordon`, `uncordon`, `drain`, `nodeCondition`, `deleteMachine`, `removeHook`, `deschedule`, `scaleMachineSet`",
         ));
     };
     Ok((at, action))
@@ -308,14 +329,15 @@ fn node_name(name: &str, field: &'static str) -> Result<String, Problem> {
     }
 }
 
-/// `name` or `namespace/name`; the namespace defaults to `openshift-machine-api`.
+/// `name` or `namespace/name` of a Machine API object; the namespace defaults to
+/// `openshift-machine-api`.
 fn machine_ref(text: &str, field: &'static str) -> Result<(String, String), Problem> {
     let (namespace, name) = text.split_once('/').unwrap_or((MACHINE_NAMESPACE, text));
     if name.is_empty() || namespace.is_empty() {
         return Err(Problem::new(
             field,
             "scenario/required",
-            "a machine name (`name` or `namespace/name`) is required",
+            "a name (`name` or `namespace/name`) is required",
         ));
     }
     Ok((namespace.to_string(), name.to_string()))

@@ -37,6 +37,16 @@ pub struct Step {
     pub delete_machine: Option<String>,
     pub remove_hook: Option<RemoveHookStep>,
     pub deschedule: Option<Present>,
+    pub scale_machine_set: Option<ScaleMachineSetStep>,
+}
+
+/// Sets a MachineSet's `spec.replicas`, as `oc scale machineset` does.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ScaleMachineSetStep {
+    /// `name` or `namespace/name` (namespace `openshift-machine-api` by default).
+    pub name: String,
+    pub replicas: Option<i32>,
 }
 
 /// A taint to add or remove: fields, or `oc adm taint` text such as

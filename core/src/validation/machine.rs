@@ -7,7 +7,10 @@
 use crate::model::{LifecycleHook, Machine, MachineSet};
 
 use super::metadata::{self, NameRule};
-use super::path::{At, Sink};
+use super::path::{unsupported, At, Sink};
+
+/// The CRD's enum for `spec.deletePolicy`.
+const DELETE_POLICIES: [&str; 3] = ["Random", "Newest", "Oldest"];
 
 /// The CRD pattern for a hook name: an optional DNS subdomain and `/`, then a qualified
 /// name part.
@@ -33,6 +36,14 @@ pub(super) fn machine(machine: &Machine, sink: &mut Sink) {
 /// Every rule a MachineSet breaks.
 pub(super) fn machine_set(set: &MachineSet, sink: &mut Sink) {
     metadata::validate(&set.metadata, NameRule::Subdomain, sink);
+    let policy = &set.spec.delete_policy;
+    if !policy.is_empty() && !DELETE_POLICIES.contains(&policy.as_str()) {
+        sink.error(
+            &At::root("spec").field("deletePolicy"),
+            "machine/invalid-delete-policy",
+            unsupported(policy, &DELETE_POLICIES),
+        );
+    }
     if set.spec.replicas.is_some_and(|replicas| replicas < 0) {
         sink.error(
             &At::root("spec").field("replicas"),
