@@ -3,8 +3,8 @@
 //
 //   node wasm/bench/disruption.mjs [CASE...]
 //
-// Builds `target/wasm32-wasip1/release/examples/disruption.wasm` when missing (needs the
-// `wasm32-wasip1` target: `rustup target add wasm32-wasip1`). The program generates the
+// Builds `target/wasm32-wasip1/release/examples/disruption.wasm` when missing (adding the
+// `wasm32-wasip1` target first). The program generates the
 // 5 000-node, 150 000-pod cluster itself, builds it (not timed), then times each case.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -17,6 +17,8 @@ const TARGET = process.env.CARGO_TARGET_DIR ?? join(ROOT, 'target');
 const WASM = join(TARGET, 'wasm32-wasip1', 'release', 'examples', 'disruption.wasm');
 
 if (!existsSync(WASM)) {
+  // Quick when the target is there; `./dev bench` may run on a machine without it.
+  spawnSync('rustup', ['target', 'add', 'wasm32-wasip1'], { cwd: ROOT, stdio: 'inherit' });
   const build = spawnSync(
     'cargo',
     ['build', '--release', '-p', 'kubefit-tests', '--example', 'disruption', '--target', 'wasm32-wasip1'],
