@@ -103,6 +103,14 @@ impl<'c> Budgets<'c> {
     /// The API server's refusal: two budgets cover the pod, or the one that does allows
     /// no disruption now.
     pub fn evict(&mut self, pod: &Pod) -> Result<(), String> {
+        // A pod that is not running (not started, or finished) is deleted without asking
+        // its budget (`canIgnorePDB`).
+        if matches!(
+            pod.status.phase.as_str(),
+            "Pending" | "Succeeded" | "Failed"
+        ) {
+            return Ok(());
+        }
         let mut covering = self
             .budgets
             .iter()
@@ -183,6 +191,19 @@ mod tests {
         assert_eq!(state.evict(&pods[1].pod), Err(VIOLATES_BUDGET.into()));
         state.restore(&pods[0].pod);
         assert_eq!(state.evict(&pods[1].pod), Ok(()));
+    }
+
+    #[test]
+    fn a_pod_that_is_not_running_ignores_its_budget() {
+        let budgets = [budget("web", None, Some(0))];
+        let mut pending = web("starting");
+        pending.pod.status.phase = "Pending".into();
+        let mut state = Budgets::new(&budgets, core::slice::from_ref(&pending));
+        assert_eq!(state.evict(&pending.pod), Ok(()));
+        assert_eq!(
+            state.evict(&web("running").pod),
+            Err(VIOLATES_BUDGET.into())
+        );
     }
 
     #[test]
