@@ -1834,6 +1834,7 @@ impl<'c> World<'c> {
             .zip(&self.cluster.machines)
             .map(|(run, model)| MachineStatus {
                 machine: alloc::format!("{}/{}", model.metadata.namespace, model.metadata.name),
+                node: model.status.node_ref.as_ref().map(|node| node.name.clone()),
                 phase: match run.stage {
                     Stage::Running => model
                         .status

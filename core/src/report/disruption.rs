@@ -132,6 +132,9 @@ pub struct DeschedulerRun {
 pub struct MachineStatus {
     /// `namespace/name`.
     pub machine: String,
+    /// The node it backs (`status.nodeRef`), if any.
+    #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
+    pub node: Option<String>,
     /// `Running` (or the phase in the input) or `Deleting`.
     pub phase: String,
     /// The instance and the node are gone.
