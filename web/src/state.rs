@@ -252,6 +252,8 @@ pub enum Action {
     FilterPlacementNodes(String),
     /// Show a page of the pending pods.
     PlacementsPage(usize),
+    /// A page of the Disruption panel's lanes and evictions.
+    DisruptionPage(usize),
     /// Select, in the editor, the input behind a verdict of the selected pod: the field a
     /// failing `reason` is about, in the node's object or the pod's (see
     /// [`placement::cause`]); without a reason, the whole node (or, without a node, the pod).
@@ -301,6 +303,7 @@ pub struct State {
     pod: Option<String>,
     placement_filter: String,
     placements_page: usize,
+    disruption_page: usize,
     /// Bumped by every change of the input.
     edits: u64,
     outcome: Rc<Outcome>,
@@ -339,6 +342,7 @@ impl State {
             pod: None,
             placement_filter: String::new(),
             placements_page: 0,
+            disruption_page: 0,
             edits: 0,
             outcome: Rc::default(),
             evaluated: 0,
@@ -505,6 +509,7 @@ impl State {
             }
             Action::FilterPlacementNodes(text) => self.placement_filter = text,
             Action::PlacementsPage(page) => self.placements_page = page,
+            Action::DisruptionPage(page) => self.disruption_page = page,
             Action::RevealPlacement { node, reason } => {
                 self.reveal_placement(node.as_deref(), reason.as_deref());
             }
@@ -537,6 +542,7 @@ impl State {
         self.nodes_page = 0;
         self.pods_page = 0;
         self.placements_page = 0;
+        self.disruption_page = 0;
         self.reveal = None;
         self.edits += 1;
         self.schedule();
@@ -872,6 +878,12 @@ impl State {
     #[must_use]
     pub fn placements_page(&self) -> usize {
         self.placements_page
+    }
+
+    /// The page of the Disruption panel's lanes and evictions.
+    #[must_use]
+    pub fn disruption_page(&self) -> usize {
+        self.disruption_page
     }
 
     /// The latest evaluation.

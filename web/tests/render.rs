@@ -305,3 +305,37 @@ fn without_a_scenario_the_panel_offers_one_and_nodes_offer_what_ifs() {
         "{html}"
     );
 }
+
+#[test]
+fn a_large_timeline_is_shown_a_page_of_lanes_at_a_time() {
+    // 30 nodes, each with 26 bare pods, all tainted NoExecute: 30 lanes of 53 events
+    // (the taint, then each pod evicted and gone), under the page's inline limit.
+    let mut text = String::new();
+    for node in 0..30 {
+        text.push_str(&format!(
+            "---\nkind: Node\napiVersion: v1\nmetadata: {{name: n{node:02}}}\nstatus: {{allocatable: {{cpu: '4', memory: 8Gi, pods: '110'}}, conditions: [{{type: Ready, status: 'True'}}]}}\n"
+        ));
+        for pod in 0..26 {
+            text.push_str(&format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: p{node:02}-{pod:02}, namespace: default}}\nspec: {{nodeName: n{node:02}, containers: [{{name: c, image: c}}]}}\nstatus: {{phase: Running}}\n"
+            ));
+        }
+    }
+    text.push_str("---\napiVersion: kubefit.dev/v1alpha1\nkind: Scenario\nmetadata: {name: all}\nspec:\n  steps:\n");
+    for node in 0..30 {
+        text.push_str(&format!(
+            "  - {{at: 0s, taint: 'n{node:02} k=v:NoExecute'}}\n"
+        ));
+    }
+    let html = render(move || with_text(&text).apply(Action::ShowPanel(Panel::Disruption)));
+    assert!(html.contains("lanes 1–20 of 30"), "{html}");
+    assert_eq!(html.matches("<section aria-label=\"Node/").count(), 20);
+    assert!(html.contains("and 3 more events on this lane"), "{html}");
+    // 780 evictions, 100 to a page.
+    assert!(html.contains("1–100 of 780"), "{html}");
+    assert_eq!(
+        html.matches("<th scope=\"row\" class=\"name\">default/p")
+            .count(),
+        100
+    );
+}

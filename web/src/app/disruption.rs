@@ -2,21 +2,49 @@
 
 use yew::prelude::*;
 
+use super::nodes::pager;
 use super::problems::plural;
 use super::Dispatch;
 use crate::disruption::{self, After, Lane};
 use crate::scenario::{self, WhatIf};
 use crate::state::Action;
+use crate::tables::{self, PAGE_SIZE};
 use crate::view::{Outcome, View};
+
+/// Lanes shown per page: a drain of a busy node or a taint on many nodes gives thousands
+/// of events, which the page must not turn into thousands of rows at once.
+const LANES_PER_PAGE: usize = 20;
+/// Events listed per lane; the marks on its track show them all.
+const ROWS_PER_LANE: usize = 50;
 
 /// The panel; without a Scenario, one to add with a click. A function, not a component:
 /// the results re-render it only when shown.
-pub fn panel(outcome: &Outcome, dispatch: &Dispatch) -> Html {
+pub fn panel(outcome: &Outcome, page: usize, dispatch: &Dispatch) -> Html {
     let view = &outcome.view;
     let Some(document) = &view.scenario else {
         return intro(view, dispatch);
     };
     let lanes = disruption::lanes(view);
+    // One page index for both lists: lanes 20 to a page, evictions 100 to a page.
+    let lane_pages = lanes.len().div_ceil(LANES_PER_PAGE).max(1);
+    let eviction_pages = tables::page_count(view.evictions.len());
+    let page = page.min(lane_pages.max(eviction_pages) - 1);
+    let first_lane = (page.min(lane_pages - 1) * LANES_PER_PAGE).min(lanes.len());
+    let shown = &lanes[first_lane..(first_lane + LANES_PER_PAGE).min(lanes.len())];
+    let go = dispatch.reform(Action::DisruptionPage);
+    let pages = if lane_pages > 1 {
+        html! {
+            <nav class="pager" aria-label="Lane pages">
+                <button type="button" disabled={ page == 0 }
+                    onclick={ go.reform(move |_: MouseEvent| page.saturating_sub(1)) }>{ "‹ Previous" }</button>
+                <span>{ format!("lanes {}–{} of {}", first_lane + 1, first_lane + shown.len(), lanes.len()) }</span>
+                <button type="button" disabled={ page + 1 >= lane_pages.max(eviction_pages) }
+                    onclick={ go.reform(move |_: MouseEvent| page + 1) }>{ "Next ›" }</button>
+            </nav>
+        }
+    } else {
+        html! {}
+    };
     html! {
         <div class="disruption">
             <p class="scenario-head">
@@ -30,10 +58,12 @@ pub fn panel(outcome: &Outcome, dispatch: &Dispatch) -> Html {
             if lanes.is_empty() {
                 <p class="empty">{ "Nothing happened: the Scenario has no steps yet. The what-if buttons of the Nodes table add some." }</p>
             } else {
-                { timeline(view.until, &lanes) }
+                { timeline(view.until, shown) }
+                { pages }
             }
             if !view.evictions.is_empty() {
-                { evictions(view) }
+                { evictions(view, page) }
+                { pager(view.evictions.len(), page.min(eviction_pages - 1), dispatch.reform(Action::DisruptionPage)) }
             }
             if !view.machines.is_empty() {
                 { machines(view) }
@@ -110,7 +140,8 @@ fn lane(lane: &Lane<'_>, until: i64, grid: &Html) -> Html {
             </line>
         }
     });
-    let rows = lane.rows.iter().map(|row| {
+    let hidden = lane.rows.len().saturating_sub(ROWS_PER_LANE);
+    let rows = lane.rows.iter().take(ROWS_PER_LANE).map(|row| {
         let event = row.event;
         let tone = disruption::tone(event);
         html! {
@@ -134,14 +165,20 @@ fn lane(lane: &Lane<'_>, until: i64, grid: &Html) -> Html {
             <h4><span class="kind">{ kind.to_owned() }</span>{ name.to_owned() }</h4>
             <svg class="track" height="20" aria-hidden="true">{ grid.clone() }{ for marks }</svg>
             <ol class="events">{ for rows }</ol>
+            if hidden > 0 {
+                <p class="note">{ format!("and {} on this lane (marked on its track; the report lists them all)", plural(hidden, "more event")) }</p>
+            }
         </section>
     }
 }
 
 /// The evicted pods: when and why, and each one's node before and after (where its
 /// replacement went, or why it stays Pending).
-fn evictions(view: &View) -> Html {
-    let rows = disruption::displaced(view).into_iter().map(|moved| {
+fn evictions(view: &View, page: usize) -> Html {
+    let displaced = disruption::displaced(view);
+    let first =
+        (page.min(tables::page_count(displaced.len()) - 1) * PAGE_SIZE).min(displaced.len());
+    let rows = displaced.into_iter().skip(first).take(PAGE_SIZE).map(|moved| {
         let eviction = moved.eviction;
         // A replacement is in its pod's namespace: its name says enough.
         let replacement = eviction

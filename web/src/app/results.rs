@@ -73,7 +73,9 @@ pub fn Results(props: &PartProps) -> Html {
         Panel::Placement => html! {
             { super::placement::panel(state.outcome(), state.selected_pod(), state.placement_filter(), state.placements_page(), dispatch) }
         },
-        Panel::Disruption => super::disruption::panel(state.outcome(), dispatch),
+        Panel::Disruption => {
+            super::disruption::panel(state.outcome(), state.disruption_page(), dispatch)
+        }
         Panel::Report => html! {
             <pre class="report-text" tabindex="0" aria-label="The report as text">{ state.outcome().text.clone() }</pre>
         },
