@@ -79,30 +79,29 @@ pub fn decide(pod: &Pod, flags: &Flags) -> Decision {
     if pod.metadata.annotations.contains_key(MIRROR_ANNOTATION) {
         return Decision::Skip;
     }
-    let mut decision = Decision::Evict;
     if !finished
+        && !flags.delete_emptydir_data
         && pod
             .spec
             .volumes
             .iter()
             .any(|volume| volume.empty_dir.is_some())
     {
-        if !flags.delete_emptydir_data {
-            return Decision::Refuse(
-                "Pods with local storage (use --delete-emptydir-data to override)",
-            );
-        }
-        decision = Decision::EvictWithWarning("deleting Pods with local storage");
+        return Decision::Refuse(
+            "Pods with local storage (use --delete-emptydir-data to override)",
+        );
     }
+    // With `--delete-emptydir-data` the local-storage filter's warning is overwritten by
+    // the next filter's status (upstream's own TODO in `filters.go`), so it never shows.
     if !finished && controller.is_none() {
         if !flags.force {
             return Decision::Refuse(
                 "cannot delete Pods that declare no controller (use --force to override)",
             );
         }
-        decision = Decision::EvictWithWarning("deleting Pods that declare no controller");
+        return Decision::EvictWithWarning("deleting Pods that declare no controller");
     }
-    decision
+    Decision::Evict
 }
 
 /// Groups messages with the pods they name, in first-seen order:
@@ -196,9 +195,10 @@ mod tests {
             decide(&local, &defaults),
             Decision::Refuse("Pods with local storage (use --delete-emptydir-data to override)")
         );
+        // Allowed, and the warning is lost to the next filter, as upstream.
         assert_eq!(
             decide(&local, &Flags::machine_controller()),
-            Decision::EvictWithWarning("deleting Pods with local storage")
+            Decision::Evict
         );
         let mut finished = pod(None);
         finished.status.phase = "Succeeded".into();

@@ -126,7 +126,8 @@ pub struct DrainFields {
     pub node: String,
     /// `--ignore-daemonsets`.
     pub ignore_daemon_sets: bool,
-    /// `--delete-emptydir-data`.
+    /// `--delete-emptydir-data` (`deleteLocalData`, the flag's older name, also reads).
+    #[serde(alias = "deleteLocalData")]
     pub delete_emptydir_data: bool,
     /// `--force`.
     pub force: bool,
