@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use super::nodes::pager;
+use super::nodes::{page_buttons, pager};
 use super::problems::plural;
 use super::Dispatch;
 use crate::disruption::{self, After, Lane};
@@ -31,20 +31,18 @@ pub fn panel(outcome: &Outcome, page: usize, dispatch: &Dispatch) -> Html {
     let page = page.min(lane_pages.max(eviction_pages) - 1);
     let first_lane = (page.min(lane_pages - 1) * LANES_PER_PAGE).min(lanes.len());
     let shown = &lanes[first_lane..(first_lane + LANES_PER_PAGE).min(lanes.len())];
-    let go = dispatch.reform(Action::DisruptionPage);
-    let pages = if lane_pages > 1 {
-        html! {
-            <nav class="pager" aria-label="Lane pages">
-                <button type="button" disabled={ page == 0 }
-                    onclick={ go.reform(move |_: MouseEvent| page.saturating_sub(1)) }>{ "‹ Previous" }</button>
-                <span>{ format!("lanes {}–{} of {}", first_lane + 1, first_lane + shown.len(), lanes.len()) }</span>
-                <button type="button" disabled={ page + 1 >= lane_pages.max(eviction_pages) }
-                    onclick={ go.reform(move |_: MouseEvent| page + 1) }>{ "Next ›" }</button>
-            </nav>
-        }
-    } else {
-        html! {}
-    };
+    let pages = page_buttons(
+        page.min(lane_pages - 1),
+        lane_pages,
+        "Lane pages",
+        &format!(
+            "lanes {}–{} of {}",
+            first_lane + 1,
+            first_lane + shown.len(),
+            lanes.len()
+        ),
+        dispatch.reform(Action::DisruptionPage),
+    );
     html! {
         <div class="disruption">
             <p class="scenario-head">

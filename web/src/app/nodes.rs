@@ -176,17 +176,34 @@ pub fn sort_header(
 /// Page buttons, when there is more than one page.
 pub fn pager(rows: usize, page: usize, go: Callback<usize>) -> Html {
     let pages = tables::page_count(rows);
-    if pages <= 1 {
-        return html! {};
-    }
     let page = page.min(pages - 1);
     let first = page * tables::PAGE_SIZE + 1;
     let last = ((page + 1) * tables::PAGE_SIZE).min(rows);
+    page_buttons(
+        page,
+        pages,
+        "Pages",
+        &format!("{first}–{last} of {rows}"),
+        go,
+    )
+}
+
+/// Previous and next buttons around `position`, when there is more than one page.
+pub fn page_buttons(
+    page: usize,
+    pages: usize,
+    label: &str,
+    position: &str,
+    go: Callback<usize>,
+) -> Html {
+    if pages <= 1 {
+        return html! {};
+    }
     html! {
-        <nav class="pager" aria-label="Pages">
+        <nav class="pager" aria-label={ label.to_owned() }>
             <button type="button" disabled={ page == 0 }
                 onclick={ go.reform(move |_: MouseEvent| page.saturating_sub(1)) }>{ "‹ Previous" }</button>
-            <span>{ format!("{first}–{last} of {rows}") }</span>
+            <span>{ position.to_owned() }</span>
             <button type="button" disabled={ page + 1 >= pages }
                 onclick={ go.reform(move |_: MouseEvent| page + 1) }>{ "Next ›" }</button>
         </nav>
