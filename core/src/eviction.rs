@@ -1275,17 +1275,7 @@ impl<'c> World<'c> {
         for pod in blocked {
             self.evict_for_drain(at, index, pod);
         }
-        let still = self
-            .drains
-            .get(index)
-            .is_some_and(|drain| !drain.blocked.is_empty());
-        // `evict_for_drain` plans a retry only when the list was empty before.
-        if still {
-            self.agenda_push(
-                at.saturating_add(drain::RETRY),
-                Happening::DrainRetry(index),
-            );
-        }
+        // A refusal above planned the next retry (the list was empty again).
         self.check_drains(at);
     }
 
@@ -1826,7 +1816,50 @@ impl<'c> World<'c> {
         });
     }
 
-    fn finish(self) -> Outcome {
+    /// What is still waiting when the timeline stops: drains and machine deletions that
+    /// hang, said at the last point of the timeline.
+    fn still_waiting(&mut self) {
+        let until = self.until;
+        let mut events = Vec::new();
+        for drain in self.drains.iter().filter(|drain| !drain.finished) {
+            let node = self
+                .nodes
+                .get(drain.node)
+                .map(|target| target.metadata.name.clone())
+                .unwrap_or_default();
+            let terminating = drain
+                .waiting
+                .iter()
+                .filter(|pod| matches!(self.life.get(**pod), Some(Life::Terminating(_))))
+                .count();
+            events.push((
+                node_id(&node),
+                alloc::format!(
+                    "node/{node} is still draining: {} refused by a PodDisruptionBudget, {} still terminating",
+                    drain.blocked.len(),
+                    terminating
+                ),
+            ));
+        }
+        for run in &self.machines {
+            let waiting = match run.stage {
+                Stage::WaitingPreDrain if !run.pre_drain.is_empty() => {
+                    condition_text(&machine::drainable(&run.pre_drain))
+                }
+                Stage::WaitingPreTerminate => {
+                    condition_text(&machine::terminable(&run.pre_terminate))
+                }
+                _ => continue,
+            };
+            events.push((run.id.clone(), alloc::format!("still Deleting: {waiting}")));
+        }
+        for (object, message) in events {
+            self.event(until, EventKind::Drain, object, "StillWaiting", message);
+        }
+    }
+
+    fn finish(mut self) -> Outcome {
+        self.still_waiting();
         let mut disruption = self.disruption;
         disruption.machines = self
             .machines
