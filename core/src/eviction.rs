@@ -359,7 +359,7 @@ impl<'c> World<'c> {
                 let Some(node_index) = self.node(node, index) else {
                     return;
                 };
-                let Some(target) = self.nodes.get_mut(node_index).map(Shared::to_mut) else {
+                let Some(target) = self.nodes.get_mut(node_index).and_then(Shared::to_mut) else {
                     return;
                 };
                 let before = target.spec.taints.len();
@@ -486,7 +486,7 @@ impl<'c> World<'c> {
     }
 
     fn add_taint(&mut self, at: Duration, node: usize, taint: Taint, reason: &str, verb: &str) {
-        let Some(target) = self.nodes.get_mut(node).map(Shared::to_mut) else {
+        let Some(target) = self.nodes.get_mut(node).and_then(Shared::to_mut) else {
             return;
         };
         let name = target.metadata.name.clone();
@@ -515,7 +515,7 @@ impl<'c> World<'c> {
     }
 
     fn remove_taint(&mut self, at: Duration, node: usize, key: &str, effect: &str) -> bool {
-        let Some(target) = self.nodes.get_mut(node).map(Shared::to_mut) else {
+        let Some(target) = self.nodes.get_mut(node).and_then(Shared::to_mut) else {
             return false;
         };
         let before = target.spec.taints.len();
@@ -539,7 +539,7 @@ impl<'c> World<'c> {
     }
 
     fn cordon(&mut self, at: Duration, node: usize, unschedulable: bool) {
-        let Some(target) = self.nodes.get_mut(node).map(Shared::to_mut) else {
+        let Some(target) = self.nodes.get_mut(node).and_then(Shared::to_mut) else {
             return;
         };
         let name = target.metadata.name.clone();
@@ -595,7 +595,7 @@ impl<'c> World<'c> {
     /// A condition change, and the taints the node lifecycle controller sets for it
     /// (`nodeConditionToTaintKeyStatusMap`, the NoExecute `not-ready`/`unreachable`).
     fn set_condition(&mut self, at: Duration, node: usize, condition: &str, status: &str) {
-        let Some(target) = self.nodes.get_mut(node).map(Shared::to_mut) else {
+        let Some(target) = self.nodes.get_mut(node).and_then(Shared::to_mut) else {
             return;
         };
         let name = target.metadata.name.clone();
@@ -1019,7 +1019,7 @@ impl<'c> World<'c> {
         let Some(&node) = self.node_index.get(node_name) else {
             return;
         };
-        let Some(entry) = self.pods.get_mut(pod).map(Shared::to_mut) else {
+        let Some(entry) = self.pods.get_mut(pod).and_then(Shared::to_mut) else {
             return;
         };
         entry.pod.spec.node_name = node_name.to_string();
@@ -1990,16 +1990,15 @@ enum Shared<'c, T> {
 }
 
 impl<T: Clone> Shared<'_, T> {
-    /// The object, copied the first time it changes.
-    fn to_mut(&mut self) -> &mut T {
+    /// The object, copied the first time it changes (always `Some`; an `Option` so that
+    /// no arm has to be unreachable).
+    fn to_mut(&mut self) -> Option<&mut T> {
         if let Self::Input(input) = self {
             *self = Self::Own(Box::new(T::clone(input)));
         }
         match self {
-            Self::Own(own) => own,
-            // Not reached (the object was just copied); leaking one copy is the
-            // panic-free way to satisfy the type.
-            Self::Input(input) => Box::leak(Box::new(T::clone(input))),
+            Self::Own(own) => Some(own),
+            Self::Input(_) => None,
         }
     }
 
