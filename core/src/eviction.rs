@@ -1833,6 +1833,7 @@ impl<'c> World<'c> {
                 .filter(|pod| matches!(self.life.get(**pod), Some(Life::Terminating(_))))
                 .count();
             events.push((
+                EventKind::Drain,
                 node_id(&node),
                 alloc::format!(
                     "node/{node} is still draining: {} refused by a PodDisruptionBudget, {} still terminating",
@@ -1851,10 +1852,14 @@ impl<'c> World<'c> {
                 }
                 _ => continue,
             };
-            events.push((run.id.clone(), alloc::format!("still Deleting: {waiting}")));
+            events.push((
+                EventKind::Machine,
+                run.id.clone(),
+                alloc::format!("still Deleting: {waiting}"),
+            ));
         }
-        for (object, message) in events {
-            self.event(until, EventKind::Drain, object, "StillWaiting", message);
+        for (kind, object, message) in events {
+            self.event(until, kind, object, "StillWaiting", message);
         }
     }
 
