@@ -2024,3 +2024,121 @@ impl<T> core::ops::Deref for Shared<'_, T> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{input, Limits, Source};
+    use alloc::vec::Vec;
+
+    /// Plays the Scenario of `yaml`; every eviction as `(pod, seconds)`.
+    fn evictions(yaml: &str) -> Vec<(String, i64)> {
+        let sources = [Source::new("test", yaml)];
+        let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources);
+        assert!(
+            cluster.diagnostics.iter().all(|d| !d.is_error()),
+            "{:?}",
+            cluster.diagnostics
+        );
+        let outcome =
+            run(&cluster, &ScheduleOptions::default(), &Options::default()).expect("a Scenario");
+        outcome
+            .disruption
+            .evictions
+            .iter()
+            .map(|eviction| {
+                (
+                    eviction.pod.clone(),
+                    eviction.at.0 / crate::duration::SECOND,
+                )
+            })
+            .collect()
+    }
+
+    const NODE: &str = "---\nkind: Node\napiVersion: v1\nmetadata: {name: node1}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}, conditions: [{type: Ready, status: 'True'}]}\n";
+
+    /// A running pod on node1 with upstream's `addToleration(pod, index, seconds)`:
+    /// `testTaint<index>=test<index>:NoExecute`, for ever when `seconds` is negative.
+    fn pod(name: &str, toleration: Option<(u8, i64)>) -> String {
+        let tolerations = match toleration {
+            None => String::new(),
+            Some((index, seconds)) if seconds < 0 => alloc::format!(
+                "  tolerations: [{{key: testTaint{index}, value: test{index}, effect: NoExecute}}]\n"
+            ),
+            Some((index, seconds)) => alloc::format!(
+                "  tolerations: [{{key: testTaint{index}, value: test{index}, effect: NoExecute, tolerationSeconds: {seconds}}}]\n"
+            ),
+        };
+        alloc::format!(
+            "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default}}\nspec:\n  nodeName: node1\n  containers: [{{name: c, image: c}}]\n{tolerations}status: {{phase: Running}}\n"
+        )
+    }
+
+    fn scenario(steps: &str) -> String {
+        alloc::format!(
+            "---\napiVersion: kubefit.dev/v1alpha1\nkind: Scenario\nmetadata: {{name: t}}\nspec:\n  steps:\n{steps}"
+        )
+    }
+
+    /// `TestUpdateNodeWithMultiplePods` (`pkg/controller/tainteviction/taint_eviction_test.go`).
+    #[test]
+    fn pods_go_after_their_own_toleration_times() {
+        let pods = [
+            pod("pod1", None),
+            pod("pod2", Some((1, 1))),
+            pod("pod3", Some((1, -1))),
+        ]
+        .concat();
+        let one_taint = scenario("  - {at: 0s, taint: 'node1 testTaint1=test1:NoExecute'}\n");
+        assert_eq!(
+            evictions(&[NODE, &pods, &one_taint].concat()),
+            [("default/pod1".into(), 0), ("default/pod2".into(), 1)]
+        );
+        // A second taint none of them tolerates: all go at once.
+        let two_taints = scenario(
+            "  - {at: 0s, taint: 'node1 testTaint1=test1:NoExecute'}\n  - {at: 0s, taint: 'node1 testTaint2=test2:NoExecute'}\n",
+        );
+        let mut gone = evictions(&[NODE, &pods, &two_taints].concat());
+        gone.sort();
+        assert_eq!(
+            gone,
+            [
+                ("default/pod1".into(), 0),
+                ("default/pod2".into(), 0),
+                ("default/pod3".into(), 0)
+            ]
+        );
+    }
+
+    /// `TestUpdateNodeWithMultipleTaints`: a taint tolerated for ever and one for 60 s
+    /// queue the pod; removing the second cancels it.
+    #[test]
+    fn removing_the_temporarily_tolerated_taint_cancels_the_eviction() {
+        let pod = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: pod1, namespace: default}\nspec:\n  nodeName: node1\n  containers: [{name: c, image: c}]\n  tolerations:\n  - {key: testTaint1, operator: Exists, effect: NoExecute}\n  - {key: testTaint2, operator: Exists, effect: NoExecute, tolerationSeconds: 60}\nstatus: {phase: Running}\n";
+        let kept = scenario(
+            "  - {at: 0s, taint: 'node1 testTaint1=test1:NoExecute'}\n  - {at: 0s, taint: 'node1 testTaint2=test2:NoExecute'}\n",
+        );
+        assert_eq!(
+            evictions(&[NODE, pod, &kept].concat()),
+            [("default/pod1".into(), 60)]
+        );
+        let cancelled = scenario(
+            "  - {at: 0s, taint: 'node1 testTaint1=test1:NoExecute'}\n  - {at: 0s, taint: 'node1 testTaint2=test2:NoExecute'}\n  - {at: 30s, untaint: 'node1 testTaint2:NoExecute-'}\n",
+        );
+        assert_eq!(evictions(&[NODE, pod, &cancelled].concat()), []);
+    }
+
+    /// An eviction already planned keeps its start (`processPodOnNode`): a second,
+    /// longer-tolerated taint at 30 s does not move the 60 s deadline.
+    #[test]
+    fn a_planned_eviction_keeps_its_time() {
+        let pod = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: pod1, namespace: default}\nspec:\n  nodeName: node1\n  containers: [{name: c, image: c}]\n  tolerations:\n  - {key: testTaint1, operator: Exists, effect: NoExecute, tolerationSeconds: 60}\n  - {key: testTaint2, operator: Exists, effect: NoExecute, tolerationSeconds: 600}\nstatus: {phase: Running}\n";
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 testTaint1=test1:NoExecute'}\n  - {at: 30s, taint: 'node1 testTaint2=test2:NoExecute'}\n",
+        );
+        assert_eq!(
+            evictions(&[NODE, pod, &steps].concat()),
+            [("default/pod1".into(), 60)]
+        );
+    }
+}
