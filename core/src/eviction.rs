@@ -852,7 +852,7 @@ impl<'c> World<'c> {
             EventKind::PodDeleted,
             alloc::format!("Pod/{name}"),
             "Killing",
-            String::from("the pod's containers stopped and the pod is gone"),
+            "the pod's containers stopped and the pod is gone",
         );
         self.changed = true;
         if stateful {
@@ -1368,10 +1368,16 @@ impl<'c> World<'c> {
                     machine_namespace(&self.machines, machine)
                 ),
                 "SuccessfulCreate",
-                String::from("the machine set creates a machine to replace the deleted one"),
+                "the machine set creates a machine to replace the deleted one",
             );
         }
         self.reconcile_machine(at, machine);
+    }
+
+    fn set_stage(&mut self, machine: usize, stage: Stage) {
+        if let Some(run) = self.machines.get_mut(machine) {
+            run.stage = stage;
+        }
     }
 
     /// The MachineSet controller after `replicas` changed: more machines are created (their
@@ -1529,7 +1535,7 @@ impl<'c> World<'c> {
                         EventKind::Machine,
                         id,
                         "DrainSkipped",
-                        String::from("Node drain skipped"),
+                        "Node drain skipped",
                     );
                     if let Some(run) = self.machines.get_mut(machine) {
                         run.drained = Some(machine::drained("Node drain skipped"));
@@ -1544,12 +1550,10 @@ impl<'c> World<'c> {
                             EventKind::Machine,
                             id,
                             "DrainBlocked",
-                            String::from("Drain blocked by pre-drain hook"),
+                            "Drain blocked by pre-drain hook",
                         );
                     }
-                    if let Some(run) = self.machines.get_mut(machine) {
-                        run.stage = Stage::WaitingPreDrain;
-                    }
+                    self.set_stage(machine, Stage::WaitingPreDrain);
                     return;
                 }
                 let Some(node) = node else {
@@ -1562,17 +1566,13 @@ impl<'c> World<'c> {
                         EventKind::Machine,
                         id,
                         "DrainRequeued",
-                        String::from(
-                            "another control-plane node is being drained; trying again in 20s",
-                        ),
+                        "another control-plane node is being drained; trying again in 20s",
                     );
                     self.agenda_push(
                         at.saturating_add(machine::CONTROL_PLANE_REQUEUE),
                         Happening::MachineReconcile(machine),
                     );
-                    if let Some(run) = self.machines.get_mut(machine) {
-                        run.stage = Stage::WaitingPreDrain;
-                    }
+                    self.set_stage(machine, Stage::WaitingPreDrain);
                     return;
                 }
                 self.event(
@@ -1580,11 +1580,9 @@ impl<'c> World<'c> {
                     EventKind::Machine,
                     id,
                     "DrainProceeds",
-                    String::from("Node drain proceeds"),
+                    "Node drain proceeds",
                 );
-                if let Some(run) = self.machines.get_mut(machine) {
-                    run.stage = Stage::Draining;
-                }
+                self.set_stage(machine, Stage::Draining);
                 self.cordon(at, node, true);
                 self.start_drain(at, node, Flags::machine_controller(), Some(machine));
             }
@@ -1611,7 +1609,7 @@ impl<'c> World<'c> {
                     EventKind::Machine,
                     id.clone(),
                     "DrainSucceeded",
-                    String::from("Node drain succeeded"),
+                    "Node drain succeeded",
                 );
                 self.event(
                     at,
@@ -1664,7 +1662,7 @@ impl<'c> World<'c> {
             EventKind::MachineRemoved,
             id,
             "Deleted",
-            String::from("the instance was deleted"),
+            "the instance was deleted",
         );
         if let Some(node) = node {
             self.remove_node(at, node);
@@ -1805,8 +1803,9 @@ impl<'c> World<'c> {
         kind: EventKind,
         object: String,
         reason: &str,
-        message: String,
+        message: impl Into<String>,
     ) {
+        let message = message.into();
         self.disruption.timeline.push(Event {
             at,
             kind,
