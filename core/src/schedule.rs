@@ -9,6 +9,7 @@
 //! best, bind; when nothing fits, report the `FailedScheduling` text and try preemption.
 
 pub mod configuration;
+pub mod equivalence;
 pub mod framework;
 pub mod legacy;
 pub mod message;
@@ -145,6 +146,46 @@ pub trait Cycle {
     fn independent_of_other_pods(&self) -> bool {
         false
     }
+
+    /// Every score in profile order as a value per node and the rule that turns the
+    /// values of the scored nodes into scores, when each score depends on the pod and the
+    /// node alone; `None` when one needs the other pods (spreading, inter-pod affinity).
+    fn node_local_scores(&self, _snapshot: &Snapshot<'_>) -> Option<Vec<NodeLocalScore>> {
+        None
+    }
+
+    /// The value of the score at `index` of [`Cycle::node_local_scores`] on `node`.
+    fn node_local_value(&self, _snapshot: &Snapshot<'_>, _node: usize, _index: usize) -> i64 {
+        0
+    }
+}
+
+/// How the values of a node-local score over the scored nodes become its scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduce {
+    /// The plugin skips the pod (PreScore `Skip`): no scores.
+    Skip,
+    /// A node's value is its score.
+    Identity,
+    /// Scaled to `0..=max` by the highest value among the scored nodes, reversed or not
+    /// (`DefaultNormalizeScore`; 1.11 `NormalizeReduce`).
+    Normalize {
+        /// The highest score.
+        max: i64,
+        /// `max - s` instead of `s`.
+        reverse: bool,
+    },
+}
+
+/// A score whose value on a node depends on the pod and that node alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeLocalScore {
+    /// The plugin or priority name.
+    pub name: String,
+    /// Its weight.
+    pub weight: i64,
+    /// How its values become scores.
+    pub reduce: Reduce,
 }
 
 /// A scheduler profile.
@@ -234,8 +275,11 @@ fn schedule_all(
     options: &ScheduleOptions,
 ) -> Scheduling {
     let mut snapshot = Snapshot::new(cluster, version.accounting());
-    let mut selector = select::HostSelector::new(version, options.seed);
-    let mut sampling = select::Sampling::default();
+    let mut driver = Driver {
+        selector: select::HostSelector::new(version, options.seed),
+        sampling: select::Sampling::default(),
+        equivalence: equivalence::EquivalenceCache::default(),
+    };
     let mut placements = Vec::new();
     let mut verdict_budget = options
         .max_node_verdicts
@@ -287,8 +331,7 @@ fn schedule_all(
             &mut snapshot,
             pod,
             record,
-            &mut selector,
-            &mut sampling,
+            &mut driver,
             &mut placement,
         );
         if record {
@@ -311,14 +354,21 @@ fn schedule_all(
     }
 }
 
+/// What placement carries from one pod to the next: the tie-break state, the sampling
+/// rotation and the equivalence cache.
+struct Driver {
+    selector: select::HostSelector,
+    sampling: select::Sampling,
+    equivalence: equivalence::EquivalenceCache,
+}
+
 /// One pod: filter every node, score, select, bind (or explain and preempt).
 fn schedule_one(
     profile: &dyn Profile,
     snapshot: &mut Snapshot<'_>,
     pod: usize,
     record: bool,
-    selector: &mut select::HostSelector,
-    sampling: &mut select::Sampling,
+    driver: &mut Driver,
     placement: &mut Placement,
 ) {
     let version = profile.version();
@@ -343,11 +393,56 @@ fn schedule_one(
         }
         Prepared::Filter { cycle, only } => (cycle, only),
     };
+    let nominated = nominated_pods(snapshot, pod);
+    // A pod nominated to a node of its own goes through the full evaluation (1.34 tries
+    // that node first).
+    let own_nomination = snapshot
+        .pod(pod)
+        .map(|entry| entry.pod.status.nominated_node_name.as_str())
+        .filter(|name| !name.is_empty());
+    // Without verdicts to record and with no nominated pods to account for, the
+    // equivalence cache answers when it can: it only yields when some node fits.
+    if !record && nominated.is_empty() && own_nomination.is_none() {
+        let allowed = only.as_ref().map(|(allowed, _)| allowed.as_slice());
+        if let Some(feasible) = driver.equivalence.feasible(&*cycle, snapshot, pod, allowed) {
+            let equivalence = &driver.equivalence;
+            let scorer = |nodes: &[usize]| equivalence.score(nodes);
+            let mut chosen_verdict = NodeVerdict::default();
+            let (chosen, tied) = choose(
+                &mut driver.selector,
+                snapshot,
+                &feasible,
+                &scorer,
+                false,
+                &mut |_, scores, total| {
+                    chosen_verdict.scores = Some(scores);
+                    chosen_verdict.total = Some(total);
+                },
+            );
+            placement.sampled = sampled(
+                profile,
+                &mut driver.sampling,
+                snapshot,
+                &feasible,
+                &scorer,
+                chosen,
+                &tied,
+            );
+            if let Some(node) = chosen {
+                placement.outcome = Outcome::Scheduled;
+                let name = snapshot.nodes.get(node).map_or("", |info| info.name());
+                placement.node = Some(name.into());
+                placement.nodes = NodeVerdicts(alloc::vec![(name.into(), chosen_verdict)]);
+                snapshot.bind(pod, node);
+                cycle.reserve(snapshot, node);
+            }
+            return;
+        }
+    }
     // Filter every node, recording every filter's verdict; the node's reasons are the
     // ones upstream records: the first failing filter's (or every failing one's with
     // alwaysCheckAllPredicates). Without `record`, only the reasons are kept (the
     // message counts them).
-    let nominated = nominated_pods(snapshot, pod);
     let mut feasible = Vec::new();
     let mut verdicts: Vec<NodeVerdict> = Vec::with_capacity(node_count);
     let mut codes: Vec<Code> = Vec::with_capacity(node_count);
@@ -418,10 +513,8 @@ fn schedule_one(
     }
     // 1.34 tries a pod's own nominated node first and takes it if it fits, without
     // scoring (`evaluateNominatedNode` in `schedule_one.go`); 1.11 has no such shortcut.
-    let nominated_first = snapshot
-        .pod(pod)
-        .map(|entry| entry.pod.status.nominated_node_name.as_str())
-        .filter(|name| version == Version::Current && !name.is_empty())
+    let nominated_first = own_nomination
+        .filter(|_| version == Version::Current)
         .and_then(|name| {
             feasible.iter().copied().find(|&node| {
                 snapshot
@@ -430,119 +523,47 @@ fn schedule_one(
                     .is_some_and(|info| info.name() == name)
             })
         });
-    // The nodes tied for the best score, when more than one did.
-    let mut tied_nodes: Vec<usize> = Vec::new();
-    let chosen = match feasible.as_slice() {
-        _ if nominated_first.is_some() => nominated_first,
-        [] => None,
-        [only_node] => Some(*only_node),
-        _ => {
-            let scores = cycle.score(snapshot, &feasible);
-            // A plugin that skipped (PreScore `Skip`) gives no scores and adds nothing.
-            let scored = || scores.iter().filter(|(_, _, values)| !values.is_empty());
-            // Nothing scores: every node gets 1 (EqualPriority in 1.11, `prioritizeNodes`
-            // in the framework).
-            let total_at = |position: usize| {
-                if scores.is_empty() {
-                    return 1;
-                }
-                scored().fold(0i64, |total, (_, weight, values)| {
-                    let value = values.get(position).copied().unwrap_or(0);
-                    total.saturating_add(value.saturating_mul(*weight))
-                })
-            };
-            let mut record_scores = |position: usize, node: usize| {
-                let map = scored()
-                    .map(|(name, _, values)| {
-                        (name.clone(), values.get(position).copied().unwrap_or(0))
-                    })
-                    .collect();
-                if let Some(verdict) = verdicts.get_mut(node) {
-                    verdict.scores = Some(ScoreMap(map));
-                    verdict.total = Some(total_at(position));
-                }
-            };
-            let totals: Vec<i64> = (0..feasible.len()).map(total_at).collect();
-            let names: Vec<&str> = feasible
-                .iter()
-                .map(|&node| snapshot.nodes.get(node).map_or("", |info| info.name()))
-                .collect();
-            let (index, tied) = selector.select(&totals, &names);
-            // Without `record`, only the chosen node's scores are kept.
-            for (position, &node) in feasible.iter().enumerate() {
-                if record || position == index {
-                    record_scores(position, node);
-                }
-            }
-            if tied.len() > 1 {
-                tied_nodes = tied
-                    .into_iter()
-                    .filter_map(|position| feasible.get(position).copied())
-                    .collect();
-            }
-            // The report names them only while it keeps verdicts: with coarse 1.11 scores
-            // thousands of identical nodes tie for every pod.
-            if record {
-                placement.tied_nodes = tied_nodes
-                    .iter()
-                    .filter_map(|&node| {
-                        snapshot
-                            .nodes
-                            .get(node)
-                            .map(|info| String::from(info.name()))
-                    })
-                    .collect();
-            }
-            feasible.get(index).copied()
+    let (chosen, tied) = match nominated_first {
+        Some(node) => (Some(node), Vec::new()),
+        None => {
+            let scorer = |nodes: &[usize]| cycle.score(snapshot, nodes);
+            let chosen = choose(
+                &mut driver.selector,
+                snapshot,
+                &feasible,
+                &scorer,
+                record,
+                &mut |node, scores, total| {
+                    if let Some(verdict) = verdicts.get_mut(node) {
+                        verdict.scores = Some(scores);
+                        verdict.total = Some(total);
+                    }
+                },
+            );
+            placement.sampled = sampled(
+                profile,
+                &mut driver.sampling,
+                snapshot,
+                &feasible,
+                &scorer,
+                chosen.0,
+                &chosen.1,
+            );
+            chosen
         }
     };
-    if version == Version::Current && nominated_first.is_none() {
-        let flags: Vec<bool> = codes.iter().map(|&code| code == Code::Success).collect();
-        if let Some((found, examined)) =
-            sampling.sample(profile.percentage_of_nodes_to_score(), &flags)
-        {
-            let sampled_choice = match found.as_slice() {
-                [] => None,
-                [one] => Some(*one),
-                _ => {
-                    let scores = cycle.score(snapshot, &found);
-                    let totals: Vec<i64> = (0..found.len())
-                        .map(|position| {
-                            scores.iter().fold(0i64, |total, (_, weight, values)| {
-                                total.saturating_add(
-                                    values
-                                        .get(position)
-                                        .copied()
-                                        .unwrap_or(0)
-                                        .saturating_mul(*weight),
-                                )
-                            })
-                        })
-                        .collect();
-                    let best = totals.iter().copied().max().unwrap_or(0);
-                    totals
-                        .iter()
-                        .position(|&total| total == best)
-                        .and_then(|position| found.get(position).copied())
-                }
-            };
-            let differs = match (sampled_choice, chosen) {
-                (Some(sampled), Some(exact)) => sampled != exact && !tied_nodes.contains(&sampled),
-                (sampled, exact) => sampled.is_some() != exact.is_some(),
-            };
-            if differs {
-                placement.sampled = Some(Sampled {
-                    nodes_to_find: select::feasible_nodes_to_find(
-                        profile.percentage_of_nodes_to_score(),
-                        node_count,
-                    ),
-                    examined,
-                    node: sampled_choice
-                        .and_then(|node| snapshot.nodes.get(node))
-                        .map(|info| info.name().into()),
-                });
-            }
-        }
+    // The report names the tied nodes only while it keeps verdicts: with coarse 1.11
+    // scores thousands of identical nodes tie for every pod.
+    if record {
+        placement.tied_nodes = tied
+            .iter()
+            .filter_map(|&node| {
+                snapshot
+                    .nodes
+                    .get(node)
+                    .map(|info| String::from(info.name()))
+            })
+            .collect();
     }
     if let Some(node) = chosen {
         placement.outcome = Outcome::Scheduled;
@@ -569,6 +590,125 @@ fn schedule_one(
         .as_deref()
         .and_then(|name| snapshot.nodes.iter().position(|info| info.name() == name));
     placement.nodes = keep_verdicts(snapshot, verdicts, record, nominated);
+}
+
+/// Each score over some nodes, as [`Cycle::score`] gives it.
+type Scorer<'s> = dyn Fn(&[usize]) -> Vec<(String, i64, Vec<i64>)> + 's;
+
+/// Picks the node among the feasible ones: the only one without scoring, else the best
+/// total with the profile's tie-break. Gives `scored` the chosen node's scores (every
+/// scored node's with `record`), and returns the chosen node and the nodes tied for the
+/// best total when more than one did.
+fn choose(
+    selector: &mut select::HostSelector,
+    snapshot: &Snapshot<'_>,
+    feasible: &[usize],
+    scorer: &Scorer<'_>,
+    record: bool,
+    scored: &mut dyn FnMut(usize, ScoreMap, i64),
+) -> (Option<usize>, Vec<usize>) {
+    let [first, _, ..] = feasible else {
+        return (feasible.first().copied(), Vec::new());
+    };
+    let scores = scorer(feasible);
+    let totals = totals(&scores, feasible.len());
+    let name = |position: usize| {
+        feasible
+            .get(position)
+            .and_then(|&node| snapshot.nodes.get(node))
+            .map_or("", |info| info.name())
+    };
+    let (index, tied) = selector.select(&totals, &name);
+    for (position, &node) in feasible.iter().enumerate() {
+        if record || position == index {
+            // A plugin that skipped (PreScore `Skip`) gives no scores and is not listed.
+            let map = scores
+                .iter()
+                .filter(|(_, _, values)| !values.is_empty())
+                .map(|(name, _, values)| (name.clone(), values.get(position).copied().unwrap_or(0)))
+                .collect();
+            scored(
+                node,
+                ScoreMap(map),
+                totals.get(position).copied().unwrap_or(0),
+            );
+        }
+    }
+    let tied = if tied.len() > 1 {
+        tied.into_iter()
+            .filter_map(|position| feasible.get(position).copied())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    (Some(feasible.get(index).copied().unwrap_or(*first)), tied)
+}
+
+/// Each scored node's weighted total. Nothing configured to score: every node gets 1
+/// (EqualPriority in 1.11, `prioritizeNodes` in the framework); a plugin that skipped adds
+/// nothing.
+fn totals(scores: &[(String, i64, Vec<i64>)], count: usize) -> Vec<i64> {
+    if scores.is_empty() {
+        return alloc::vec![1; count];
+    }
+    let mut totals = alloc::vec![0i64; count];
+    for (_, weight, values) in scores {
+        for (total, value) in totals.iter_mut().zip(values) {
+            *total = total.saturating_add(value.saturating_mul(*weight));
+        }
+    }
+    totals
+}
+
+/// 1.34 only: what the sampling scheduler would choose, when it would choose otherwise
+/// than the exact all-nodes evaluation (`findNodesThatPassFilters` stops after
+/// `numFeasibleNodesToFind`; among the sampled nodes the first best total wins here).
+fn sampled(
+    profile: &dyn Profile,
+    sampling: &mut select::Sampling,
+    snapshot: &Snapshot<'_>,
+    feasible: &[usize],
+    scorer: &Scorer<'_>,
+    chosen: Option<usize>,
+    tied: &[usize],
+) -> Option<Sampled> {
+    if profile.version() != Version::Current {
+        return None;
+    }
+    let node_count = snapshot.nodes.len();
+    let mut flags = alloc::vec![false; node_count];
+    for &node in feasible {
+        if let Some(flag) = flags.get_mut(node) {
+            *flag = true;
+        }
+    }
+    let (found, examined) = sampling.sample(profile.percentage_of_nodes_to_score(), &flags)?;
+    let sampled_choice = match found.as_slice() {
+        [] => None,
+        [one] => Some(*one),
+        _ => {
+            let totals = totals(&scorer(&found), found.len());
+            let best = totals.iter().copied().max().unwrap_or(0);
+            totals
+                .iter()
+                .position(|&total| total == best)
+                .and_then(|position| found.get(position).copied())
+        }
+    };
+    let differs = match (sampled_choice, chosen) {
+        (Some(sampled), Some(exact)) => sampled != exact && !tied.contains(&sampled),
+        (sampled, exact) => sampled.is_some() != exact.is_some(),
+    };
+    differs.then(|| Sampled {
+        nodes_to_find: select::feasible_nodes_to_find(
+            profile.percentage_of_nodes_to_score(),
+            node_count,
+        ),
+        examined,
+        node: sampled_choice
+            .and_then(|node| snapshot.nodes.get(node))
+            .map(|info| info.name().into()),
+    })
 }
 
 /// Names the verdicts the report keeps: all of them when recording, else only `node`'s

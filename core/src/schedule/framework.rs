@@ -16,9 +16,9 @@ use super::plugins::{
     node_resources_balanced_allocation, node_resources_fit, node_unschedulable, node_volume_limits,
     pod_topology_spread, taint_toleration, volume_binding, volume_restrictions, volume_zone,
 };
-use super::snapshot::{PodUsage, Snapshot};
+use super::snapshot::{NodeInfo, PodUsage, Snapshot};
 use super::status::{Code, Status};
-use super::{Cycle, Prepared, Profile, Version};
+use super::{Cycle, NodeLocalScore, Prepared, Profile, Reduce, Version};
 use crate::cluster::PodEntry;
 use crate::report::scheduling::{ConfiguredPlugin, ProfileConfiguration};
 
@@ -404,6 +404,34 @@ struct FrameworkCycle<'a> {
     volumes: VolumeStates<'a>,
 }
 
+impl FrameworkCycle<'_> {
+    /// The score of a plugin that scores each node on its own, without normalising.
+    fn node_value(&self, plugin: ScorePlugin, snapshot: &Snapshot<'_>, info: &NodeInfo<'_>) -> i64 {
+        match plugin {
+            ScorePlugin::NodeResourcesFit => node_resources_fit::score(
+                &self.profile.fit_strategy,
+                &self.profile.fit_resources,
+                info,
+                &self.request,
+            ),
+            ScorePlugin::NodeResourcesBalancedAllocation => {
+                node_resources_balanced_allocation::score(
+                    &self.profile.balanced_resources,
+                    info,
+                    &self.request,
+                )
+            }
+            ScorePlugin::ImageLocality => image_locality::score(
+                &self.entry.pod,
+                info.node,
+                &self.image_spread,
+                snapshot.nodes.len(),
+            ),
+            _ => 0,
+        }
+    }
+}
+
 impl<'a> Cycle for FrameworkCycle<'a> {
     fn independent_of_other_pods(&self) -> bool {
         self.spread.is_none()
@@ -496,16 +524,11 @@ impl<'a> Cycle for FrameworkCycle<'a> {
                         infos.iter().map(|info| info.node),
                         MAX_NODE_SCORE,
                     ),
-                    ScorePlugin::NodeResourcesFit => infos
+                    ScorePlugin::NodeResourcesFit
+                    | ScorePlugin::NodeResourcesBalancedAllocation
+                    | ScorePlugin::ImageLocality => infos
                         .iter()
-                        .map(|info| {
-                            node_resources_fit::score(
-                                &self.profile.fit_strategy,
-                                &self.profile.fit_resources,
-                                info,
-                                &self.request,
-                            )
-                        })
+                        .map(|info| self.node_value(*plugin, snapshot, info))
                         .collect(),
                     ScorePlugin::PodTopologySpread => pod_topology_spread::scores(
                         snapshot,
@@ -520,31 +543,78 @@ impl<'a> Cycle for FrameworkCycle<'a> {
                         &infos.iter().map(|info| info.node).collect::<Vec<_>>(),
                         self.profile.hard_pod_affinity_weight,
                     ),
-                    ScorePlugin::NodeResourcesBalancedAllocation => infos
-                        .iter()
-                        .map(|info| {
-                            node_resources_balanced_allocation::score(
-                                &self.profile.balanced_resources,
-                                info,
-                                &self.request,
-                            )
-                        })
-                        .collect(),
-                    ScorePlugin::ImageLocality => infos
-                        .iter()
-                        .map(|info| {
-                            image_locality::score(
-                                pod,
-                                info.node,
-                                &self.image_spread,
-                                snapshot.nodes.len(),
-                            )
-                        })
-                        .collect(),
                 };
                 (String::from(plugin.name()), *weight, scores)
             })
             .collect()
+    }
+
+    fn node_local_scores(&self, snapshot: &Snapshot<'_>) -> Option<Vec<NodeLocalScore>> {
+        let pod = &self.entry.pod;
+        let normalize = |reverse| Reduce::Normalize {
+            max: MAX_NODE_SCORE,
+            reverse,
+        };
+        self.profile
+            .scores
+            .iter()
+            .map(|&(plugin, weight)| {
+                let reduce = match plugin {
+                    ScorePlugin::TaintToleration => normalize(true),
+                    ScorePlugin::NodeAffinity if node_affinity::has_preferred_terms(pod) => {
+                        normalize(false)
+                    }
+                    ScorePlugin::NodeResourcesBalancedAllocation
+                        if node_resources_balanced_allocation::skips(
+                            &self.profile.balanced_resources,
+                            &self.request,
+                        ) =>
+                    {
+                        Reduce::Skip
+                    }
+                    ScorePlugin::NodeResourcesFit
+                    | ScorePlugin::NodeResourcesBalancedAllocation
+                    | ScorePlugin::ImageLocality => Reduce::Identity,
+                    ScorePlugin::PodTopologySpread
+                        if !pod_topology_spread::skips_scoring(
+                            snapshot,
+                            &self.profile.spread_defaulting,
+                            pod,
+                        ) =>
+                    {
+                        return None;
+                    }
+                    ScorePlugin::InterPodAffinity
+                        if !inter_pod_affinity::skips_scoring(snapshot, pod) =>
+                    {
+                        return None;
+                    }
+                    ScorePlugin::NodeAffinity
+                    | ScorePlugin::VolumeBinding
+                    | ScorePlugin::PodTopologySpread
+                    | ScorePlugin::InterPodAffinity => Reduce::Skip,
+                };
+                Some(NodeLocalScore {
+                    name: plugin.name().into(),
+                    weight,
+                    reduce,
+                })
+            })
+            .collect()
+    }
+
+    fn node_local_value(&self, snapshot: &Snapshot<'_>, node: usize, index: usize) -> i64 {
+        let (Some(info), Some(&(plugin, _))) =
+            (snapshot.nodes.get(node), self.profile.scores.get(index))
+        else {
+            return 0;
+        };
+        let pod = &self.entry.pod;
+        match plugin {
+            ScorePlugin::TaintToleration => taint_toleration::count_intolerable(pod, info.node),
+            ScorePlugin::NodeAffinity => node_affinity::preferred_weight(pod, info.node),
+            _ => self.node_value(plugin, snapshot, info),
+        }
     }
 
     fn reserve(&self, snapshot: &mut Snapshot<'_>, node: usize) {

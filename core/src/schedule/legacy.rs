@@ -28,10 +28,11 @@ use alloc::vec::Vec;
 
 use super::predicates::{self as predicate, Pod as PodContext};
 use super::priorities;
+use super::selection;
 use super::snapshot::Snapshot;
 use super::status::Status;
 use super::volumes;
-use super::{Cycle, Prepared, Profile, Version};
+use super::{Cycle, NodeLocalScore, Prepared, Profile, Reduce, Version};
 use crate::model::{LabelsPresenceArgument, Policy};
 use crate::report::scheduling::{ConfiguredPlugin, ProfileConfiguration};
 
@@ -675,6 +676,78 @@ impl Cycle for LegacyCycle<'_> {
         if let Ok(found) = claims.find(storage, &snapshot.volumes, info.node) {
             let name = info.name();
             snapshot.volumes.assume(storage, name, &found);
+        }
+    }
+
+    fn node_local_scores(&self, snapshot: &Snapshot<'_>) -> Option<Vec<NodeLocalScore>> {
+        let pod = self.context.pod();
+        let normalize = |reverse| Reduce::Normalize {
+            max: MAX_PRIORITY,
+            reverse,
+        };
+        self.profile
+            .priorities
+            .iter()
+            .map(|configured| {
+                let reduce = match &configured.kind {
+                    PriorityKind::NodeAffinity => normalize(false),
+                    PriorityKind::TaintToleration => normalize(true),
+                    // Without selectors every node counts 0 pods, and a node's score is
+                    // the same whichever nodes are scored with it.
+                    PriorityKind::SelectorSpread | PriorityKind::ServiceSpreading => {
+                        let controllers = configured.kind == PriorityKind::SelectorSpread;
+                        priorities::selector_spreading::selectors(
+                            snapshot.cluster,
+                            pod,
+                            controllers,
+                        )
+                        .is_empty()
+                        .then_some(Reduce::Identity)?
+                    }
+                    // Without terms on either side every node scores 0.
+                    PriorityKind::InterPodAffinity => (!snapshot.has_placed_pod_affinity()
+                        && !selection::has_pod_affinity(pod))
+                    .then_some(Reduce::Identity)?,
+                    // Without a service every node counts 0 pods, as for SelectorSpread.
+                    PriorityKind::ServiceAntiAffinity(_) => self
+                        .context
+                        .services
+                        .is_empty()
+                        .then_some(Reduce::Identity)?,
+                    _ => Reduce::Identity,
+                };
+                Some(NodeLocalScore {
+                    name: configured.name.clone(),
+                    weight: configured.weight,
+                    reduce,
+                })
+            })
+            .collect()
+    }
+
+    fn node_local_value(&self, snapshot: &Snapshot<'_>, node: usize, index: usize) -> i64 {
+        let (Some(info), Some(configured)) =
+            (snapshot.nodes.get(node), self.profile.priorities.get(index))
+        else {
+            return 0;
+        };
+        let pod = self.context.pod();
+        match &configured.kind {
+            PriorityKind::NodeAffinity => priorities::node_affinity::raw(pod, info.node),
+            PriorityKind::TaintToleration => {
+                super::plugins::taint_toleration::count_intolerable(pod, info.node)
+            }
+            PriorityKind::InterPodAffinity => 0,
+            kind => priorities::evaluate(
+                kind,
+                &self.context,
+                snapshot,
+                &[node],
+                self.profile.hard_pod_affinity_weight,
+            )
+            .first()
+            .copied()
+            .unwrap_or(0),
         }
     }
 

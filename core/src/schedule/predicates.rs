@@ -109,7 +109,8 @@ impl<'a> Pod<'a> {
         let cluster = snapshot.cluster;
         let pod = &entry.pod;
         let services = pod_services(&cluster.services, pod);
-        let service_pods = if needs_service_pods {
+        // Only read when a service selects the pod (`checkServiceAffinity`).
+        let service_pods = if needs_service_pods && !services.is_empty() {
             check_service_affinity::matching_pods(snapshot, pod)
         } else {
             Vec::new()

@@ -35,7 +35,12 @@ impl HostSelector {
 
     /// The chosen position in `totals`, and the positions tied at the top score (in the
     /// order the tie-break considers them).
-    pub fn select(&mut self, totals: &[i64], names: &[&str]) -> (usize, Vec<usize>) {
+    /// `name` gives the node name at a position (1.11 orders ties by it).
+    pub fn select<'n>(
+        &mut self,
+        totals: &[i64],
+        name: &dyn Fn(usize) -> &'n str,
+    ) -> (usize, Vec<usize>) {
         let Some(&best) = totals.iter().max() else {
             return (0, Vec::new());
         };
@@ -46,7 +51,7 @@ impl HostSelector {
         let pick = match self.version {
             Version::Legacy => {
                 // Byte order of names, descending.
-                tied.sort_by(|&a, &b| names.get(b).cmp(&names.get(a)));
+                tied.sort_by(|&a, &b| name(b).cmp(name(a)));
                 let pick = self.counter % k.max(1);
                 self.counter = self.counter.wrapping_add(1);
                 pick
@@ -157,6 +162,7 @@ mod tests {
     fn legacy_ties_go_round_robin_from_the_largest_name() {
         let mut selector = HostSelector::new(Version::Legacy, 0);
         let names = ["node-10", "node-9", "node-1"];
+        let names = |position: usize| names[position];
         let totals = [5, 5, 3];
         // Descending byte order: node-9 > node-10.
         assert_eq!(selector.select(&totals, &names).0, 1);
@@ -167,6 +173,7 @@ mod tests {
     #[test]
     fn current_ties_are_reproducible_by_seed() {
         let names = ["a", "b", "c", "d"];
+        let names = |position: usize| names[position];
         let totals = [7, 7, 7, 7];
         let picks = |seed| {
             let mut selector = HostSelector::new(Version::Current, seed);

@@ -317,6 +317,12 @@ pub struct Snapshot<'c> {
     usage: Vec<Option<PodUsage>>,
     /// Volumes and claims the scheduler assumed bound as it placed pods.
     pub volumes: super::volumes::Assumed,
+    /// For each node, the value of `clock` when its pods last changed (0: never).
+    versions: Vec<u64>,
+    /// Counts the changes of pods on nodes.
+    clock: u64,
+    /// How many placed pods have pod affinity or anti-affinity terms.
+    placed_with_pod_affinity: usize,
 }
 
 impl<'c> Snapshot<'c> {
@@ -341,6 +347,9 @@ impl<'c> Snapshot<'c> {
             usage: alloc::vec![None; cluster.pods.len()],
             volumes: super::volumes::Assumed::default(),
             image_spread: core::cell::OnceCell::new(),
+            versions: alloc::vec![0; cluster.nodes.len()],
+            clock: 0,
+            placed_with_pod_affinity: 0,
         };
         let index: alloc::collections::BTreeMap<&str, usize> = cluster
             .nodes
@@ -383,6 +392,7 @@ impl<'c> Snapshot<'c> {
         let usage = self.accounting.usage(entry);
         if let Some(info) = self.nodes.get_mut(node) {
             info.add(pod, &entry.pod, &usage, self.accounting);
+            self.changed(node, &entry.pod, 1);
             if let (Some(slot), Some(usage_slot)) =
                 (self.assigned.get_mut(pod), self.usage.get_mut(pod))
             {
@@ -402,8 +412,35 @@ impl<'c> Snapshot<'c> {
         if let (Some(node), Some(usage)) = (node, usage) {
             if let Some(info) = self.nodes.get_mut(node) {
                 info.remove(pod, &entry.pod, &usage, self.accounting);
+                self.changed(node, &entry.pod, -1);
             }
         }
+    }
+
+    /// Records that `pod` joined (`delta` 1) or left (-1) `node`.
+    fn changed(&mut self, node: usize, pod: &Pod, delta: isize) {
+        self.clock = self.clock.wrapping_add(1);
+        if let Some(version) = self.versions.get_mut(node) {
+            *version = self.clock;
+        }
+        if super::selection::has_pod_affinity(pod) {
+            self.placed_with_pod_affinity =
+                self.placed_with_pod_affinity.saturating_add_signed(delta);
+        }
+    }
+
+    /// A number that changes whenever the pods on `node` change: what a node's filter
+    /// verdicts and scores were computed against.
+    #[must_use]
+    pub fn node_version(&self, node: usize) -> u64 {
+        self.versions.get(node).copied().unwrap_or(u64::MAX)
+    }
+
+    /// True if any placed pod has pod affinity or anti-affinity terms (then inter-pod
+    /// affinity scores depend on where those pods are).
+    #[must_use]
+    pub fn has_placed_pod_affinity(&self) -> bool {
+        self.placed_with_pod_affinity > 0
     }
 
     /// The pods on a node, with their entries.

@@ -255,9 +255,17 @@ pub fn has_conflict_target(volume: &Volume) -> bool {
 pub struct Assumed {
     claim_refs: BTreeMap<usize, ObjectReference>,
     selected_nodes: BTreeMap<usize, String>,
+    /// How many times volumes were assumed.
+    changes: u64,
 }
 
 impl Assumed {
+    /// A number that changes whenever volumes are assumed.
+    #[must_use]
+    pub fn changes(&self) -> u64 {
+        self.changes
+    }
+
     /// The claim a volume is (assumed) bound to.
     #[must_use]
     pub fn claim_ref<'s>(
@@ -285,6 +293,7 @@ impl Assumed {
 
     /// `AssumePodVolumes`: records the bindings and provisions chosen for the node.
     pub fn assume(&mut self, storage: &Storage, node: &str, decision: &NodeVolumes) {
+        self.changes = self.changes.wrapping_add(1);
         for &(volume, claim) in &decision.bindings {
             if let Some(claim) = storage.claims.get(claim) {
                 self.claim_refs.insert(

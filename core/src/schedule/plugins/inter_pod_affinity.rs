@@ -282,6 +282,15 @@ fn score_term<'a>(
     }
 }
 
+/// True if scoring surely skips the pod: it has no preferred terms of its own and no
+/// placed pod has affinity terms, so no term can match anything.
+#[must_use]
+pub fn skips_scoring(snapshot: &Snapshot<'_>, pod: &Pod) -> bool {
+    !snapshot.has_placed_pod_affinity()
+        && selection::preferred_affinity_terms(pod).is_empty()
+        && selection::preferred_anti_affinity_terms(pod).is_empty()
+}
+
 /// PreScore, Score and NormalizeScore over the feasible nodes; an empty list when the
 /// plugin skips the pod (no term matched anything).
 #[must_use]

@@ -311,6 +311,12 @@ fn normalizing_weight(domains: usize) -> f64 {
     math::ln(domains.saturating_add(2) as f64)
 }
 
+/// True if scoring skips the pod: no `ScheduleAnyway` constraint, explicit or default.
+#[must_use]
+pub fn skips_scoring(snapshot: &Snapshot<'_>, defaulting: &Defaulting, pod: &Pod) -> bool {
+    snapshot.nodes.is_empty() || constraints(snapshot, defaulting, pod, SCHEDULE_ANYWAY).is_empty()
+}
+
 /// PreScore, Score and NormalizeScore over the feasible nodes; an empty list when the
 /// plugin skips the pod (no `ScheduleAnyway` constraint, explicit or default).
 #[must_use]

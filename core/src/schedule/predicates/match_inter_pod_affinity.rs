@@ -88,6 +88,10 @@ impl<'a> Metadata<'a> {
         let mut metadata = Self::default();
         let affinity = affinity_terms(pod);
         let anti = anti_affinity_terms(pod);
+        // Without terms on either side nothing can match: skip the walk over every pod.
+        if affinity.is_empty() && anti.is_empty() && !snapshot.has_placed_pod_affinity() {
+            return metadata;
+        }
         for (node, info) in snapshot.nodes.iter().enumerate() {
             let mut affinity_here = false;
             let mut anti_here = false;

@@ -1,0 +1,169 @@
+//! The equivalence cache changes no decision: placing pods with per-node verdicts recorded
+//! (the full evaluation of every node) and without them (where the cache answers) gives
+//! the same report, apart from the verdicts themselves. Checked on every scenario fixture
+//! under each profile, and on generated clusters with many pods of a few templates.
+#![cfg(not(target_arch = "wasm32"))]
+
+use kubefit_core::schedule::{ScheduleOptions, Version};
+use kubefit_core::{evaluate, Options, Source};
+use kubefit_tests::SCENARIOS;
+use proptest::prelude::*;
+use serde_json::Value;
+
+/// The report as JSON, with each placement's recorded verdicts reduced to the chosen
+/// node's scores (all the uncached run keeps besides them).
+fn decisions(sources: &[Source<'_>], version: Option<Version>, seed: u64, record: bool) -> Value {
+    let options = Options {
+        schedule: ScheduleOptions {
+            version,
+            seed,
+            max_node_verdicts: if record { None } else { Some(0) },
+            ..ScheduleOptions::default()
+        },
+        ..Options::default()
+    };
+    let mut report = serde_json::to_value(evaluate(sources, &options)).unwrap_or(Value::Null);
+    let placements = report
+        .pointer_mut("/scheduling/pods")
+        .and_then(Value::as_array_mut);
+    for placement in placements.into_iter().flatten() {
+        let Some(fields) = placement.as_object_mut() else {
+            continue;
+        };
+        let chosen = fields.get("node").and_then(Value::as_str).map(String::from);
+        let nodes = fields.remove("nodes").unwrap_or_default();
+        let scores = chosen
+            .and_then(|node| nodes.get(&node).cloned())
+            .map(|verdict| {
+                (
+                    verdict.get("scores").cloned(),
+                    verdict.get("total").cloned(),
+                )
+            });
+        fields.insert("chosenScores".into(), serde_json::json!(scores));
+        fields.remove("tiedNodes");
+        fields.remove("nodesOmitted");
+    }
+    report
+}
+
+#[test]
+fn every_fixture_decides_the_same_with_and_without_recorded_verdicts() {
+    let mut differing = Vec::new();
+    for scenario in SCENARIOS {
+        let sources = [Source::new(scenario.file, scenario.input)];
+        for version in [None, Some(Version::Legacy), Some(Version::Current)] {
+            if decisions(&sources, version, 0, true) != decisions(&sources, version, 0, false) {
+                differing.push(format!("{} ({version:?})", scenario.name));
+            }
+        }
+    }
+    assert!(differing.is_empty(), "decisions differ: {differing:?}");
+}
+
+/// A generated cluster: nodes of a few shapes (some tainted, some labelled, some with an
+/// image), bound pods, pending pods from a few templates (requests, a toleration, a
+/// preferred node affinity, a host port, an image), and maybe a service selecting the
+/// first template and a bound pod with preferred pod anti-affinity.
+#[derive(Clone, Debug)]
+struct Generated {
+    nodes: Vec<(u8, u8, u8)>,
+    bound: Vec<(u8, u8)>,
+    templates: Vec<(u16, u8, u8)>,
+    pending: Vec<u8>,
+    service: bool,
+    affinity_pod: bool,
+}
+
+fn generated() -> impl Strategy<Value = Generated> {
+    (
+        prop::collection::vec((1u8..9, 0u8..4, 0u8..4), 1..12),
+        prop::collection::vec((0u8..12, 0u8..3), 0..10),
+        prop::collection::vec((50u16..3000, 0u8..4, 0u8..3), 1..4),
+        prop::collection::vec(0u8..4, 1..40),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(
+            |(nodes, bound, templates, pending, service, affinity_pod)| Generated {
+                nodes,
+                bound,
+                templates,
+                pending,
+                service,
+                affinity_pod,
+            },
+        )
+}
+
+fn yaml(cluster: &Generated) -> String {
+    let mut text = String::new();
+    for (index, (cpu, taint, label)) in cluster.nodes.iter().enumerate() {
+        let taints = match taint {
+            1 => "spec: {taints: [{key: team, value: blue, effect: NoSchedule}]}\n",
+            2 => "spec: {taints: [{key: spot, value: 'true', effect: PreferNoSchedule}]}\n",
+            _ => "",
+        };
+        let images = if label % 2 == 1 {
+            ", images: [{names: ['registry.example/app:1'], sizeBytes: 500000000}]"
+        } else {
+            ""
+        };
+        text += &format!(
+            "---\napiVersion: v1\nkind: Node\nmetadata: {{name: n{index:02}, labels: {{kubernetes.io/hostname: n{index:02}, disk: d{label}, topology.kubernetes.io/zone: z{}}}}}\n{taints}status: {{allocatable: {{cpu: '{cpu}', memory: 8Gi, pods: '6'}}{images}}}\n",
+            index % 3
+        );
+    }
+    for (index, (node, size)) in cluster.bound.iter().enumerate() {
+        let node = usize::from(*node) % cluster.nodes.len();
+        text += &format!(
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: b{index}, namespace: default}}\nspec: {{nodeName: n{node:02}, containers: [{{name: c, image: x, resources: {{requests: {{cpu: {}m, memory: 1Gi}}}}}}]}}\nstatus: {{phase: Running}}\n",
+            u32::from(*size) * 700 + 100
+        );
+    }
+    if cluster.service {
+        text += "---\napiVersion: v1\nkind: Service\nmetadata: {name: s, namespace: default}\nspec: {selector: {template: t0}}\n";
+    }
+    if cluster.affinity_pod {
+        text += "---\napiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: default}\nspec: {nodeName: n00, containers: [{name: c, image: x}], affinity: {podAntiAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 10, podAffinityTerm: {labelSelector: {matchLabels: {template: t1}}, topologyKey: topology.kubernetes.io/zone}}]}}}\nstatus: {phase: Running}\n";
+    }
+    for (index, template) in cluster.pending.iter().enumerate() {
+        let (cpu, traits, image) =
+            cluster.templates[usize::from(*template) % cluster.templates.len()];
+        let mut extra = String::new();
+        if traits & 1 == 1 {
+            extra += ", tolerations: [{key: team, operator: Exists}]";
+        }
+        if traits & 2 == 2 {
+            extra += ", affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 5, preference: {matchExpressions: [{key: disk, operator: In, values: [d1, d3]}]}}]}}";
+        }
+        let (image, port) = match image {
+            1 => ("registry.example/app:1", ""),
+            2 => ("y", ", ports: [{containerPort: 80, hostPort: 8080}]"),
+            _ => ("x", ""),
+        };
+        text += &format!(
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p{index:03}, namespace: default, labels: {{template: t{template}}}}}\nspec: {{containers: [{{name: c, image: '{image}'{port}, resources: {{requests: {{cpu: {cpu}m, memory: 512Mi}}}}}}]{extra}}}\n"
+        );
+    }
+    text
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn generated_clusters_decide_the_same_with_and_without_recorded_verdicts(
+        cluster in generated(),
+        legacy in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let text = yaml(&cluster);
+        let sources = [Source::new("generated", &text)];
+        let version = Some(if legacy { Version::Legacy } else { Version::Current });
+        prop_assert_eq!(
+            decisions(&sources, version, seed, true),
+            decisions(&sources, version, seed, false)
+        );
+    }
+}
