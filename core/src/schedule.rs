@@ -401,41 +401,48 @@ fn schedule_one(
         .map(|entry| entry.pod.status.nominated_node_name.as_str())
         .filter(|name| !name.is_empty());
     // Without verdicts to record and with no nominated pods to account for, the
-    // equivalence cache answers when it can: it only yields when some node fits.
+    // equivalence cache answers when it can: it only does when some node fits.
     if !record && nominated.is_empty() && own_nomination.is_none() {
         let allowed = only.as_ref().map(|(allowed, _)| allowed.as_slice());
-        if let Some(feasible) = driver.equivalence.feasible(&*cycle, snapshot, pod, allowed) {
-            let equivalence = &driver.equivalence;
-            let scorer = |nodes: &[usize]| equivalence.score(nodes);
-            let mut chosen_verdict = NodeVerdict::default();
-            let (chosen, tied) = choose(
-                &mut driver.selector,
-                snapshot,
-                &feasible,
-                &scorer,
-                false,
-                &mut |_, scores, total| {
-                    chosen_verdict.scores = Some(scores);
-                    chosen_verdict.total = Some(total);
-                },
-            );
+        let Driver {
+            selector,
+            sampling,
+            equivalence,
+        } = &mut *driver;
+        if let Some(cached) = equivalence.update(&*cycle, snapshot, pod, allowed) {
+            let name = |node: usize| snapshot.nodes.get(node).map_or("", |info| info.name());
+            let rank = |node: usize| snapshot.name_rank(node);
+            // As `choose`: a single feasible node is taken without scoring.
+            let (node, verdict, tied_at_top) = if cached.feasible() == 1 {
+                let node = (0..node_count).find(|&node| cached.fits(node));
+                (node.unwrap_or(0), NodeVerdict::default(), None)
+            } else {
+                let selection = selector.select(cached.totals(), &rank);
+                let (scores, total) = cached.verdict(selection.position);
+                let verdict = NodeVerdict {
+                    scores: Some(scores),
+                    total: Some(total),
+                    ..NodeVerdict::default()
+                };
+                let tied = (selection.tied > 1).then_some(selection.best);
+                (selection.position, verdict, tied)
+            };
             placement.sampled = sampled(
                 profile,
-                &mut driver.sampling,
+                sampling,
                 snapshot,
-                &feasible,
-                &scorer,
-                chosen,
-                &tied,
+                &|node| cached.fits(node),
+                &|nodes| cached.totals_over(nodes),
+                Some(node),
+                &|other| {
+                    tied_at_top.is_some() && cached.totals().get(other) == tied_at_top.as_ref()
+                },
             );
-            if let Some(node) = chosen {
-                placement.outcome = Outcome::Scheduled;
-                let name = snapshot.nodes.get(node).map_or("", |info| info.name());
-                placement.node = Some(name.into());
-                placement.nodes = NodeVerdicts(alloc::vec![(name.into(), chosen_verdict)]);
-                snapshot.bind(pod, node);
-                cycle.reserve(snapshot, node);
-            }
+            placement.outcome = Outcome::Scheduled;
+            placement.node = Some(name(node).into());
+            placement.nodes = NodeVerdicts(alloc::vec![(name(node).into(), verdict)]);
+            snapshot.bind(pod, node);
+            cycle.reserve(snapshot, node);
             return;
         }
     }
@@ -467,6 +474,9 @@ fn schedule_one(
                 None => cycle.filter(snapshot, node),
             };
             let mut code = Code::Success;
+            if record {
+                verdict.predicates.reserve_exact(results.len());
+            }
             for (filter, status) in results {
                 // An error ends the node's evaluation, even after failures with
                 // alwaysCheckAllPredicates, and then the pod's scheduling attempt.
@@ -491,7 +501,7 @@ fn schedule_one(
                 }
                 if record {
                     verdict.predicates.push(PredicateVerdict {
-                        name: filter.into_owned(),
+                        name: filter,
                         passed: status.passed(),
                         reasons: status.reasons,
                     });
@@ -523,15 +533,14 @@ fn schedule_one(
                     .is_some_and(|info| info.name() == name)
             })
         });
-    let (chosen, tied) = match nominated_first {
-        Some(node) => (Some(node), Vec::new()),
+    let chosen = match nominated_first {
+        Some(node) => Some(node),
         None => {
-            let scorer = |nodes: &[usize]| cycle.score(snapshot, nodes);
-            let chosen = choose(
+            let choice = choose(
                 &mut driver.selector,
                 snapshot,
                 &feasible,
-                &scorer,
+                &|nodes| cycle.score(snapshot, nodes),
                 record,
                 &mut |node, scores, total| {
                     if let Some(verdict) = verdicts.get_mut(node) {
@@ -544,27 +553,27 @@ fn schedule_one(
                 profile,
                 &mut driver.sampling,
                 snapshot,
-                &feasible,
-                &scorer,
-                chosen.0,
-                &chosen.1,
+                &|node| codes.get(node) == Some(&Code::Success),
+                &|nodes| totals(&cycle.score(snapshot, nodes), nodes.len()),
+                choice.node,
+                &|node| choice.tied_at_top(&feasible, node),
             );
-            chosen
+            // The report names the tied nodes only while it keeps verdicts: with coarse
+            // 1.11 scores thousands of identical nodes tie for every pod.
+            if record && choice.tied > 1 {
+                let node = |position: usize| feasible.get(position).copied().unwrap_or(usize::MAX);
+                let rank = |position: usize| snapshot.name_rank(node(position));
+                placement.tied_nodes = driver
+                    .selector
+                    .tied(&choice.totals, choice.best, &rank)
+                    .into_iter()
+                    .filter_map(|position| snapshot.nodes.get(node(position)))
+                    .map(|info| String::from(info.name()))
+                    .collect();
+            }
+            choice.node
         }
     };
-    // The report names the tied nodes only while it keeps verdicts: with coarse 1.11
-    // scores thousands of identical nodes tie for every pod.
-    if record {
-        placement.tied_nodes = tied
-            .iter()
-            .filter_map(|&node| {
-                snapshot
-                    .nodes
-                    .get(node)
-                    .map(|info| String::from(info.name()))
-            })
-            .collect();
-    }
     if let Some(node) = chosen {
         placement.outcome = Outcome::Scheduled;
         placement.node = snapshot.nodes.get(node).map(|info| info.name().into());
@@ -595,10 +604,32 @@ fn schedule_one(
 /// Each score over some nodes, as [`Cycle::score`] gives it.
 type Scorer<'s> = dyn Fn(&[usize]) -> Vec<(String, i64, Vec<i64>)> + 's;
 
+/// The node [`choose`] picked, with the totals it compared.
+struct Choice {
+    node: Option<usize>,
+    /// Each feasible node's total, in feasible order (empty when nothing was scored).
+    totals: Vec<i64>,
+    /// The best total.
+    best: i64,
+    /// How many feasible nodes have it.
+    tied: usize,
+}
+
+impl Choice {
+    /// True if `node` is one of several nodes tied at the best total.
+    fn tied_at_top(&self, feasible: &[usize], node: usize) -> bool {
+        self.tied > 1
+            && feasible
+                .binary_search(&node)
+                .ok()
+                .and_then(|position| self.totals.get(position))
+                == Some(&self.best)
+    }
+}
+
 /// Picks the node among the feasible ones: the only one without scoring, else the best
 /// total with the profile's tie-break. Gives `scored` the chosen node's scores (every
-/// scored node's with `record`), and returns the chosen node and the nodes tied for the
-/// best total when more than one did.
+/// scored node's with `record`).
 fn choose(
     selector: &mut select::HostSelector,
     snapshot: &Snapshot<'_>,
@@ -606,21 +637,25 @@ fn choose(
     scorer: &Scorer<'_>,
     record: bool,
     scored: &mut dyn FnMut(usize, ScoreMap, i64),
-) -> (Option<usize>, Vec<usize>) {
+) -> Choice {
     let [first, _, ..] = feasible else {
-        return (feasible.first().copied(), Vec::new());
+        return Choice {
+            node: feasible.first().copied(),
+            totals: Vec::new(),
+            best: 0,
+            tied: 0,
+        };
     };
     let scores = scorer(feasible);
     let totals = totals(&scores, feasible.len());
-    let name = |position: usize| {
+    let rank = |position: usize| {
         feasible
             .get(position)
-            .and_then(|&node| snapshot.nodes.get(node))
-            .map_or("", |info| info.name())
+            .map_or(usize::MAX, |&node| snapshot.name_rank(node))
     };
-    let (index, tied) = selector.select(&totals, &name);
+    let selection = selector.select(&totals, &rank);
     for (position, &node) in feasible.iter().enumerate() {
-        if record || position == index {
+        if record || position == selection.position {
             // A plugin that skipped (PreScore `Skip`) gives no scores and is not listed.
             let map = scores
                 .iter()
@@ -634,14 +669,12 @@ fn choose(
             );
         }
     }
-    let tied = if tied.len() > 1 {
-        tied.into_iter()
-            .filter_map(|position| feasible.get(position).copied())
-            .collect()
-    } else {
-        Vec::new()
-    };
-    (Some(feasible.get(index).copied().unwrap_or(*first)), tied)
+    Choice {
+        node: Some(feasible.get(selection.position).copied().unwrap_or(*first)),
+        totals,
+        best: selection.best,
+        tied: selection.tied,
+    }
 }
 
 /// Each scored node's weighted total. Nothing configured to score: every node gets 1
@@ -667,27 +700,22 @@ fn sampled(
     profile: &dyn Profile,
     sampling: &mut select::Sampling,
     snapshot: &Snapshot<'_>,
-    feasible: &[usize],
-    scorer: &Scorer<'_>,
+    fits: &dyn Fn(usize) -> bool,
+    totals_of: &dyn Fn(&[usize]) -> Vec<i64>,
     chosen: Option<usize>,
-    tied: &[usize],
+    tied_at_top: &dyn Fn(usize) -> bool,
 ) -> Option<Sampled> {
     if profile.version() != Version::Current {
         return None;
     }
     let node_count = snapshot.nodes.len();
-    let mut flags = alloc::vec![false; node_count];
-    for &node in feasible {
-        if let Some(flag) = flags.get_mut(node) {
-            *flag = true;
-        }
-    }
-    let (found, examined) = sampling.sample(profile.percentage_of_nodes_to_score(), &flags)?;
+    let (found, examined) =
+        sampling.sample(profile.percentage_of_nodes_to_score(), node_count, fits)?;
     let sampled_choice = match found.as_slice() {
         [] => None,
         [one] => Some(*one),
         _ => {
-            let totals = totals(&scorer(&found), found.len());
+            let totals = totals_of(&found);
             let best = totals.iter().copied().max().unwrap_or(0);
             totals
                 .iter()
@@ -696,7 +724,7 @@ fn sampled(
         }
     };
     let differs = match (sampled_choice, chosen) {
-        (Some(sampled), Some(exact)) => sampled != exact && !tied.contains(&sampled),
+        (Some(sampled), Some(exact)) => sampled != exact && !tied_at_top(sampled),
         (sampled, exact) => sampled.is_some() != exact.is_some(),
     };
     differs.then(|| Sampled {

@@ -423,8 +423,8 @@ impl Placement {
         let mut scores: Vec<String> = Vec::new();
         for (_, verdict) in &placement.nodes.0 {
             for predicate in &verdict.predicates {
-                if !filters.contains(&predicate.name) {
-                    filters.push(predicate.name.clone());
+                if !filters.iter().any(|filter| *filter == predicate.name) {
+                    filters.push(predicate.name.to_string());
                 }
             }
             for (name, _) in verdict.scores.iter().flat_map(|map| &map.0) {

@@ -1,5 +1,6 @@
 //! The scheduling section of the report: where each pending pod goes, and why.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::ser::SerializeMap;
@@ -180,8 +181,10 @@ impl Serialize for ScoreMap {
 #[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct PredicateVerdict {
-    /// The predicate or plugin name.
-    pub name: String,
+    /// The predicate or plugin name (borrowed for the built-in ones: a report can hold a
+    /// hundred thousand of these).
+    #[cfg_attr(feature = "tsify", tsify(type = "string"))]
+    pub name: Cow<'static, str>,
     /// True if the node passes.
     pub passed: bool,
     /// Why it fails.

@@ -261,7 +261,11 @@ fn placement_table(out: &mut String, placement: &crate::report::scheduling::Plac
         .map(|map| map.0.iter().map(|(name, _)| name.as_str()).collect())
         .unwrap_or_default();
     let mut header = alloc::vec![String::from("NODE")];
-    header.extend(filters.iter().map(|predicate| predicate.name.clone()));
+    header.extend(
+        filters
+            .iter()
+            .map(|predicate| String::from(predicate.name.as_ref())),
+    );
     header.extend(scores.iter().map(|name| alloc::format!("{name} (score)")));
     header.extend([String::from("TOTAL"), String::from("REASONS")]);
     let chosen = placement

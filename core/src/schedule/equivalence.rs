@@ -1,5 +1,5 @@
-//! The equivalence cache: filter verdicts and per-node score values reused across pending
-//! pods of one template, re-evaluated only on the nodes whose pods changed since.
+//! The equivalence cache: filter verdicts, node scores and weighted totals reused across
+//! pending pods of one template, re-evaluated only on the nodes whose pods changed since.
 //!
 //! Kubernetes 1.11 carried the idea behind a feature gate that was off by default
 //! (`pkg/scheduler/core/equivalence/eqivalence.go`, keyed by the pod's controller).
@@ -8,9 +8,10 @@
 //! ([`equivalent`]), only while its cycle depends on nothing but the pod and each node
 //! ([`Cycle::independent_of_other_pods`], [`Cycle::node_local_scores`]), and a node's
 //! entry is used only while the node's pods are the ones it was computed against
-//! ([`Snapshot::node_version`]). Everything else goes through the full evaluation.
+//! ([`Snapshot::node_version`]). Totals are renormalised when the feasible set or a
+//! normalised score's highest value moves. Everything else goes through the full
+//! evaluation.
 
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::plugins::normalize;
@@ -18,10 +19,13 @@ use super::snapshot::Snapshot;
 use super::status::Code;
 use super::{Cycle, NodeLocalScore, Reduce};
 use crate::cluster::PodEntry;
+use crate::report::scheduling::ScoreMap;
 
 /// One node's filter outcome for the class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Fit {
+    /// Not evaluated yet.
+    Unknown,
     /// Every filter passed.
     Feasible,
     /// A filter failed.
@@ -29,6 +33,9 @@ enum Fit {
     /// A filter erred (the full evaluation reports it).
     Error,
 }
+
+/// The total of a node that is not feasible (below any real total).
+const NOT_FEASIBLE: i64 = i64::MIN;
 
 /// The cached class: the last pod placed through the cache and what it found per node.
 struct Class {
@@ -38,13 +45,25 @@ struct Class {
     scores: Vec<NodeLocalScore>,
     /// [`super::volumes::Assumed::changes`] when the class was made.
     volumes: u64,
-    /// Per node, the [`Snapshot::node_version`] its entries were computed at (`None`:
-    /// not computed).
+    /// Per node, the [`Snapshot::node_version`] its entries were computed at.
     stamps: Vec<Option<u64>>,
+    /// [`Snapshot::clock`] when every node was last brought up to date.
+    clock: Option<u64>,
     /// Per node, the filter outcome.
     fits: Vec<Fit>,
+    /// How many nodes have [`Fit::Error`].
+    errors: usize,
     /// Per node, one value per score (`node * scores.len() + score`).
     values: Vec<i64>,
+    /// Per score, the highest value among the feasible nodes (what `Normalize` scales by).
+    highest: Vec<i64>,
+    /// Per node, the weighted total; [`NOT_FEASIBLE`] for nodes that do not fit.
+    totals: Vec<i64>,
+    /// How many nodes fit.
+    feasible: usize,
+    /// The totals need computing in full on the next update: they were computed with a
+    /// PreFilter's node subset, or the last update stopped at a filter error.
+    stale: bool,
 }
 
 /// The cache for one scheduling run.
@@ -53,18 +72,23 @@ pub struct EquivalenceCache {
     class: Option<Class>,
 }
 
+/// The cached outcome for one pod: where it fits and each node's total.
+pub struct Cached<'c> {
+    class: &'c Class,
+}
+
 impl EquivalenceCache {
-    /// The nodes where `pod` fits, in node order, from the cache where it holds and
-    /// evaluated afresh where not; `allowed` is a PreFilter's node subset. `None`
-    /// when the pod cannot use the cache, when a filter errs on some node or when no node
-    /// fits: the full evaluation then explains the outcome.
-    pub fn feasible(
+    /// Brings the cache up to date for `pod`, re-evaluating the nodes whose pods changed;
+    /// `allowed` is a PreFilter's node subset. `None` when the pod cannot use the cache,
+    /// when a filter errs on some node or when no node fits: the full evaluation then
+    /// explains the outcome.
+    pub fn update(
         &mut self,
         cycle: &dyn Cycle,
         snapshot: &Snapshot<'_>,
         pod: usize,
         allowed: Option<&[bool]>,
-    ) -> Option<Vec<usize>> {
+    ) -> Option<Cached<'_>> {
         if !cycle.independent_of_other_pods() {
             return None;
         }
@@ -80,81 +104,214 @@ impl EquivalenceCache {
                     .pod(class.pod)
                     .is_some_and(|other| equivalent(other, entry))
         });
-        let class = match &mut self.class {
-            Some(class) if reusable => {
-                class.pod = pod;
-                class
-            }
-            slot => slot.insert(Class {
-                pod,
-                values: alloc::vec![0; node_count.saturating_mul(scores.len())],
-                scores,
-                volumes,
-                stamps: alloc::vec![None; node_count],
-                fits: alloc::vec![Fit::Infeasible; node_count],
-            }),
-        };
-        let width = class.scores.len();
-        let mut feasible = Vec::new();
-        for node in 0..node_count {
+        if !reusable {
+            self.class = Some(Class::new(pod, scores, volumes, node_count));
+        }
+        let class = self.class.as_mut()?;
+        class.pod = pod;
+        let mut changed = Vec::new();
+        let mut renormalize = allowed.is_some() || class.stale;
+        // The nodes that may have changed: those the snapshot remembers changing since the
+        // class was last brought up to date, or else every node.
+        let candidates: Vec<usize> =
+            match class.clock.and_then(|since| snapshot.changed_since(since)) {
+                Some(recent) => recent.collect(),
+                None => (0..node_count).collect(),
+            };
+        for node in candidates {
             let version = snapshot.node_version(node);
-            if class.stamps.get(node).copied().flatten() != Some(version) {
-                class.evaluate(cycle, snapshot, node, width);
-                if let Some(stamp) = class.stamps.get_mut(node) {
-                    *stamp = Some(version);
-                }
-            }
-            match class.fits.get(node) {
-                Some(Fit::Error) => return None,
-                Some(Fit::Feasible)
-                    if allowed.is_none_or(|subset| subset.get(node).copied().unwrap_or(false)) =>
-                {
-                    feasible.push(node);
-                }
-                _ => {}
+            let Some(stamp) = class.stamps.get_mut(node) else {
+                continue;
+            };
+            if *stamp != Some(version) {
+                *stamp = Some(version);
+                renormalize |= class.evaluate(cycle, snapshot, node);
+                changed.push(node);
             }
         }
-        (!feasible.is_empty()).then_some(feasible)
+        class.clock = Some(snapshot.clock());
+        if class.errors > 0 {
+            class.stale = true;
+            return None;
+        }
+        let highest = renormalize.then(|| class.highest_values(allowed));
+        match highest {
+            Some(highest) if highest != class.highest || allowed.is_some() || class.stale => {
+                class.highest = highest;
+                class.totals.fill(NOT_FEASIBLE);
+                class.feasible = 0;
+                for node in 0..node_count {
+                    class.set_total(node, allowed);
+                }
+            }
+            _ => {
+                for node in changed {
+                    class.set_total(node, allowed);
+                }
+            }
+        }
+        class.stale = allowed.is_some();
+        (class.feasible > 0).then_some(Cached { class })
+    }
+}
+
+impl Cached<'_> {
+    /// True if the pod fits on `node`.
+    #[must_use]
+    pub fn fits(&self, node: usize) -> bool {
+        self.class
+            .totals
+            .get(node)
+            .is_some_and(|&total| total != NOT_FEASIBLE)
     }
 
-    /// Each score over `nodes` as [`Cycle::score`] gives it, from the values cached by the
-    /// last [`EquivalenceCache::feasible`] (which covered every node in `nodes`).
+    /// How many nodes fit.
     #[must_use]
-    pub fn score(&self, nodes: &[usize]) -> Vec<(String, i64, Vec<i64>)> {
-        let Some(class) = &self.class else {
-            return Vec::new();
-        };
-        let width = class.scores.len();
-        class
+    pub fn feasible(&self) -> usize {
+        self.class.feasible
+    }
+
+    /// Each node's weighted total ([`i64::MIN`] where the pod does not fit).
+    #[must_use]
+    pub fn totals(&self) -> &[i64] {
+        &self.class.totals
+    }
+
+    /// A feasible node's scores, as the report lists them, and its total.
+    #[must_use]
+    pub fn verdict(&self, node: usize) -> (ScoreMap, i64) {
+        let class = self.class;
+        let map = class
             .scores
             .iter()
             .enumerate()
-            .map(|(index, score)| {
-                let mut values: Vec<i64> = match score.reduce {
-                    Reduce::Skip => Vec::new(),
-                    Reduce::Identity | Reduce::Normalize { .. } => nodes
-                        .iter()
-                        .map(|&node| {
-                            class
-                                .values
-                                .get(node.saturating_mul(width).saturating_add(index))
-                                .copied()
-                                .unwrap_or(0)
-                        })
-                        .collect(),
-                };
-                if let Reduce::Normalize { max, reverse } = score.reduce {
-                    normalize::default_normalize(&mut values, max, reverse);
-                }
-                (score.name.clone(), score.weight, values)
-            })
+            .filter(|(_, score)| score.reduce != Reduce::Skip)
+            .map(|(index, score)| (score.name.clone(), class.score(node, index, &class.highest)))
+            .collect();
+        let map = ScoreMap(map);
+        (map, class.totals.get(node).copied().unwrap_or(0))
+    }
+
+    /// Each node's total with the scores normalised over `nodes` alone, as the full
+    /// evaluation gives it for that set (the sampled scheduler's view).
+    #[must_use]
+    pub fn totals_over(&self, nodes: &[usize]) -> Vec<i64> {
+        let class = self.class;
+        let mut highest = alloc::vec![0i64; class.scores.len()];
+        for (index, slot) in highest.iter_mut().enumerate() {
+            *slot = nodes
+                .iter()
+                .map(|&node| class.value(node, index))
+                .max()
+                .unwrap_or(0);
+        }
+        nodes
+            .iter()
+            .map(|&node| class.total(node, &highest))
             .collect()
     }
 }
 
 impl Class {
-    /// Filters and scores one node afresh.
-    fn evaluate(&mut self, cycle: &dyn Cycle, snapshot: &Snapshot<'_>, node: usize, width: usize) {
+    fn new(pod: usize, scores: Vec<NodeLocalScore>, volumes: u64, node_count: usize) -> Self {
+        Self {
+            pod,
+            values: alloc::vec![0; node_count.saturating_mul(scores.len())],
+            highest: alloc::vec![0; scores.len()],
+            scores,
+            volumes,
+            stamps: alloc::vec![None; node_count],
+            clock: None,
+            fits: alloc::vec![Fit::Unknown; node_count],
+            errors: 0,
+            totals: alloc::vec![NOT_FEASIBLE; node_count],
+            feasible: 0,
+            stale: false,
+        }
+    }
+
+    /// The value of score `index` on `node`.
+    fn value(&self, node: usize, index: usize) -> i64 {
+        self.values
+            .get(node.saturating_mul(self.scores.len()).saturating_add(index))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The score `index` gives `node` when normalised by `highest` (per score).
+    fn score(&self, node: usize, index: usize, highest: &[i64]) -> i64 {
+        let value = self.value(node, index);
+        match self.scores.get(index).map(|score| score.reduce) {
+            Some(Reduce::Normalize { max, reverse }) => {
+                let highest = highest.get(index).copied().unwrap_or(0);
+                normalize::normalized(value, highest, max, reverse)
+            }
+            Some(Reduce::Identity) => value,
+            Some(Reduce::Skip) | None => 0,
+        }
+    }
+
+    /// True if the node passed the filters and is in the PreFilter subset, if any.
+    fn fits(&self, node: usize, allowed: Option<&[bool]>) -> bool {
+        self.fits.get(node) == Some(&Fit::Feasible)
+            && allowed.is_none_or(|subset| subset.get(node).copied().unwrap_or(false))
+    }
+
+    /// Sets a node's total, or [`NOT_FEASIBLE`].
+    fn set_total(&mut self, node: usize, allowed: Option<&[bool]>) {
+        let fits = self.fits(node, allowed);
+        let total = if fits {
+            self.total(node, &self.highest)
+        } else {
+            NOT_FEASIBLE
+        };
+        if let Some(slot) = self.totals.get_mut(node) {
+            let was_feasible = *slot != NOT_FEASIBLE;
+            *slot = total;
+            match (was_feasible, fits) {
+                (false, true) => self.feasible = self.feasible.saturating_add(1),
+                (true, false) => self.feasible = self.feasible.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+
+    /// A node's weighted total with the scores normalised by `highest`, as
+    /// `schedule::totals` adds them (1 when nothing is configured to score).
+    fn total(&self, node: usize, highest: &[i64]) -> i64 {
+        if self.scores.is_empty() {
+            return 1;
+        }
+        self.scores
+            .iter()
+            .enumerate()
+            .fold(0i64, |total, (index, score)| {
+                let value = self.score(node, index, highest);
+                total.saturating_add(value.saturating_mul(score.weight))
+            })
+    }
+
+    /// Per score, the highest value among the nodes that fit.
+    fn highest_values(&self, allowed: Option<&[bool]>) -> Vec<i64> {
+        let width = self.scores.len();
+        let mut highest = alloc::vec![i64::MIN; width];
+        for (node, row) in self.values.chunks_exact(width.max(1)).enumerate() {
+            if self.fits(node, allowed) {
+                for (best, &value) in highest.iter_mut().zip(row) {
+                    *best = (*best).max(value);
+                }
+            }
+        }
+        // `default_normalize` takes the highest of no values as 0.
+        highest
+            .into_iter()
+            .map(|best| if best == i64::MIN { 0 } else { best })
+            .collect()
+    }
+
+    /// Filters and scores one node afresh; true if that may move the normalisation (the
+    /// node's fit or a normalised value changed).
+    fn evaluate(&mut self, cycle: &dyn Cycle, snapshot: &Snapshot<'_>, node: usize) -> bool {
         let results = cycle.filter(snapshot, node);
         let fit = if results.iter().any(|(_, status)| status.code == Code::Error) {
             Fit::Error
@@ -163,24 +320,33 @@ impl Class {
         } else {
             Fit::Infeasible
         };
-        if let Some(slot) = self.fits.get_mut(node) {
-            *slot = fit;
+        let Some(slot) = self.fits.get_mut(node) else {
+            return false;
+        };
+        let before = core::mem::replace(slot, fit);
+        match (before == Fit::Error, fit == Fit::Error) {
+            (false, true) => self.errors = self.errors.saturating_add(1),
+            (true, false) => self.errors = self.errors.saturating_sub(1),
+            _ => {}
         }
-        if fit != Fit::Feasible {
-            return;
-        }
-        let start = node.saturating_mul(width);
-        for (index, score) in self.scores.iter().enumerate() {
-            let value = match score.reduce {
-                Reduce::Skip => 0,
-                Reduce::Identity | Reduce::Normalize { .. } => {
-                    cycle.node_local_value(snapshot, node, index)
+        let mut moved = before != fit;
+        if fit == Fit::Feasible {
+            let start = node.saturating_mul(self.scores.len());
+            for (index, score) in self.scores.iter().enumerate() {
+                let value = match score.reduce {
+                    Reduce::Skip => 0,
+                    Reduce::Identity | Reduce::Normalize { .. } => {
+                        cycle.node_local_value(snapshot, node, index)
+                    }
+                };
+                if let Some(slot) = self.values.get_mut(start.saturating_add(index)) {
+                    let normalized = matches!(score.reduce, Reduce::Normalize { .. });
+                    moved |= normalized && *slot != value;
+                    *slot = value;
                 }
-            };
-            if let Some(slot) = self.values.get_mut(start.saturating_add(index)) {
-                *slot = value;
             }
         }
+        moved
     }
 }
 

@@ -12,6 +12,17 @@ use alloc::vec::Vec;
 
 use super::Version;
 
+/// What [`HostSelector::select`] chose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selection {
+    /// The chosen position.
+    pub position: usize,
+    /// The best total.
+    pub best: i64,
+    /// How many positions have it.
+    pub tied: usize,
+}
+
 /// Picks the host among scored nodes, keeping upstream's tie-break state across pods.
 #[derive(Clone, Debug)]
 pub struct HostSelector {
@@ -33,43 +44,59 @@ impl HostSelector {
         }
     }
 
-    /// The chosen position in `totals`, and the positions tied at the top score (in the
-    /// order the tie-break considers them).
-    /// `name` gives the node name at a position (1.11 orders ties by it).
-    pub fn select<'n>(
-        &mut self,
-        totals: &[i64],
-        name: &dyn Fn(usize) -> &'n str,
-    ) -> (usize, Vec<usize>) {
-        let Some(&best) = totals.iter().max() else {
-            return (0, Vec::new());
+    /// Picks a position among those with the best total; `rank` gives a position's place
+    /// in descending byte order of node names (1.11 orders ties by it;
+    /// [`super::snapshot::Snapshot::name_rank`]).
+    pub fn select(&mut self, totals: &[i64], rank: &dyn Fn(usize) -> usize) -> Selection {
+        // The best total and how many have it, in one pass.
+        let (best, tied) =
+            totals
+                .iter()
+                .fold((i64::MIN, 0usize), |(best, tied), &total| {
+                    match total.cmp(&best) {
+                        core::cmp::Ordering::Greater => (total, 1),
+                        core::cmp::Ordering::Equal => (best, tied.saturating_add(1)),
+                        core::cmp::Ordering::Less => (best, tied),
+                    }
+                });
+        let best = if totals.is_empty() { 0 } else { best };
+        let at_top =
+            || (0..totals.len()).filter(move |&position| totals.get(position) == Some(&best));
+        let k = tied as u64;
+        let position = match self.version {
+            Version::Legacy => {
+                let pick = self.counter % k.max(1);
+                self.counter = self.counter.wrapping_add(1);
+                // The pick-th in descending byte order of names, without sorting them all.
+                let mut order: Vec<usize> = at_top().collect();
+                let pick = usize::try_from(pick).unwrap_or(0);
+                if pick < order.len() {
+                    order.select_nth_unstable_by_key(pick, |&position| rank(position));
+                }
+                order.get(pick).copied()
+            }
+            Version::Current => {
+                let pick = if k > 1 { self.next() % k } else { 0 };
+                at_top().nth(usize::try_from(pick).unwrap_or(0))
+            }
         };
+        Selection {
+            position: position.unwrap_or(0),
+            best,
+            tied,
+        }
+    }
+
+    /// The positions tied at `best`, in the order the tie-break considers them.
+    #[must_use]
+    pub fn tied(&self, totals: &[i64], best: i64, rank: &dyn Fn(usize) -> usize) -> Vec<usize> {
         let mut tied: Vec<usize> = (0..totals.len())
             .filter(|&position| totals.get(position) == Some(&best))
             .collect();
-        let k = tied.len() as u64;
-        let pick = match self.version {
-            Version::Legacy => {
-                // Byte order of names, descending.
-                tied.sort_by(|&a, &b| name(b).cmp(name(a)));
-                let pick = self.counter % k.max(1);
-                self.counter = self.counter.wrapping_add(1);
-                pick
-            }
-            Version::Current => {
-                if k > 1 {
-                    self.next() % k
-                } else {
-                    0
-                }
-            }
-        };
-        let chosen = usize::try_from(pick)
-            .ok()
-            .and_then(|pick| tied.get(pick))
-            .copied()
-            .unwrap_or(0);
-        (chosen, tied)
+        if self.version == Version::Legacy {
+            tied.sort_by_key(|&position| rank(position));
+        }
+        tied
     }
 
     /// SplitMix64.
@@ -117,9 +144,9 @@ impl Sampling {
     pub fn sample(
         &mut self,
         percentage: Option<i32>,
-        feasible: &[bool],
+        nodes: usize,
+        feasible: &dyn Fn(usize) -> bool,
     ) -> Option<(Vec<usize>, usize)> {
-        let nodes = feasible.len();
         let wanted = feasible_nodes_to_find(percentage, nodes);
         if nodes == 0 || wanted >= nodes {
             return None;
@@ -130,7 +157,7 @@ impl Sampling {
         for offset in 0..nodes {
             let node = (start + offset) % nodes;
             examined += 1;
-            if feasible.get(node).copied().unwrap_or(false) {
+            if feasible(node) {
                 found.push(node);
                 if found.len() == wanted {
                     break;
@@ -161,24 +188,25 @@ mod tests {
     #[test]
     fn legacy_ties_go_round_robin_from_the_largest_name() {
         let mut selector = HostSelector::new(Version::Legacy, 0);
-        let names = ["node-10", "node-9", "node-1"];
-        let names = |position: usize| names[position];
+        // Ranks of "node-10", "node-9", "node-1" in descending byte order.
+        let ranks = [1, 0, 2];
+        let names = |position: usize| ranks[position];
         let totals = [5, 5, 3];
         // Descending byte order: node-9 > node-10.
-        assert_eq!(selector.select(&totals, &names).0, 1);
-        assert_eq!(selector.select(&totals, &names).0, 0);
-        assert_eq!(selector.select(&totals, &names).0, 1);
+        assert_eq!(selector.select(&totals, &names).position, 1);
+        assert_eq!(selector.select(&totals, &names).position, 0);
+        assert_eq!(selector.select(&totals, &names).position, 1);
+        assert_eq!(selector.tied(&totals, 5, &names), [1, 0]);
     }
 
     #[test]
     fn current_ties_are_reproducible_by_seed() {
-        let names = ["a", "b", "c", "d"];
-        let names = |position: usize| names[position];
+        let names = |position: usize| position;
         let totals = [7, 7, 7, 7];
         let picks = |seed| {
             let mut selector = HostSelector::new(Version::Current, seed);
             (0..8)
-                .map(|_| selector.select(&totals, &names).0)
+                .map(|_| selector.select(&totals, &names).position)
                 .collect::<Vec<_>>()
         };
         assert_eq!(picks(42), picks(42));

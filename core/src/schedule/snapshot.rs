@@ -15,6 +15,9 @@ use crate::model::{ContainerPort, Node, Pod};
 use crate::quantity::{Format, Quantity};
 use crate::resources;
 
+/// How many of the latest changes a snapshot remembers ([`Snapshot::changed_since`]).
+const RECENT: usize = 64;
+
 /// How a profile counts what pods request: the rules changed between Kubernetes 1.11 and
 /// the framework scheduler.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -321,8 +324,12 @@ pub struct Snapshot<'c> {
     versions: Vec<u64>,
     /// Counts the changes of pods on nodes.
     clock: u64,
+    /// The nodes of the last [`RECENT`] changes: change `c` at `c % RECENT`.
+    recent: [usize; RECENT],
     /// How many placed pods have pod affinity or anti-affinity terms.
     placed_with_pod_affinity: usize,
+    /// Per node, its place in descending byte order of node names.
+    name_ranks: Vec<usize>,
 }
 
 impl<'c> Snapshot<'c> {
@@ -349,7 +356,9 @@ impl<'c> Snapshot<'c> {
             image_spread: core::cell::OnceCell::new(),
             versions: alloc::vec![0; cluster.nodes.len()],
             clock: 0,
+            recent: [0; RECENT],
             placed_with_pod_affinity: 0,
+            name_ranks: name_ranks(&cluster.nodes),
         };
         let index: alloc::collections::BTreeMap<&str, usize> = cluster
             .nodes
@@ -423,10 +432,36 @@ impl<'c> Snapshot<'c> {
         if let Some(version) = self.versions.get_mut(node) {
             *version = self.clock;
         }
+        if let Some(slot) = usize::try_from(self.clock % RECENT as u64)
+            .ok()
+            .and_then(|slot| self.recent.get_mut(slot))
+        {
+            *slot = node;
+        }
         if super::selection::has_pod_affinity(pod) {
             self.placed_with_pod_affinity =
                 self.placed_with_pod_affinity.saturating_add_signed(delta);
         }
+    }
+
+    /// How many times pods on nodes changed so far.
+    #[must_use]
+    pub fn clock(&self) -> u64 {
+        self.clock
+    }
+
+    /// The nodes whose pods changed since [`Snapshot::clock`] read `since` (a node may
+    /// come more than once), or `None` when that is more changes than the snapshot
+    /// remembers: then compare every [`Snapshot::node_version`].
+    #[must_use]
+    pub fn changed_since(&self, since: u64) -> Option<impl Iterator<Item = usize> + '_> {
+        let count = self.clock.checked_sub(since)?;
+        (count <= RECENT as u64).then(|| {
+            (since.saturating_add(1)..=self.clock).filter_map(|change| {
+                let slot = usize::try_from(change % RECENT as u64).ok()?;
+                self.recent.get(slot).copied()
+            })
+        })
     }
 
     /// A number that changes whenever the pods on `node` change: what a node's filter
@@ -434,6 +469,12 @@ impl<'c> Snapshot<'c> {
     #[must_use]
     pub fn node_version(&self, node: usize) -> u64 {
         self.versions.get(node).copied().unwrap_or(u64::MAX)
+    }
+
+    /// The node's place in descending byte order of node names (1.11's tie order).
+    #[must_use]
+    pub fn name_rank(&self, node: usize) -> usize {
+        self.name_ranks.get(node).copied().unwrap_or(usize::MAX)
     }
 
     /// True if any placed pod has pod affinity or anti-affinity terms (then inter-pod
@@ -451,4 +492,20 @@ impl<'c> Snapshot<'c> {
             .flat_map(|info| info.pods.iter())
             .filter_map(|&pod| self.cluster.pods.get(pod).map(|entry| (pod, entry)))
     }
+}
+
+/// Each node's place in descending byte order of node names.
+fn name_ranks(nodes: &[Node]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..nodes.len()).collect();
+    order.sort_by(|&a, &b| {
+        let name = |index: usize| nodes.get(index).map(|node| node.metadata.name.as_bytes());
+        name(b).cmp(&name(a))
+    });
+    let mut ranks = alloc::vec![0; nodes.len()];
+    for (rank, node) in order.into_iter().enumerate() {
+        if let Some(slot) = ranks.get_mut(node) {
+            *slot = rank;
+        }
+    }
+    ranks
 }

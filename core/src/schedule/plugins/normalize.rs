@@ -9,15 +9,22 @@
 /// all-`max_score`).
 pub fn default_normalize(scores: &mut [i64], max_score: i64, reverse: bool) {
     let highest = scores.iter().copied().max().unwrap_or(0);
-    if highest == 0 {
-        if reverse {
-            scores.iter_mut().for_each(|score| *score = max_score);
-        }
-        return;
-    }
     for score in scores.iter_mut() {
-        let scaled = max_score.saturating_mul(*score) / highest;
-        *score = if reverse { max_score - scaled } else { scaled };
+        *score = normalized(*score, highest, max_score, reverse);
+    }
+}
+
+/// One score of [`default_normalize`], given the highest of them.
+#[must_use]
+pub fn normalized(score: i64, highest: i64, max_score: i64, reverse: bool) -> i64 {
+    if highest == 0 {
+        return if reverse { max_score } else { score };
+    }
+    let scaled = max_score.saturating_mul(score) / highest;
+    if reverse {
+        max_score - scaled
+    } else {
+        scaled
     }
 }
 
