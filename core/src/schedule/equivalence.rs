@@ -66,10 +66,14 @@ struct Class {
     stale: bool,
 }
 
-/// The cache for one scheduling run.
+/// How many classes the cache keeps (the least recently used goes first): pods of a few
+/// templates often alternate in the queue, as replacements of several owners do.
+const CLASSES: usize = 16;
+
+/// The cache for one scheduling run: the classes, most recently used first.
 #[derive(Default)]
 pub struct EquivalenceCache {
-    class: Option<Class>,
+    classes: Vec<Class>,
 }
 
 /// The cached outcome for one pod: where it fits and each node's total.
@@ -96,7 +100,7 @@ impl EquivalenceCache {
         let entry = snapshot.pod(pod)?;
         let node_count = snapshot.nodes.len();
         let volumes = snapshot.volumes.changes();
-        let reusable = self.class.as_ref().is_some_and(|class| {
+        let found = self.classes.iter().position(|class| {
             class.volumes == volumes
                 && class.scores == scores
                 && class.stamps.len() == node_count
@@ -104,10 +108,15 @@ impl EquivalenceCache {
                     .pod(class.pod)
                     .is_some_and(|other| equivalent(other, entry))
         });
-        if !reusable {
-            self.class = Some(Class::new(pod, scores, volumes, node_count));
-        }
-        let class = self.class.as_mut()?;
+        let class = match found {
+            Some(position) => self.classes.remove(position),
+            None => {
+                self.classes.truncate(CLASSES - 1);
+                Class::new(pod, scores, volumes, node_count)
+            }
+        };
+        self.classes.insert(0, class);
+        let class = self.classes.first_mut()?;
         class.pod = pod;
         let mut changed = Vec::new();
         let mut renormalize = allowed.is_some() || class.stale;
@@ -197,17 +206,37 @@ impl Cached<'_> {
     #[must_use]
     pub fn totals_over(&self, nodes: &[usize]) -> Vec<i64> {
         let class = self.class;
-        let mut highest = alloc::vec![0i64; class.scores.len()];
-        for (index, slot) in highest.iter_mut().enumerate() {
-            *slot = nodes
-                .iter()
-                .map(|&node| class.value(node, index))
-                .max()
-                .unwrap_or(0);
-        }
+        let highest: Vec<i64> = class
+            .scores
+            .iter()
+            .enumerate()
+            .map(|(index, score)| match score.reduce {
+                Reduce::Normalize { .. } => nodes
+                    .iter()
+                    .map(|&node| class.value(node, index))
+                    .max()
+                    .unwrap_or(0),
+                Reduce::Identity | Reduce::Skip => 0,
+            })
+            .collect();
+        // Normalised as over every feasible node: the totals kept are the answer.
+        let normalized = |index: usize| {
+            matches!(
+                class.scores.get(index).map(|score| score.reduce),
+                Some(Reduce::Normalize { .. })
+            )
+        };
+        let same = (0..class.scores.len())
+            .all(|index| !normalized(index) || highest.get(index) == class.highest.get(index));
         nodes
             .iter()
-            .map(|&node| class.total(node, &highest))
+            .map(|&node| {
+                if same {
+                    class.totals.get(node).copied().unwrap_or(0)
+                } else {
+                    class.total(node, &highest)
+                }
+            })
             .collect()
     }
 }

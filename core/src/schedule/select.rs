@@ -68,12 +68,14 @@ impl HostSelector {
                 let pick = self.counter % k.max(1);
                 self.counter = self.counter.wrapping_add(1);
                 // The pick-th in descending byte order of names, without sorting them all.
-                let mut order: Vec<usize> = at_top().collect();
+                let mut order: Vec<(usize, usize)> = at_top()
+                    .map(|position| (rank(position), position))
+                    .collect();
                 let pick = usize::try_from(pick).unwrap_or(0);
                 if pick < order.len() {
-                    order.select_nth_unstable_by_key(pick, |&position| rank(position));
+                    order.select_nth_unstable(pick);
                 }
-                order.get(pick).copied()
+                order.get(pick).map(|&(_, position)| position)
             }
             Version::Current => {
                 let pick = if k > 1 { self.next() % k } else { 0 };
