@@ -110,10 +110,13 @@ impl EquivalenceCache {
         });
         let class = match found {
             Some(position) => self.classes.remove(position),
-            None => {
-                self.classes.truncate(CLASSES - 1);
-                Class::new(pod, scores, volumes, node_count)
+            // The least recently used class's buffers are reused when the cache is full.
+            None if self.classes.len() >= CLASSES => {
+                let mut class = self.classes.pop()?;
+                class.reset(pod, scores, volumes, node_count);
+                class
             }
+            None => Class::new(pod, scores, volumes, node_count),
         };
         self.classes.insert(0, class);
         let class = self.classes.first_mut()?;
@@ -243,20 +246,44 @@ impl Cached<'_> {
 
 impl Class {
     fn new(pod: usize, scores: Vec<NodeLocalScore>, volumes: u64, node_count: usize) -> Self {
-        Self {
+        let mut class = Self {
             pod,
-            values: alloc::vec![0; node_count.saturating_mul(scores.len())],
-            highest: alloc::vec![0; scores.len()],
-            scores,
+            scores: Vec::new(),
             volumes,
-            stamps: alloc::vec![None; node_count],
+            stamps: Vec::new(),
             clock: None,
-            fits: alloc::vec![Fit::Unknown; node_count],
+            fits: Vec::new(),
             errors: 0,
-            totals: alloc::vec![NOT_FEASIBLE; node_count],
+            values: Vec::new(),
+            highest: Vec::new(),
+            totals: Vec::new(),
             feasible: 0,
             stale: false,
-        }
+        };
+        class.reset(pod, scores, volumes, node_count);
+        class
+    }
+
+    /// Makes the class a fresh one for `pod`, keeping its buffers.
+    fn reset(&mut self, pod: usize, scores: Vec<NodeLocalScore>, volumes: u64, node_count: usize) {
+        let refill = |buffer: &mut Vec<_>, len: usize, value| {
+            buffer.clear();
+            buffer.resize(len, value);
+        };
+        refill(&mut self.values, node_count.saturating_mul(scores.len()), 0);
+        refill(&mut self.highest, scores.len(), 0);
+        refill(&mut self.totals, node_count, NOT_FEASIBLE);
+        self.stamps.clear();
+        self.stamps.resize(node_count, None);
+        self.fits.clear();
+        self.fits.resize(node_count, Fit::Unknown);
+        self.pod = pod;
+        self.scores = scores;
+        self.volumes = volumes;
+        self.clock = None;
+        self.errors = 0;
+        self.feasible = 0;
+        self.stale = false;
     }
 
     /// The value of score `index` on `node`.

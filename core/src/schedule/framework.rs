@@ -7,7 +7,6 @@
 
 use alloc::borrow::Cow;
 use alloc::boxed::Box;
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -292,14 +291,18 @@ impl Profile for FrameworkProfile {
                 ));
             }
         };
-        let image_spread = if self
+        let images = if self
             .scores
             .iter()
             .any(|(score, _)| *score == ScorePlugin::ImageLocality)
         {
-            snapshot.image_spread()
+            image_locality::PodImages::new(
+                &entry.pod,
+                &snapshot.image_spread(),
+                snapshot.nodes.len(),
+            )
         } else {
-            alloc::rc::Rc::default()
+            image_locality::PodImages::default()
         };
         let uses = |filter: FilterPlugin, score: ScorePlugin| {
             self.filters.contains(&filter) || self.scores.iter().any(|(used, _)| *used == score)
@@ -333,7 +336,7 @@ impl Profile for FrameworkProfile {
                 profile: self,
                 entry,
                 request: snapshot.accounting.request(entry),
-                image_spread,
+                images,
                 spread,
                 affinity,
                 affinity_index,
@@ -394,7 +397,8 @@ struct FrameworkCycle<'a> {
     profile: &'a FrameworkProfile,
     entry: &'a PodEntry,
     request: PodUsage,
-    image_spread: alloc::rc::Rc<BTreeMap<String, usize>>,
+    /// ImageLocality's view of the pod's images.
+    images: image_locality::PodImages,
     /// PodTopologySpread's PreFilter state (`None`: Skip).
     spread: Option<pod_topology_spread::PreFilterState<'a>>,
     /// InterPodAffinity's PreFilter state (`None`: Skip).
@@ -406,7 +410,7 @@ struct FrameworkCycle<'a> {
 
 impl FrameworkCycle<'_> {
     /// The score of a plugin that scores each node on its own, without normalising.
-    fn node_value(&self, plugin: ScorePlugin, snapshot: &Snapshot<'_>, info: &NodeInfo<'_>) -> i64 {
+    fn node_value(&self, plugin: ScorePlugin, info: &NodeInfo<'_>) -> i64 {
         match plugin {
             ScorePlugin::NodeResourcesFit => node_resources_fit::score(
                 &self.profile.fit_strategy,
@@ -421,12 +425,7 @@ impl FrameworkCycle<'_> {
                     &self.request,
                 )
             }
-            ScorePlugin::ImageLocality => image_locality::score(
-                &self.entry.pod,
-                info.node,
-                &self.image_spread,
-                snapshot.nodes.len(),
-            ),
+            ScorePlugin::ImageLocality => self.images.score(info.node),
             _ => 0,
         }
     }
@@ -528,7 +527,7 @@ impl<'a> Cycle for FrameworkCycle<'a> {
                     | ScorePlugin::NodeResourcesBalancedAllocation
                     | ScorePlugin::ImageLocality => infos
                         .iter()
-                        .map(|info| self.node_value(*plugin, snapshot, info))
+                        .map(|info| self.node_value(*plugin, info))
                         .collect(),
                     ScorePlugin::PodTopologySpread => pod_topology_spread::scores(
                         snapshot,
@@ -613,7 +612,7 @@ impl<'a> Cycle for FrameworkCycle<'a> {
         match plugin {
             ScorePlugin::TaintToleration => taint_toleration::count_intolerable(pod, info.node),
             ScorePlugin::NodeAffinity => node_affinity::preferred_weight(pod, info.node),
-            _ => self.node_value(plugin, snapshot, info),
+            _ => self.node_value(plugin, info),
         }
     }
 

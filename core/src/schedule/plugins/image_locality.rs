@@ -62,28 +62,52 @@ fn image_size(node: &Node, name: &str) -> Option<i64> {
         .map(|image| image.size_bytes)
 }
 
-/// The node's score, 0–100.
-#[must_use]
-pub fn score(pod: &Pod, node: &Node, spread: &BTreeMap<String, usize>, total_nodes: usize) -> i64 {
-    let mut sum = 0i64;
-    for container in pod.spec.init_containers.iter().chain(&pod.spec.containers) {
-        let name = normalized_image_name(&container.image);
-        if let Some(size) = image_size(node, &name) {
-            let with_image = spread.get(&name).copied().unwrap_or(0);
-            #[allow(clippy::cast_precision_loss)]
-            let share = with_image as f64 / total_nodes.max(1) as f64;
-            #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
-            let scaled = (size as f64 * share) as i64;
-            sum = sum.saturating_add(scaled);
+/// The pod's images as the score reads them, worked out once per pod: each container's
+/// normalised image name with the share of nodes that have it (`scaledImageScore`'s
+/// factor).
+#[derive(Clone, Debug, Default)]
+pub struct PodImages {
+    images: alloc::vec::Vec<(String, f64)>,
+}
+
+impl PodImages {
+    /// The images of `pod`'s init and regular containers.
+    #[must_use]
+    pub fn new(pod: &Pod, spread: &BTreeMap<String, usize>, total_nodes: usize) -> Self {
+        let images = pod
+            .spec
+            .init_containers
+            .iter()
+            .chain(&pod.spec.containers)
+            .map(|container| {
+                let name = normalized_image_name(&container.image);
+                let with_image = spread.get(&name).copied().unwrap_or(0);
+                #[allow(clippy::cast_precision_loss)]
+                let share = with_image as f64 / total_nodes.max(1) as f64;
+                (name, share)
+            })
+            .collect();
+        Self { images }
+    }
+
+    /// The node's score, 0–100.
+    #[must_use]
+    pub fn score(&self, node: &Node) -> i64 {
+        let mut sum = 0i64;
+        for (name, share) in &self.images {
+            if let Some(size) = image_size(node, name) {
+                #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+                let scaled = (size as f64 * share) as i64;
+                sum = sum.saturating_add(scaled);
+            }
         }
+        let containers = i64::try_from(self.images.len()).unwrap_or(i64::MAX);
+        let max_threshold = MAX_CONTAINER_THRESHOLD.saturating_mul(containers);
+        let clamped = sum.max(MIN_THRESHOLD).min(max_threshold.max(MIN_THRESHOLD));
+        let span = max_threshold - MIN_THRESHOLD;
+        if span <= 0 {
+            return 0;
+        }
+        100 * (clamped - MIN_THRESHOLD) / span
     }
-    let containers = pod.spec.init_containers.len() + pod.spec.containers.len();
-    let max_threshold =
-        MAX_CONTAINER_THRESHOLD.saturating_mul(i64::try_from(containers).unwrap_or(i64::MAX));
-    let clamped = sum.max(MIN_THRESHOLD).min(max_threshold.max(MIN_THRESHOLD));
-    let span = max_threshold - MIN_THRESHOLD;
-    if span <= 0 {
-        return 0;
-    }
-    100 * (clamped - MIN_THRESHOLD) / span
 }
