@@ -128,6 +128,10 @@ impl EquivalenceCache {
         let candidates: Vec<usize> =
             match class.clock.and_then(|since| snapshot.changed_since(since)) {
                 Some(recent) => recent.collect(),
+                // Nothing fitted last time and many nodes changed since (preemption's
+                // trial evictions touch every candidate node): the full evaluation, which
+                // explains and preempts, costs no more than bringing the class up to date.
+                None if class.clock.is_some() && class.feasible == 0 => return None,
                 None => (0..node_count).collect(),
             };
         for node in candidates {

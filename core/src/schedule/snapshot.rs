@@ -316,7 +316,7 @@ pub struct Snapshot<'c> {
     /// How many nodes have each image (ImageLocality's spread), built on first use: images
     /// do not change while pods are placed.
     image_spread: core::cell::OnceCell<Rc<BTreeMap<String, usize>>>,
-    /// For each pod of the cluster, what it adds to its node.
+    /// For each pod of the cluster, what it adds to a node (worked out on its first bind).
     usage: Vec<Option<PodUsage>>,
     /// Volumes and claims the scheduler assumed bound as it placed pods.
     pub volumes: super::volumes::Assumed,
@@ -398,16 +398,17 @@ impl<'c> Snapshot<'c> {
             return;
         };
         self.unbind(pod);
-        let usage = self.accounting.usage(entry);
-        if let Some(info) = self.nodes.get_mut(node) {
-            info.add(pod, &entry.pod, &usage, self.accounting);
+        let Some(slot) = self.usage.get_mut(pod) else {
+            return;
+        };
+        // A pod's usage never changes: worked out on its first bind, kept after (trial
+        // evictions bind and unbind the same pods many times).
+        let usage = slot.get_or_insert_with(|| self.accounting.usage(entry));
+        if let (Some(info), Some(assigned)) = (self.nodes.get_mut(node), self.assigned.get_mut(pod))
+        {
+            info.add(pod, &entry.pod, usage, self.accounting);
+            *assigned = Some(node);
             self.changed(node, &entry.pod, 1);
-            if let (Some(slot), Some(usage_slot)) =
-                (self.assigned.get_mut(pod), self.usage.get_mut(pod))
-            {
-                *slot = Some(node);
-                *usage_slot = Some(usage);
-            }
         }
     }
 
@@ -417,10 +418,10 @@ impl<'c> Snapshot<'c> {
             return;
         };
         let node = self.assigned.get_mut(pod).and_then(Option::take);
-        let usage = self.usage.get_mut(pod).and_then(Option::take);
+        let usage = self.usage.get(pod).and_then(Option::as_ref);
         if let (Some(node), Some(usage)) = (node, usage) {
             if let Some(info) = self.nodes.get_mut(node) {
-                info.remove(pod, &entry.pod, &usage, self.accounting);
+                info.remove(pod, &entry.pod, usage, self.accounting);
                 self.changed(node, &entry.pod, -1);
             }
         }
