@@ -68,14 +68,8 @@ impl HostSelector {
                 let pick = self.counter % k.max(1);
                 self.counter = self.counter.wrapping_add(1);
                 // The pick-th in descending byte order of names, without sorting them all.
-                let mut order: Vec<(usize, usize)> = at_top()
-                    .map(|position| (rank(position), position))
-                    .collect();
                 let pick = usize::try_from(pick).unwrap_or(0);
-                if pick < order.len() {
-                    order.select_nth_unstable(pick);
-                }
-                order.get(pick).map(|&(_, position)| position)
+                by_rank(at_top(), rank).get(pick).copied()
             }
             Version::Current => {
                 let pick = if k > 1 { self.next() % k } else { 0 };
@@ -92,13 +86,11 @@ impl HostSelector {
     /// The positions tied at `best`, in the order the tie-break considers them.
     #[must_use]
     pub fn tied(&self, totals: &[i64], best: i64, rank: &dyn Fn(usize) -> usize) -> Vec<usize> {
-        let mut tied: Vec<usize> = (0..totals.len())
-            .filter(|&position| totals.get(position) == Some(&best))
-            .collect();
-        if self.version == Version::Legacy {
-            tied.sort_by_key(|&position| rank(position));
+        let tied = (0..totals.len()).filter(|&position| totals.get(position) == Some(&best));
+        match self.version {
+            Version::Legacy => by_rank(tied, rank),
+            Version::Current => tied.collect(),
         }
-        tied
     }
 
     /// SplitMix64.
@@ -109,6 +101,25 @@ impl HostSelector {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
+}
+
+/// Positions in ascending `rank` (ranks are distinct: a permutation of the nodes), placed
+/// by rank rather than sorted.
+fn by_rank(positions: impl Iterator<Item = usize>, rank: &dyn Fn(usize) -> usize) -> Vec<usize> {
+    let mut slots: Vec<Option<usize>> = Vec::new();
+    for position in positions {
+        let at = rank(position);
+        if at == usize::MAX {
+            continue; // not a node
+        }
+        if slots.len() <= at {
+            slots.resize(at.saturating_add(1), None);
+        }
+        if let Some(slot) = slots.get_mut(at) {
+            *slot = Some(position);
+        }
+    }
+    slots.into_iter().flatten().collect()
 }
 
 /// 1.34 `minFeasibleNodesToFind`.
