@@ -55,7 +55,8 @@ struct Class {
     errors: usize,
     /// Per node, one value per score (`node * scores.len() + score`).
     values: Vec<i64>,
-    /// Per score, the highest value among the feasible nodes (what `Normalize` scales by).
+    /// Per normalised score, the highest value among the feasible nodes (what `Normalize`
+    /// scales by; 0 for the other scores).
     highest: Vec<i64>,
     /// Per node, the weighted total; [`NOT_FEASIBLE`] for nodes that do not fit.
     totals: Vec<i64>,
@@ -213,32 +214,12 @@ impl Cached<'_> {
     #[must_use]
     pub fn totals_over(&self, nodes: &[usize]) -> Vec<i64> {
         let class = self.class;
-        let highest: Vec<i64> = class
-            .scores
-            .iter()
-            .enumerate()
-            .map(|(index, score)| match score.reduce {
-                Reduce::Normalize { .. } => nodes
-                    .iter()
-                    .map(|&node| class.value(node, index))
-                    .max()
-                    .unwrap_or(0),
-                Reduce::Identity | Reduce::Skip => 0,
-            })
-            .collect();
+        let highest = class.highest_over(nodes.iter().copied());
         // Normalised as over every feasible node: the totals kept are the answer.
-        let normalized = |index: usize| {
-            matches!(
-                class.scores.get(index).map(|score| score.reduce),
-                Some(Reduce::Normalize { .. })
-            )
-        };
-        let same = (0..class.scores.len())
-            .all(|index| !normalized(index) || highest.get(index) == class.highest.get(index));
         nodes
             .iter()
             .map(|&node| {
-                if same {
+                if highest == class.highest {
                     class.totals.get(node).copied().unwrap_or(0)
                 } else {
                     class.total(node, &highest)
@@ -353,19 +334,24 @@ impl Class {
 
     /// Per score, the highest value among the nodes that fit.
     fn highest_values(&self, allowed: Option<&[bool]>) -> Vec<i64> {
-        let width = self.scores.len();
-        let mut highest = alloc::vec![i64::MIN; width];
-        for (node, row) in self.values.chunks_exact(width.max(1)).enumerate() {
-            if self.fits(node, allowed) {
-                for (best, &value) in highest.iter_mut().zip(row) {
-                    *best = (*best).max(value);
-                }
-            }
-        }
-        // `default_normalize` takes the highest of no values as 0.
-        highest
-            .into_iter()
-            .map(|best| if best == i64::MIN { 0 } else { best })
+        let fitting = (0..self.fits.len()).filter(|&node| self.fits(node, allowed));
+        self.highest_over(fitting)
+    }
+
+    /// Per normalised score, the highest value among `nodes` (0 among none, as
+    /// `default_normalize` takes it); 0 for the other scores, which do not use it.
+    fn highest_over(&self, nodes: impl Iterator<Item = usize> + Clone) -> Vec<i64> {
+        self.scores
+            .iter()
+            .enumerate()
+            .map(|(index, score)| match score.reduce {
+                Reduce::Normalize { .. } => nodes
+                    .clone()
+                    .map(|node| self.value(node, index))
+                    .max()
+                    .unwrap_or(0),
+                Reduce::Identity | Reduce::Skip => 0,
+            })
             .collect()
     }
 
