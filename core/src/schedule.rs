@@ -158,6 +158,37 @@ pub trait Cycle {
     fn node_local_value(&self, _snapshot: &Snapshot<'_>, _node: usize, _index: usize) -> i64 {
         0
     }
+
+    /// Brings what the cycle prepared up to date with one change of the pods on a node,
+    /// as upstream's `AddPod`/`RemovePod` PreFilter extensions do, and says which nodes'
+    /// verdicts and node-local scores it may have moved; `None` when the cycle cannot
+    /// follow the change and must be prepared again.
+    fn follow(&mut self, _snapshot: &Snapshot<'_>, _change: snapshot::Change) -> Option<Reach> {
+        None
+    }
+}
+
+/// The nodes whose verdicts or scores a change of the pods on one node may move, beyond
+/// that node itself (whose pods changed).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// Topology keys whose domain around the changed node moved: every node with the
+    /// changed node's value of one of these labels.
+    pub domains: Vec<String>,
+    /// Every node: a count the filters compare across domains moved.
+    pub everywhere: bool,
+}
+
+impl Reach {
+    /// Adds another reach to this one.
+    pub fn extend(&mut self, other: Self) {
+        for key in other.domains {
+            if !self.domains.contains(&key) {
+                self.domains.push(key);
+            }
+        }
+        self.everywhere |= other.everywhere;
+    }
 }
 
 /// How the values of a node-local score over the scored nodes become its scores.
@@ -174,6 +205,12 @@ pub enum Reduce {
         max: i64,
         /// `max - s` instead of `s`.
         reverse: bool,
+    },
+    /// Scaled to `0..=max` between the lowest and the highest value among the scored
+    /// nodes (InterPodAffinity's `NormalizeScore`).
+    MinMax {
+        /// The highest score.
+        max: i64,
     },
 }
 
@@ -356,25 +393,54 @@ fn schedule_all(
 
 /// What placement carries from one pod to the next: the tie-break state, the sampling
 /// rotation and the equivalence cache.
-struct Driver {
+struct Driver<'p> {
     selector: select::HostSelector,
     sampling: select::Sampling,
-    equivalence: equivalence::EquivalenceCache,
+    equivalence: equivalence::EquivalenceCache<'p>,
 }
 
 /// One pod: filter every node, score, select, bind (or explain and preempt).
-fn schedule_one(
-    profile: &dyn Profile,
-    snapshot: &mut Snapshot<'_>,
+fn schedule_one<'p>(
+    profile: &'p dyn Profile,
+    snapshot: &mut Snapshot<'p>,
     pod: usize,
     record: bool,
-    driver: &mut Driver,
+    driver: &mut Driver<'p>,
     placement: &mut Placement,
 ) {
     let version = profile.version();
     let node_count = snapshot.nodes.len();
+    let nominated = nominated_pods(snapshot, pod);
+    // A pod nominated to a node of its own goes through the full evaluation (1.34 tries
+    // that node first).
+    let own_nomination = snapshot
+        .pod(pod)
+        .map(|entry| entry.pod.status.nominated_node_name.as_str())
+        .filter(|name| !name.is_empty());
+    // Without verdicts to record and with no nominated pods to account for, the
+    // equivalence cache answers when it can: it only does when some node fits. When it
+    // cannot, it hands over the pod's PreFilter.
+    let prepared = if !record && nominated.is_empty() && own_nomination.is_none() && node_count > 0
+    {
+        match driver.equivalence.update(profile, snapshot, pod) {
+            equivalence::Lookup::Cached(cached) => {
+                place_cached(
+                    profile,
+                    snapshot,
+                    pod,
+                    &cached,
+                    &mut driver.selector,
+                    &mut driver.sampling,
+                    placement,
+                );
+                return;
+            }
+            equivalence::Lookup::Full(prepared) => prepared,
+        }
+    } else {
+        profile.prepare(snapshot, pod)
+    };
     // 1.11 checks the pod's claims before it lists nodes; 1.34 lists nodes first.
-    let prepared = profile.prepare(snapshot, pod);
     let failed_basic_checks = version == Version::Legacy && matches!(prepared, Prepared::Error(_));
     if node_count == 0 && !failed_basic_checks {
         placement.outcome = Outcome::Unschedulable;
@@ -393,59 +459,6 @@ fn schedule_one(
         }
         Prepared::Filter { cycle, only } => (cycle, only),
     };
-    let nominated = nominated_pods(snapshot, pod);
-    // A pod nominated to a node of its own goes through the full evaluation (1.34 tries
-    // that node first).
-    let own_nomination = snapshot
-        .pod(pod)
-        .map(|entry| entry.pod.status.nominated_node_name.as_str())
-        .filter(|name| !name.is_empty());
-    // Without verdicts to record and with no nominated pods to account for, the
-    // equivalence cache answers when it can: it only does when some node fits.
-    if !record && nominated.is_empty() && own_nomination.is_none() {
-        let allowed = only.as_ref().map(|(allowed, _)| allowed.as_slice());
-        let Driver {
-            selector,
-            sampling,
-            equivalence,
-        } = &mut *driver;
-        if let Some(cached) = equivalence.update(&*cycle, snapshot, pod, allowed) {
-            let name = |node: usize| snapshot.nodes.get(node).map_or("", |info| info.name());
-            let rank = |node: usize| snapshot.name_rank(node);
-            // As `choose`: a single feasible node is taken without scoring.
-            let (node, verdict, tied_at_top) = if cached.feasible() == 1 {
-                let node = (0..node_count).find(|&node| cached.fits(node));
-                (node.unwrap_or(0), NodeVerdict::default(), None)
-            } else {
-                let selection = selector.select(cached.totals(), &rank);
-                let (scores, total) = cached.verdict(selection.position);
-                let verdict = NodeVerdict {
-                    scores: Some(scores),
-                    total: Some(total),
-                    ..NodeVerdict::default()
-                };
-                let tied = (selection.tied > 1).then_some(selection.best);
-                (selection.position, verdict, tied)
-            };
-            placement.sampled = sampled(
-                profile,
-                sampling,
-                snapshot,
-                &|node| cached.fits(node),
-                &|nodes| cached.totals_over(nodes),
-                Some(node),
-                &|other| {
-                    tied_at_top.is_some() && cached.totals().get(other) == tied_at_top.as_ref()
-                },
-            );
-            placement.outcome = Outcome::Scheduled;
-            placement.node = Some(name(node).into());
-            placement.nodes = NodeVerdicts(alloc::vec![(name(node).into(), verdict)]);
-            snapshot.bind(pod, node);
-            cycle.reserve(snapshot, node);
-            return;
-        }
-    }
     // Filter every node, recording every filter's verdict; the node's reasons are the
     // ones upstream records: the first failing filter's (or every failing one's with
     // alwaysCheckAllPredicates). Without `record`, only the reasons are kept (the
@@ -599,6 +612,56 @@ fn schedule_one(
         .as_deref()
         .and_then(|name| snapshot.nodes.iter().position(|info| info.name() == name));
     placement.nodes = keep_verdicts(snapshot, verdicts, record, nominated);
+}
+
+/// Places a pod by the equivalence cache's answer, as the full evaluation would have.
+fn place_cached(
+    profile: &dyn Profile,
+    snapshot: &mut Snapshot<'_>,
+    pod: usize,
+    cached: &equivalence::Cached<'_, '_>,
+    selector: &mut select::HostSelector,
+    sampling: &mut select::Sampling,
+    placement: &mut Placement,
+) {
+    let node_count = snapshot.nodes.len();
+    let rank = |node: usize| snapshot.name_rank(node);
+    // As `choose`: a single feasible node is taken without scoring.
+    let (node, verdict, tied_at_top) = if cached.feasible() == 1 {
+        let node = (0..node_count).find(|&node| cached.fits(node));
+        (node.unwrap_or(0), NodeVerdict::default(), None)
+    } else {
+        let selection = selector.select(cached.totals(), &rank);
+        let (scores, total) = cached.verdict(selection.position);
+        let verdict = NodeVerdict {
+            scores: Some(scores),
+            total: Some(total),
+            ..NodeVerdict::default()
+        };
+        let tied = (selection.tied > 1).then_some(selection.best);
+        (selection.position, verdict, tied)
+    };
+    placement.sampled = sampled(
+        profile,
+        sampling,
+        snapshot,
+        &|node| cached.fits(node),
+        &|nodes| cached.totals_over(nodes),
+        Some(node),
+        &|other| tied_at_top.is_some() && cached.totals().get(other) == tied_at_top.as_ref(),
+    );
+    let name: String = snapshot
+        .nodes
+        .get(node)
+        .map_or("", |info| info.name())
+        .into();
+    placement.outcome = Outcome::Scheduled;
+    placement.node = Some(name.clone());
+    placement.nodes = NodeVerdicts(alloc::vec![(name, verdict)]);
+    snapshot.bind(pod, node);
+    if let Some(cycle) = cached.cycle() {
+        cycle.reserve(snapshot, node);
+    }
 }
 
 /// Each score over some nodes, as [`Cycle::score`] gives it.

@@ -62,9 +62,11 @@ fn every_fixture_decides_the_same_with_and_without_recorded_verdicts() {
 }
 
 /// A generated cluster: nodes of a few shapes (some tainted, some labelled, some with an
-/// image), bound pods, pending pods from a few templates (requests, a toleration, a
-/// preferred node affinity, a host port, an image), and maybe a service selecting the
-/// first template and a bound pod with preferred pod anti-affinity.
+/// image), bound pods (some labelled like a template), pending pods from a few templates
+/// (requests, a toleration, a preferred node affinity, required anti-affinity to their
+/// own template per host, required affinity to the first template per zone, preferred
+/// affinity to the third, a higher priority, a host port, an image), and maybe a service
+/// selecting the first template and a bound pod with pod affinity of one of three kinds.
 #[derive(Clone, Debug)]
 struct Generated {
     nodes: Vec<(u8, u8, u8)>,
@@ -72,17 +74,17 @@ struct Generated {
     templates: Vec<(u16, u8, u8)>,
     pending: Vec<u8>,
     service: bool,
-    affinity_pod: bool,
+    affinity_pod: u8,
 }
 
 fn generated() -> impl Strategy<Value = Generated> {
     (
         prop::collection::vec((1u8..9, 0u8..4, 0u8..4), 1..12),
         prop::collection::vec((0u8..12, 0u8..3), 0..10),
-        prop::collection::vec((50u16..3000, 0u8..4, 0u8..3), 1..4),
+        prop::collection::vec((50u16..3000, 0u8..64, 0u8..3), 1..4),
         prop::collection::vec(0u8..4, 1..40),
         any::<bool>(),
-        any::<bool>(),
+        0u8..4,
     )
         .prop_map(
             |(nodes, bound, templates, pending, service, affinity_pod)| Generated {
@@ -117,16 +119,24 @@ fn yaml(cluster: &Generated) -> String {
     for (index, (node, size)) in cluster.bound.iter().enumerate() {
         let node = usize::from(*node) % cluster.nodes.len();
         text += &format!(
-            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: b{index}, namespace: default}}\nspec: {{nodeName: n{node:02}, containers: [{{name: c, image: x, resources: {{requests: {{cpu: {}m, memory: 1Gi}}}}}}]}}\nstatus: {{phase: Running}}\n",
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: b{index}, namespace: default, labels: {{template: t{}}}}}\nspec: {{nodeName: n{node:02}, containers: [{{name: c, image: x, resources: {{requests: {{cpu: {}m, memory: 1Gi}}}}}}]}}\nstatus: {{phase: Running}}\n",
+            (index + usize::from(*size)) % 5,
             u32::from(*size) * 700 + 100
         );
     }
     if cluster.service {
         text += "---\napiVersion: v1\nkind: Service\nmetadata: {name: s, namespace: default}\nspec: {selector: {template: t0}}\n";
     }
-    if cluster.affinity_pod {
-        text += "---\napiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: default}\nspec: {nodeName: n00, containers: [{name: c, image: x}], affinity: {podAntiAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 10, podAffinityTerm: {labelSelector: {matchLabels: {template: t1}}, topologyKey: topology.kubernetes.io/zone}}]}}}\nstatus: {phase: Running}\n";
+    let affinity = match cluster.affinity_pod {
+        1 => "{podAntiAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 10, podAffinityTerm: {labelSelector: {matchLabels: {template: t1}}, topologyKey: topology.kubernetes.io/zone}}]}}",
+        2 => "{podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {template: t1}}, topologyKey: kubernetes.io/hostname}]}}",
+        3 => "{podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {template: t0}}, topologyKey: topology.kubernetes.io/zone}]}}",
+        _ => "",
+    };
+    if !affinity.is_empty() {
+        text += &format!("---\napiVersion: v1\nkind: Pod\nmetadata: {{name: a, namespace: default}}\nspec: {{nodeName: n00, containers: [{{name: c, image: x}}], affinity: {affinity}}}\nstatus: {{phase: Running}}\n");
     }
+    text += "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n";
     for (index, template) in cluster.pending.iter().enumerate() {
         let (cpu, traits, image) =
             cluster.templates[usize::from(*template) % cluster.templates.len()];
@@ -134,8 +144,28 @@ fn yaml(cluster: &Generated) -> String {
         if traits & 1 == 1 {
             extra += ", tolerations: [{key: team, operator: Exists}]";
         }
+        let mut affinity = Vec::new();
         if traits & 2 == 2 {
-            extra += ", affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 5, preference: {matchExpressions: [{key: disk, operator: In, values: [d1, d3]}]}}]}}";
+            affinity.push("nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 5, preference: {matchExpressions: [{key: disk, operator: In, values: [d1, d3]}]}}]}".to_string());
+        }
+        if traits & 4 == 4 {
+            affinity.push(format!("podAntiAffinity: {{requiredDuringSchedulingIgnoredDuringExecution: [{{labelSelector: {{matchLabels: {{template: t{template}}}}}, topologyKey: kubernetes.io/hostname}}]}}"));
+        }
+        let mut pod_affinity = Vec::new();
+        if traits & 8 == 8 {
+            pod_affinity.push("requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {template: t0}}, topologyKey: topology.kubernetes.io/zone}]");
+        }
+        if traits & 16 == 16 {
+            pod_affinity.push("preferredDuringSchedulingIgnoredDuringExecution: [{weight: 7, podAffinityTerm: {labelSelector: {matchLabels: {template: t2}}, topologyKey: topology.kubernetes.io/zone}}]");
+        }
+        if !pod_affinity.is_empty() {
+            affinity.push(format!("podAffinity: {{{}}}", pod_affinity.join(", ")));
+        }
+        if !affinity.is_empty() {
+            extra += &format!(", affinity: {{{}}}", affinity.join(", "));
+        }
+        if traits & 32 == 32 {
+            extra += ", priorityClassName: high";
         }
         let (image, port) = match image {
             1 => ("registry.example/app:1", ""),
@@ -150,7 +180,7 @@ fn yaml(cluster: &Generated) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(ProptestConfig::with_cases(1024))]
 
     #[test]
     fn generated_clusters_decide_the_same_with_and_without_recorded_verdicts(

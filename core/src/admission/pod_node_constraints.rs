@@ -9,7 +9,7 @@
 //! and nodes create (DaemonSet pods and mirror pods).
 //!
 //! Example: with `nodeSelectorLabelBlacklist: [region]`, a pod selecting `region=us-east`
-//! is forbidden with "node selection by label(s) [region] is prohibited by policy for your
+//! is forbidden with "node selection by label(s) \[region\] is prohibited by policy for your
 //! role".
 //!
 //! Upstream lists the blacklisted labels in map order, which varies; kubefit sorts them.

@@ -1,23 +1,32 @@
 //! The equivalence cache: filter verdicts, node scores and weighted totals reused across
-//! pending pods of one template, re-evaluated only on the nodes whose pods changed since.
+//! pending pods of one template, re-evaluated only on the nodes a change of pods reached.
 //!
 //! Kubernetes 1.11 carried the idea behind a feature gate that was off by default
 //! (`pkg/scheduler/core/equivalence/eqivalence.go`, keyed by the pod's controller).
-//! kubefit's cache changes no decision, only its cost: a pod joins the cached class only
-//! when everything the filters and scores read from it equals the class's pod
-//! ([`equivalent`]), only while its cycle depends on nothing but the pod and each node
-//! ([`Cycle::independent_of_other_pods`], [`Cycle::node_local_scores`]), and a node's
-//! entry is used only while the node's pods are the ones it was computed against
-//! ([`Snapshot::node_version`]). Totals are renormalised when the feasible set or a
-//! normalised score's highest value moves. Everything else goes through the full
-//! evaluation.
+//! kubefit's cache changes no decision, only its cost:
+//! - a pod joins the cached class only when everything the filters and scores read from
+//!   it equals the class's pod ([`equivalent`]);
+//! - the class keeps the cycle prepared for its first pod and follows every bind and
+//!   unbind with it ([`Cycle::follow`], upstream's `AddPod`/`RemovePod`), so inter-pod
+//!   affinity's counts cost what changed, not every pod again; a cycle that cannot follow
+//!   (spreading, claim sharing) is prepared again;
+//! - a node's entry is used only while the node's pods are the ones it was computed
+//!   against ([`Snapshot::node_version`]) and no change reached it through a topology
+//!   domain ([`Reach`]);
+//! - only scores that split into a per-node value and a normalisation over the scored
+//!   nodes are cached ([`Cycle::node_local_scores`]); totals are renormalised when the
+//!   feasible set or a normalised score's bounds move.
+//!
+//! Everything else goes through the full evaluation.
 
+use alloc::boxed::Box;
+use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 use super::plugins::normalize;
 use super::snapshot::Snapshot;
 use super::status::Code;
-use super::{Cycle, NodeLocalScore, Reduce};
+use super::{Cycle, NodeLocalScore, Prepared, Profile, Reach, Reduce};
 use crate::cluster::PodEntry;
 use crate::report::scheduling::ScoreMap;
 
@@ -37,17 +46,28 @@ enum Fit {
 /// The total of a node that is not feasible (below any real total).
 const NOT_FEASIBLE: i64 = i64::MIN;
 
-/// The cached class: the last pod placed through the cache and what it found per node.
-struct Class {
+/// A PreFilter's node subset, with the plugins that made it.
+type Subset = Option<(Vec<bool>, Vec<&'static str>)>;
+
+/// The cached class: the last pod placed through the cache, its cycle and what it found
+/// per node.
+struct Class<'p> {
     /// The pod the entries were computed for (index into the cluster's pods).
     pod: usize,
+    /// The cycle prepared for the class's first pod, kept up to date with every change
+    /// of pods on nodes up to `clock` ([`Cycle::follow`]); `None` when it must be
+    /// prepared again.
+    cycle: Option<Box<dyn Cycle + 'p>>,
+    /// Its PreFilter node subset.
+    only: Subset,
     /// Its scores.
     scores: Vec<NodeLocalScore>,
-    /// [`super::volumes::Assumed::changes`] when the class was made.
+    /// [`super::volumes::Assumed::changes`] when the cycle was prepared.
     volumes: u64,
-    /// Per node, the [`Snapshot::node_version`] its entries were computed at.
+    /// Per node, the [`Snapshot::node_version`] its entries were computed at (`None`: to
+    /// evaluate).
     stamps: Vec<Option<u64>>,
-    /// [`Snapshot::clock`] when every node was last brought up to date.
+    /// [`Snapshot::clock`] when every node and the cycle were last brought up to date.
     clock: Option<u64>,
     /// Per node, the filter outcome.
     fits: Vec<Fit>,
@@ -55,15 +75,15 @@ struct Class {
     errors: usize,
     /// Per node, one value per score (`node * scores.len() + score`).
     values: Vec<i64>,
-    /// Per normalised score, the highest value among the feasible nodes (what `Normalize`
-    /// scales by; 0 for the other scores).
-    highest: Vec<i64>,
+    /// Per score, the lowest and highest value among the feasible nodes (what `Normalize`
+    /// and `MinMax` scale by; 0 where the score does not use it).
+    bounds: Vec<(i64, i64)>,
     /// Per node, the weighted total; [`NOT_FEASIBLE`] for nodes that do not fit.
     totals: Vec<i64>,
     /// How many nodes fit.
     feasible: usize,
-    /// The totals need computing in full on the next update: they were computed with a
-    /// PreFilter's node subset, or the last update stopped at a filter error.
+    /// The totals need computing in full on the next update: the last one stopped at a
+    /// filter error.
     stale: bool,
 }
 
@@ -73,68 +93,118 @@ const CLASSES: usize = 16;
 
 /// The cache for one scheduling run: the classes, most recently used first.
 #[derive(Default)]
-pub struct EquivalenceCache {
-    classes: Vec<Class>,
+pub struct EquivalenceCache<'p> {
+    classes: Vec<Class<'p>>,
+    /// The nodes with each label pair, made when a change first reaches a domain.
+    labelled: Option<BTreeMap<(&'p str, &'p str), Vec<usize>>>,
 }
 
 /// The cached outcome for one pod: where it fits and each node's total.
-pub struct Cached<'c> {
-    class: &'c Class,
+pub struct Cached<'c, 'p> {
+    class: &'c Class<'p>,
 }
 
-impl EquivalenceCache {
-    /// Brings the cache up to date for `pod`, re-evaluating the nodes whose pods changed;
-    /// `allowed` is a PreFilter's node subset. `None` when the pod cannot use the cache,
-    /// when a filter errs on some node or when no node fits: the full evaluation then
-    /// explains the outcome.
+/// What the cache answers for a pod.
+pub enum Lookup<'c, 'p> {
+    /// The cached outcome.
+    Cached(Cached<'c, 'p>),
+    /// The pod takes the full evaluation, with its PreFilter done.
+    Full(Prepared<'p>),
+}
+
+impl<'p> EquivalenceCache<'p> {
+    /// Brings the pod's class up to date, re-evaluating the nodes a change of pods may
+    /// have moved, and answers from it; the full evaluation when the pod's scores are not
+    /// node-local, when a filter errs on some node or when no node fits (the full
+    /// evaluation then explains the outcome).
     pub fn update(
         &mut self,
-        cycle: &dyn Cycle,
-        snapshot: &Snapshot<'_>,
+        profile: &'p dyn Profile,
+        snapshot: &Snapshot<'p>,
         pod: usize,
-        allowed: Option<&[bool]>,
-    ) -> Option<Cached<'_>> {
-        if !cycle.independent_of_other_pods() {
-            return None;
-        }
-        let scores = cycle.node_local_scores(snapshot)?;
-        let entry = snapshot.pod(pod)?;
+    ) -> Lookup<'_, 'p> {
+        let Some(entry) = snapshot.pod(pod) else {
+            return Lookup::Full(profile.prepare(snapshot, pod));
+        };
         let node_count = snapshot.nodes.len();
-        let volumes = snapshot.volumes.changes();
         let found = self.classes.iter().position(|class| {
-            class.volumes == volumes
-                && class.scores == scores
-                && class.stamps.len() == node_count
+            class.stamps.len() == node_count
                 && snapshot
                     .pod(class.pod)
                     .is_some_and(|other| equivalent(other, entry))
         });
-        let class = match found {
+        let mut class = match found {
             Some(position) => self.classes.remove(position),
             // The least recently used class's buffers are reused when the cache is full.
-            None if self.classes.len() >= CLASSES => {
-                let mut class = self.classes.pop()?;
-                class.reset(pod, scores, volumes, node_count);
-                class
-            }
-            None => Class::new(pod, scores, volumes, node_count),
+            None if self.classes.len() >= CLASSES => match self.classes.pop() {
+                Some(mut class) => {
+                    class.forget();
+                    class
+                }
+                None => Class::new(node_count),
+            },
+            None => Class::new(node_count),
         };
-        self.classes.insert(0, class);
-        let class = self.classes.first_mut()?;
         class.pod = pod;
+        let lookup = self.refresh(&mut class, profile, snapshot, pod);
+        self.classes.insert(0, class);
+        match (lookup, self.classes.first()) {
+            (None, Some(class)) => Lookup::Cached(Cached { class }),
+            (Some(prepared), _) => Lookup::Full(prepared),
+            (None, None) => Lookup::Full(profile.prepare(snapshot, pod)),
+        }
+    }
+
+    /// Brings `class` up to date for `pod`: `None` when it answers, else the pod's
+    /// PreFilter for the full evaluation.
+    fn refresh(
+        &mut self,
+        class: &mut Class<'p>,
+        profile: &'p dyn Profile,
+        snapshot: &Snapshot<'p>,
+        pod: usize,
+    ) -> Option<Prepared<'p>> {
+        let node_count = snapshot.nodes.len();
+        let volumes = snapshot.volumes.changes();
+        // The nodes to evaluate again: those whose pods changed and those the changes
+        // reached; every node when the cycle is prepared afresh.
+        let mut candidates = Vec::new();
+        let followed = class.volumes == volumes
+            && class.cycle.is_some()
+            && self.follow(class, snapshot, &mut candidates);
+        if !followed {
+            // Nothing fitted last time and more changed since than the snapshot remembers
+            // (preemption's trial evictions touch every candidate node): the full
+            // evaluation, which explains and preempts, costs no more than bringing the
+            // class up to date.
+            if class.clock.is_some() && class.feasible == 0 && class.cycle.is_some() {
+                return Some(profile.prepare(snapshot, pod));
+            }
+            match profile.prepare(snapshot, pod) {
+                Prepared::Filter { cycle, only } => class.restart(cycle, only, volumes),
+                other => {
+                    class.cycle = None;
+                    return Some(other);
+                }
+            }
+            candidates = (0..node_count).collect();
+        }
+        let Some(cycle) = class.cycle.take() else {
+            return Some(profile.prepare(snapshot, pod));
+        };
+        let Some(scores) = cycle.node_local_scores(snapshot) else {
+            // Not node-local: the kept cycle is this pod's PreFilter.
+            return Some(Prepared::Filter {
+                cycle,
+                only: class.only.take(),
+            });
+        };
+        if scores != class.scores {
+            class.set_scores(scores);
+            candidates = (0..node_count).collect();
+        }
         let mut changed = Vec::new();
-        let mut renormalize = allowed.is_some() || class.stale;
-        // The nodes that may have changed: those the snapshot remembers changing since the
-        // class was last brought up to date, or else every node.
-        let candidates: Vec<usize> =
-            match class.clock.and_then(|since| snapshot.changed_since(since)) {
-                Some(recent) => recent.collect(),
-                // Nothing fitted last time and many nodes changed since (preemption's
-                // trial evictions touch every candidate node): the full evaluation, which
-                // explains and preempts, costs no more than bringing the class up to date.
-                None if class.clock.is_some() && class.feasible == 0 => return None,
-                None => (0..node_count).collect(),
-            };
+        let mut renormalize = class.stale;
         for node in candidates {
             let version = snapshot.node_version(node);
             let Some(stamp) = class.stamps.get_mut(node) else {
@@ -142,37 +212,105 @@ impl EquivalenceCache {
             };
             if *stamp != Some(version) {
                 *stamp = Some(version);
-                renormalize |= class.evaluate(cycle, snapshot, node);
+                renormalize |= class.evaluate(&*cycle, snapshot, node);
                 changed.push(node);
             }
         }
         class.clock = Some(snapshot.clock());
+        class.cycle = Some(cycle);
         if class.errors > 0 {
             class.stale = true;
-            return None;
+            return Some(profile.prepare(snapshot, pod));
         }
-        let highest = renormalize.then(|| class.highest_values(allowed));
-        match highest {
-            Some(highest) if highest != class.highest || allowed.is_some() || class.stale => {
-                class.highest = highest;
+        let bounds = renormalize.then(|| class.feasible_bounds());
+        match bounds {
+            Some(bounds) if bounds != class.bounds || class.stale => {
+                class.bounds = bounds;
                 class.totals.fill(NOT_FEASIBLE);
                 class.feasible = 0;
                 for node in 0..node_count {
-                    class.set_total(node, allowed);
+                    class.set_total(node);
                 }
             }
             _ => {
                 for node in changed {
-                    class.set_total(node, allowed);
+                    class.set_total(node);
                 }
             }
         }
-        class.stale = allowed.is_some();
-        (class.feasible > 0).then_some(Cached { class })
+        class.stale = false;
+        (class.feasible == 0).then(|| profile.prepare(snapshot, pod))
+    }
+
+    /// Follows every change since the class's clock with its cycle and marks the nodes
+    /// they reach for evaluation; false when the snapshot no longer remembers them all
+    /// or the cycle cannot follow one.
+    fn follow(
+        &mut self,
+        class: &mut Class<'p>,
+        snapshot: &Snapshot<'p>,
+        candidates: &mut Vec<usize>,
+    ) -> bool {
+        let (Some(since), Some(cycle)) = (class.clock, class.cycle.as_deref_mut()) else {
+            return false;
+        };
+        let Some(changes) = snapshot.changes_since(since) else {
+            return false;
+        };
+        for change in changes {
+            let Some(reach) = cycle.follow(snapshot, change) else {
+                class.cycle = None;
+                return false;
+            };
+            candidates.push(change.node);
+            let Reach {
+                domains,
+                everywhere,
+            } = reach;
+            if everywhere {
+                class.stamps.fill(None);
+                candidates.clear();
+                candidates.extend(0..class.stamps.len());
+                continue;
+            }
+            let Some(node) = snapshot.nodes.get(change.node) else {
+                continue;
+            };
+            for key in domains {
+                let Some(value) = node.node.metadata.labels.get(&key) else {
+                    continue;
+                };
+                let labelled = self.labelled.get_or_insert_with(|| labelled(snapshot));
+                for &other in labelled
+                    .get(&(key.as_str(), value.as_str()))
+                    .map_or(&[][..], Vec::as_slice)
+                {
+                    if let Some(stamp) = class.stamps.get_mut(other) {
+                        *stamp = None;
+                        candidates.push(other);
+                    }
+                }
+            }
+        }
+        true
     }
 }
 
-impl Cached<'_> {
+/// The nodes with each label pair.
+fn labelled<'p>(snapshot: &Snapshot<'p>) -> BTreeMap<(&'p str, &'p str), Vec<usize>> {
+    let mut index: BTreeMap<(&'p str, &'p str), Vec<usize>> = BTreeMap::new();
+    for (position, info) in snapshot.nodes.iter().enumerate() {
+        for (key, value) in &info.node.metadata.labels {
+            index
+                .entry((key.as_str(), value.as_str()))
+                .or_default()
+                .push(position);
+        }
+    }
+    index
+}
+
+impl Cached<'_, '_> {
     /// True if the pod fits on `node`.
     #[must_use]
     pub fn fits(&self, node: usize) -> bool {
@@ -203,7 +341,7 @@ impl Cached<'_> {
             .iter()
             .enumerate()
             .filter(|(_, score)| score.reduce != Reduce::Skip)
-            .map(|(index, score)| (score.name.clone(), class.score(node, index, &class.highest)))
+            .map(|(index, score)| (score.name.clone(), class.score(node, index, &class.bounds)))
             .collect();
         let map = ScoreMap(map);
         (map, class.totals.get(node).copied().unwrap_or(0))
@@ -214,61 +352,90 @@ impl Cached<'_> {
     #[must_use]
     pub fn totals_over(&self, nodes: &[usize]) -> Vec<i64> {
         let class = self.class;
-        let highest = class.highest_over(nodes.iter().copied());
+        let bounds = class.bounds_over(nodes.iter().copied());
         // Normalised as over every feasible node: the totals kept are the answer.
         nodes
             .iter()
             .map(|&node| {
-                if highest == class.highest {
+                if bounds == class.bounds {
                     class.totals.get(node).copied().unwrap_or(0)
                 } else {
-                    class.total(node, &highest)
+                    class.total(node, &bounds)
                 }
             })
             .collect()
     }
+
+    /// The class's cycle (to reserve what the pod takes on its node).
+    #[must_use]
+    pub fn cycle(&self) -> Option<&(dyn Cycle + '_)> {
+        self.class.cycle.as_deref()
+    }
 }
 
-impl Class {
-    fn new(pod: usize, scores: Vec<NodeLocalScore>, volumes: u64, node_count: usize) -> Self {
+impl<'p> Class<'p> {
+    /// A class with room for `node_count` nodes and nothing prepared.
+    fn new(node_count: usize) -> Self {
         let mut class = Self {
-            pod,
+            pod: 0,
+            cycle: None,
+            only: None,
             scores: Vec::new(),
-            volumes,
+            volumes: 0,
             stamps: Vec::new(),
             clock: None,
             fits: Vec::new(),
             errors: 0,
             values: Vec::new(),
-            highest: Vec::new(),
+            bounds: Vec::new(),
             totals: Vec::new(),
             feasible: 0,
             stale: false,
         };
-        class.reset(pod, scores, volumes, node_count);
+        class.stamps.resize(node_count, None);
+        class.forget();
         class
     }
 
-    /// Makes the class a fresh one for `pod`, keeping its buffers.
-    fn reset(&mut self, pod: usize, scores: Vec<NodeLocalScore>, volumes: u64, node_count: usize) {
-        let refill = |buffer: &mut Vec<_>, len: usize, value| {
-            buffer.clear();
-            buffer.resize(len, value);
-        };
-        refill(&mut self.values, node_count.saturating_mul(scores.len()), 0);
-        refill(&mut self.highest, scores.len(), 0);
-        refill(&mut self.totals, node_count, NOT_FEASIBLE);
-        self.stamps.clear();
-        self.stamps.resize(node_count, None);
+    /// Forgets everything the class knew, keeping its buffers.
+    fn forget(&mut self) {
+        let node_count = self.stamps.len();
+        self.cycle = None;
+        self.only = None;
+        self.scores.clear();
+        self.values.clear();
+        self.bounds.clear();
+        self.totals.clear();
+        self.totals.resize(node_count, NOT_FEASIBLE);
+        self.stamps.fill(None);
         self.fits.clear();
         self.fits.resize(node_count, Fit::Unknown);
-        self.pod = pod;
-        self.scores = scores;
-        self.volumes = volumes;
         self.clock = None;
         self.errors = 0;
         self.feasible = 0;
         self.stale = false;
+    }
+
+    /// Takes a freshly prepared cycle: every node is to evaluate again.
+    fn restart(&mut self, cycle: Box<dyn Cycle + 'p>, only: Subset, volumes: u64) {
+        self.forget();
+        self.cycle = Some(cycle);
+        self.only = only;
+        self.volumes = volumes;
+    }
+
+    /// Takes a new list of scores: every node is to evaluate again, and the totals to
+    /// compute in full.
+    fn set_scores(&mut self, scores: Vec<NodeLocalScore>) {
+        let node_count = self.stamps.len();
+        self.values.clear();
+        self.values
+            .resize(node_count.saturating_mul(scores.len()), 0);
+        self.bounds.clear();
+        self.bounds.resize(scores.len(), (0, 0));
+        self.scores = scores;
+        self.stamps.fill(None);
+        self.stale = true;
     }
 
     /// The value of score `index` on `node`.
@@ -279,30 +446,34 @@ impl Class {
             .unwrap_or(0)
     }
 
-    /// The score `index` gives `node` when normalised by `highest` (per score).
-    fn score(&self, node: usize, index: usize, highest: &[i64]) -> i64 {
+    /// The score `index` gives `node` when normalised by `bounds` (per score).
+    fn score(&self, node: usize, index: usize, bounds: &[(i64, i64)]) -> i64 {
         let value = self.value(node, index);
+        let (lowest, highest) = bounds.get(index).copied().unwrap_or((0, 0));
         match self.scores.get(index).map(|score| score.reduce) {
             Some(Reduce::Normalize { max, reverse }) => {
-                let highest = highest.get(index).copied().unwrap_or(0);
                 normalize::normalized(value, highest, max, reverse)
             }
+            Some(Reduce::MinMax { max }) => normalize::min_max(value, lowest, highest, max),
             Some(Reduce::Identity) => value,
             Some(Reduce::Skip) | None => 0,
         }
     }
 
     /// True if the node passed the filters and is in the PreFilter subset, if any.
-    fn fits(&self, node: usize, allowed: Option<&[bool]>) -> bool {
+    fn fits(&self, node: usize) -> bool {
         self.fits.get(node) == Some(&Fit::Feasible)
-            && allowed.is_none_or(|subset| subset.get(node).copied().unwrap_or(false))
+            && self
+                .only
+                .as_ref()
+                .is_none_or(|(subset, _)| subset.get(node).copied().unwrap_or(false))
     }
 
     /// Sets a node's total, or [`NOT_FEASIBLE`].
-    fn set_total(&mut self, node: usize, allowed: Option<&[bool]>) {
-        let fits = self.fits(node, allowed);
+    fn set_total(&mut self, node: usize) {
+        let fits = self.fits(node);
         let total = if fits {
-            self.total(node, &self.highest)
+            self.total(node, &self.bounds)
         } else {
             NOT_FEASIBLE
         };
@@ -317,9 +488,9 @@ impl Class {
         }
     }
 
-    /// A node's weighted total with the scores normalised by `highest`, as
+    /// A node's weighted total with the scores normalised by `bounds`, as
     /// `schedule::totals` adds them (1 when nothing is configured to score).
-    fn total(&self, node: usize, highest: &[i64]) -> i64 {
+    fn total(&self, node: usize, bounds: &[(i64, i64)]) -> i64 {
         if self.scores.is_empty() {
             return 1;
         }
@@ -327,30 +498,37 @@ impl Class {
             .iter()
             .enumerate()
             .fold(0i64, |total, (index, score)| {
-                let value = self.score(node, index, highest);
+                let value = self.score(node, index, bounds);
                 total.saturating_add(value.saturating_mul(score.weight))
             })
     }
 
-    /// Per score, the highest value among the nodes that fit.
-    fn highest_values(&self, allowed: Option<&[bool]>) -> Vec<i64> {
-        let fitting = (0..self.fits.len()).filter(|&node| self.fits(node, allowed));
-        self.highest_over(fitting)
+    /// Per score, the lowest and highest value among the nodes that fit.
+    fn feasible_bounds(&self) -> Vec<(i64, i64)> {
+        let fitting = (0..self.fits.len()).filter(|&node| self.fits(node));
+        self.bounds_over(fitting)
     }
 
-    /// Per normalised score, the highest value among `nodes` (0 among none, as
-    /// `default_normalize` takes it); 0 for the other scores, which do not use it.
-    fn highest_over(&self, nodes: impl Iterator<Item = usize> + Clone) -> Vec<i64> {
+    /// Per score, the lowest and highest value among `nodes` where its normalisation
+    /// reads them (the highest for `Normalize`, both for `MinMax`; 0 among no nodes, as
+    /// upstream takes it), else 0.
+    fn bounds_over(&self, nodes: impl Iterator<Item = usize> + Clone) -> Vec<(i64, i64)> {
         self.scores
             .iter()
             .enumerate()
-            .map(|(index, score)| match score.reduce {
-                Reduce::Normalize { .. } => nodes
-                    .clone()
-                    .map(|node| self.value(node, index))
-                    .max()
-                    .unwrap_or(0),
-                Reduce::Identity | Reduce::Skip => 0,
+            .map(|(index, score)| {
+                let values = nodes.clone().map(|node| self.value(node, index));
+                match score.reduce {
+                    Reduce::Normalize { .. } => (0, values.max().unwrap_or(0)),
+                    Reduce::MinMax { .. } => values
+                        .fold(None, |bounds: Option<(i64, i64)>, value| {
+                            Some(bounds.map_or((value, value), |(low, high)| {
+                                (low.min(value), high.max(value))
+                            }))
+                        })
+                        .unwrap_or((0, 0)),
+                    Reduce::Identity | Reduce::Skip => (0, 0),
+                }
             })
             .collect()
     }
@@ -381,12 +559,15 @@ impl Class {
             for (index, score) in self.scores.iter().enumerate() {
                 let value = match score.reduce {
                     Reduce::Skip => 0,
-                    Reduce::Identity | Reduce::Normalize { .. } => {
+                    Reduce::Identity | Reduce::Normalize { .. } | Reduce::MinMax { .. } => {
                         cycle.node_local_value(snapshot, node, index)
                     }
                 };
                 if let Some(slot) = self.values.get_mut(start.saturating_add(index)) {
-                    let normalized = matches!(score.reduce, Reduce::Normalize { .. });
+                    let normalized = matches!(
+                        score.reduce,
+                        Reduce::Normalize { .. } | Reduce::MinMax { .. }
+                    );
                     moved |= normalized && *slot != value;
                     *slot = value;
                 }

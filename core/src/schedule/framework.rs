@@ -15,9 +15,9 @@ use super::plugins::{
     node_resources_balanced_allocation, node_resources_fit, node_unschedulable, node_volume_limits,
     pod_topology_spread, taint_toleration, volume_binding, volume_restrictions, volume_zone,
 };
-use super::snapshot::{NodeInfo, PodUsage, Snapshot};
+use super::snapshot::{Change, NodeInfo, PodUsage, Snapshot};
 use super::status::{Code, Status};
-use super::{Cycle, NodeLocalScore, Prepared, Profile, Reduce, Version};
+use super::{Cycle, NodeLocalScore, Prepared, Profile, Reach, Reduce, Version};
 use crate::cluster::PodEntry;
 use crate::report::scheduling::{ConfiguredPlugin, ProfileConfiguration};
 
@@ -326,19 +326,24 @@ impl Profile for FrameworkProfile {
                 )
             })
             .filter(|state| !state.skips());
+        // Kept even when it skips the pod (it then passes every node): the equivalence
+        // cache follows binds with it, and a later pod may make it count.
         let affinity = self
             .filters
             .contains(&FilterPlugin::InterPodAffinity)
-            .then(|| inter_pod_affinity::PreFilterState::new(snapshot, &affinity_index, &entry.pod))
-            .filter(|state| !state.skips());
+            .then(|| {
+                inter_pod_affinity::PreFilterState::new(snapshot, &affinity_index, &entry.pod)
+            });
         Prepared::Filter {
             cycle: Box::new(FrameworkCycle {
                 profile: self,
+                cluster: snapshot.cluster,
                 entry,
                 request: snapshot.accounting.request(entry),
                 images,
                 spread,
                 affinity,
+                affinity_scores: core::cell::OnceCell::new(),
                 affinity_index,
                 volumes,
             }),
@@ -395,20 +400,37 @@ impl<'a> VolumeStates<'a> {
 /// One pod's pass through the framework.
 struct FrameworkCycle<'a> {
     profile: &'a FrameworkProfile,
+    /// The snapshot's cluster.
+    cluster: &'a crate::cluster::Cluster,
     entry: &'a PodEntry,
     request: PodUsage,
     /// ImageLocality's view of the pod's images.
     images: image_locality::PodImages,
     /// PodTopologySpread's PreFilter state (`None`: Skip).
     spread: Option<pod_topology_spread::PreFilterState<'a>>,
-    /// InterPodAffinity's PreFilter state (`None`: Skip).
+    /// InterPodAffinity's PreFilter state (`None`: the filter is not enabled).
     affinity: Option<inter_pod_affinity::PreFilterState<'a>>,
+    /// InterPodAffinity's PreScore state, made when first needed.
+    affinity_scores: core::cell::OnceCell<inter_pod_affinity::PreScoreState<'a>>,
     affinity_index: alloc::borrow::Cow<'a, inter_pod_affinity::AffinityIndex>,
     /// The volume plugins' PreFilter states.
     volumes: VolumeStates<'a>,
 }
 
-impl FrameworkCycle<'_> {
+impl<'a> FrameworkCycle<'a> {
+    /// InterPodAffinity's PreScore state, counted over the snapshot's pods the first time.
+    fn affinity_scores(&self, snapshot: &Snapshot<'_>) -> &inter_pod_affinity::PreScoreState<'a> {
+        self.affinity_scores.get_or_init(|| {
+            inter_pod_affinity::PreScoreState::new(
+                snapshot,
+                self.cluster,
+                &self.affinity_index,
+                &self.entry.pod,
+                self.profile.hard_pod_affinity_weight,
+            )
+        })
+    }
+
     /// The score of a plugin that scores each node on its own, without normalising.
     fn node_value(&self, plugin: ScorePlugin, info: &NodeInfo<'_>) -> i64 {
         match plugin {
@@ -431,12 +453,34 @@ impl FrameworkCycle<'_> {
     }
 }
 
-impl<'a> Cycle for FrameworkCycle<'a> {
+impl Cycle for FrameworkCycle<'_> {
     fn independent_of_other_pods(&self) -> bool {
         self.spread.is_none()
-            && self.affinity.is_none()
+            && self
+                .affinity
+                .as_ref()
+                .is_none_or(inter_pod_affinity::PreFilterState::skips)
             && self.volumes.restrictions.is_none()
             && self.volumes.binding.is_none()
+    }
+
+    fn follow(&mut self, _snapshot: &Snapshot<'_>, change: Change) -> Option<Reach> {
+        if self.spread.is_some()
+            || self.volumes.restrictions.is_some()
+            || self.volumes.binding.is_some()
+        {
+            return None;
+        }
+        let existing = &self.cluster.pods.get(change.pod)?.pod;
+        let node = self.cluster.nodes.get(change.node)?;
+        let mut reach = Reach::default();
+        if let Some(state) = &mut self.affinity {
+            reach.extend(state.follow(existing, node, change.joined));
+        }
+        if let Some(state) = self.affinity_scores.get_mut() {
+            reach.extend(state.follow(existing, node, change.joined));
+        }
+        Some(reach)
     }
 
     fn filter(&self, snapshot: &Snapshot<'_>, node: usize) -> Vec<(Cow<'static, str>, Status)> {
@@ -535,13 +579,9 @@ impl<'a> Cycle for FrameworkCycle<'a> {
                         pod,
                         &infos,
                     ),
-                    ScorePlugin::InterPodAffinity => inter_pod_affinity::scores(
-                        snapshot,
-                        &self.affinity_index,
-                        pod,
-                        &infos.iter().map(|info| info.node).collect::<Vec<_>>(),
-                        self.profile.hard_pod_affinity_weight,
-                    ),
+                    ScorePlugin::InterPodAffinity => self
+                        .affinity_scores(snapshot)
+                        .scores(&infos.iter().map(|info| info.node).collect::<Vec<_>>()),
                 };
                 (String::from(plugin.name()), *weight, scores)
             })
@@ -584,9 +624,12 @@ impl<'a> Cycle for FrameworkCycle<'a> {
                         return None;
                     }
                     ScorePlugin::InterPodAffinity
-                        if !inter_pod_affinity::skips_scoring(snapshot, pod) =>
+                        if !inter_pod_affinity::skips_scoring(snapshot, pod)
+                            && !self.affinity_scores(snapshot).skips() =>
                     {
-                        return None;
+                        Reduce::MinMax {
+                            max: MAX_NODE_SCORE,
+                        }
                     }
                     ScorePlugin::NodeAffinity
                     | ScorePlugin::VolumeBinding
@@ -612,6 +655,7 @@ impl<'a> Cycle for FrameworkCycle<'a> {
         match plugin {
             ScorePlugin::TaintToleration => taint_toleration::count_intolerable(pod, info.node),
             ScorePlugin::NodeAffinity => node_affinity::preferred_weight(pod, info.node),
+            ScorePlugin::InterPodAffinity => self.affinity_scores(snapshot).raw(info.node),
             _ => self.node_value(plugin, info),
         }
     }

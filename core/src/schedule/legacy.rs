@@ -29,10 +29,10 @@ use alloc::vec::Vec;
 use super::predicates::{self as predicate, Pod as PodContext};
 use super::priorities;
 use super::selection;
-use super::snapshot::Snapshot;
+use super::snapshot::{Change, Snapshot};
 use super::status::Status;
 use super::volumes;
-use super::{Cycle, NodeLocalScore, Prepared, Profile, Reduce, Version};
+use super::{Cycle, NodeLocalScore, Prepared, Profile, Reach, Reduce, Version};
 use crate::model::{LabelsPresenceArgument, Policy};
 use crate::report::scheduling::{ConfiguredPlugin, ProfileConfiguration};
 
@@ -638,6 +638,17 @@ impl Cycle for LegacyCycle<'_> {
             && affinity.affinity_nodes.is_empty()
             && affinity.anti_affinity_nodes.is_empty()
             && (self.context.services.is_empty() || self.context.service_pods.is_empty())
+    }
+
+    fn follow(&mut self, snapshot: &Snapshot<'_>, change: Change) -> Option<Reach> {
+        // What the cycle prepared stays valid while the pods that come and go can touch
+        // none of it: neither side has pod affinity terms and no service selects pods.
+        let changed = &snapshot.pod(change.pod)?.pod;
+        let untouched = self.independent_of_other_pods()
+            && !selection::has_pod_affinity(changed)
+            && !selection::has_pod_affinity(self.context.pod())
+            && self.context.services.is_empty();
+        untouched.then(Reach::default)
     }
 
     fn filter(&self, snapshot: &Snapshot<'_>, node: usize) -> Vec<(Cow<'static, str>, Status)> {

@@ -15,8 +15,19 @@ use crate::model::{ContainerPort, Node, Pod};
 use crate::quantity::{Format, Quantity};
 use crate::resources;
 
-/// How many of the latest changes a snapshot remembers ([`Snapshot::changed_since`]).
+/// How many of the latest changes a snapshot remembers ([`Snapshot::changes_since`]).
 const RECENT: usize = 64;
+
+/// One change of the pods on a node: `pod` joined `node`, or left it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Change {
+    /// The node (index into [`Snapshot::nodes`]).
+    pub node: usize,
+    /// The pod (index into the cluster's pods).
+    pub pod: usize,
+    /// True if the pod joined the node, false if it left.
+    pub joined: bool,
+}
 
 /// How a profile counts what pods request: the rules changed between Kubernetes 1.11 and
 /// the framework scheduler.
@@ -324,8 +335,8 @@ pub struct Snapshot<'c> {
     versions: Vec<u64>,
     /// Counts the changes of pods on nodes.
     clock: u64,
-    /// The nodes of the last [`RECENT`] changes: change `c` at `c % RECENT`.
-    recent: [usize; RECENT],
+    /// The last [`RECENT`] changes: change `c` at `c % RECENT`.
+    recent: [Change; RECENT],
     /// How many placed pods have pod affinity or anti-affinity terms.
     placed_with_pod_affinity: usize,
     /// Per node, its place in descending byte order of node names.
@@ -356,7 +367,7 @@ impl<'c> Snapshot<'c> {
             image_spread: core::cell::OnceCell::new(),
             versions: alloc::vec![0; cluster.nodes.len()],
             clock: 0,
-            recent: [0; RECENT],
+            recent: [Change::default(); RECENT],
             placed_with_pod_affinity: 0,
             name_ranks: name_ranks(&cluster.nodes),
         };
@@ -408,7 +419,7 @@ impl<'c> Snapshot<'c> {
         {
             info.add(pod, &entry.pod, usage, self.accounting);
             *assigned = Some(node);
-            self.changed(node, &entry.pod, 1);
+            self.changed(node, pod, &entry.pod, true);
         }
     }
 
@@ -422,13 +433,13 @@ impl<'c> Snapshot<'c> {
         if let (Some(node), Some(usage)) = (node, usage) {
             if let Some(info) = self.nodes.get_mut(node) {
                 info.remove(pod, &entry.pod, usage, self.accounting);
-                self.changed(node, &entry.pod, -1);
+                self.changed(node, pod, &entry.pod, false);
             }
         }
     }
 
-    /// Records that `pod` joined (`delta` 1) or left (-1) `node`.
-    fn changed(&mut self, node: usize, pod: &Pod, delta: isize) {
+    /// Records that `pod` joined or left `node`.
+    fn changed(&mut self, node: usize, index: usize, pod: &Pod, joined: bool) {
         self.clock = self.clock.wrapping_add(1);
         if let Some(version) = self.versions.get_mut(node) {
             *version = self.clock;
@@ -437,11 +448,18 @@ impl<'c> Snapshot<'c> {
             .ok()
             .and_then(|slot| self.recent.get_mut(slot))
         {
-            *slot = node;
+            *slot = Change {
+                node,
+                pod: index,
+                joined,
+            };
         }
         if super::selection::has_pod_affinity(pod) {
-            self.placed_with_pod_affinity =
-                self.placed_with_pod_affinity.saturating_add_signed(delta);
+            self.placed_with_pod_affinity = if joined {
+                self.placed_with_pod_affinity.saturating_add(1)
+            } else {
+                self.placed_with_pod_affinity.saturating_sub(1)
+            };
         }
     }
 
@@ -451,11 +469,11 @@ impl<'c> Snapshot<'c> {
         self.clock
     }
 
-    /// The nodes whose pods changed since [`Snapshot::clock`] read `since` (a node may
-    /// come more than once), or `None` when that is more changes than the snapshot
-    /// remembers: then compare every [`Snapshot::node_version`].
+    /// The changes since [`Snapshot::clock`] read `since`, oldest first, or `None` when
+    /// that is more changes than the snapshot remembers: then compare every
+    /// [`Snapshot::node_version`].
     #[must_use]
-    pub fn changed_since(&self, since: u64) -> Option<impl Iterator<Item = usize> + '_> {
+    pub fn changes_since(&self, since: u64) -> Option<impl Iterator<Item = Change> + '_> {
         let count = self.clock.checked_sub(since)?;
         (count <= RECENT as u64).then(|| {
             (since.saturating_add(1)..=self.clock).filter_map(|change| {

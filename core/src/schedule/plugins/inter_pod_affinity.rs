@@ -3,21 +3,23 @@
 //! required affinity towards the incoming pod, score them.
 //!
 //! Follows `pkg/scheduler/framework/plugins/interpodaffinity/filtering.go` and
-//! `scoring.go` (1.34). PreFilter counts, per topology pair `(key, value)`, the existing
-//! pods that matter once per pod — O(pods + nodes) — so Filter and Score only look pairs
-//! up. [`PreFilterState::update_with_pod`] is upstream's `AddPod`/`RemovePod` extension,
-//! for callers that add or remove pods (nominated pods, preemption victims) without
-//! recounting everything.
+//! `scoring.go` (1.34). PreFilter and PreScore count, per topology pair `(key, value)`,
+//! the existing pods that matter once per pod — O(pods + nodes) — so Filter and Score
+//! only look pairs up. [`PreFilterState::follow`] and [`PreScoreState::follow`] are
+//! upstream's `AddPod`/`RemovePod` extension: the equivalence cache keeps a template's
+//! states and follows each bind and unbind instead of recounting every pod.
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
+use super::normalize;
 use crate::cluster::Cluster;
 use crate::model::{Node, Pod, StringMap};
 use crate::schedule::framework::MAX_NODE_SCORE;
 use crate::schedule::selection::{self, AffinityTerm, NO_LABELS};
 use crate::schedule::snapshot::Snapshot;
 use crate::schedule::status::Status;
+use crate::schedule::Reach;
 
 /// The plugin name.
 pub const NAME: &str = "InterPodAffinity";
@@ -68,34 +70,62 @@ impl AffinityIndex {
     }
 }
 
-/// The pods of `list` that are on a node now, with that node.
-fn assigned<'s, 'c>(
-    snapshot: &'s Snapshot<'c>,
+/// The pods of `list` that are on a node of the snapshot now, with that node, borrowed
+/// from `cluster` (the snapshot's).
+fn assigned<'s, 'c: 's>(
+    snapshot: &'s Snapshot<'_>,
+    cluster: &'c Cluster,
     list: &'s [usize],
 ) -> impl Iterator<Item = (&'c Pod, &'c Node)> + 's {
-    list.iter().filter_map(|&pod| {
+    list.iter().filter_map(move |&pod| {
         let node = (*snapshot.assigned.get(pod)?)?;
-        Some((&snapshot.pod(pod)?.pod, snapshot.nodes.get(node)?.node))
+        Some((&cluster.pods.get(pod)?.pod, cluster.nodes.get(node)?))
     })
 }
 
-/// Every pod on a node, with that node.
-fn every_pod<'s, 'c>(snapshot: &'s Snapshot<'c>) -> impl Iterator<Item = (&'c Pod, &'c Node)> + 's {
-    snapshot.nodes.iter().flat_map(move |info| {
-        info.pods
-            .iter()
-            .filter_map(move |&pod| Some((&snapshot.pod(pod)?.pod, info.node)))
-    })
+/// Every pod on a node of the snapshot, with that node, borrowed from `cluster` (the
+/// snapshot's).
+fn every_pod<'s, 'c: 's>(
+    snapshot: &'s Snapshot<'_>,
+    cluster: &'c Cluster,
+) -> impl Iterator<Item = (&'c Pod, &'c Node)> + 's {
+    snapshot
+        .nodes
+        .iter()
+        .zip(&cluster.nodes)
+        .flat_map(move |(info, node)| {
+            info.pods
+                .iter()
+                .filter_map(move |&pod| Some((&cluster.pods.get(pod)?.pod, node)))
+        })
 }
 
-/// Adds `delta` at the node's value of `key`, if the node has the key.
-fn count<'a>(counts: &mut Counts<'a>, node: &'a Node, key: &str, delta: i64) {
+/// Adds `delta` at the node's value of `key`, if the node has the key; tells `touched`
+/// the key it counted under.
+fn count<'a>(
+    counts: &mut Counts<'a>,
+    node: &'a Node,
+    key: &str,
+    delta: i64,
+    touched: &mut dyn FnMut(&'a str),
+) {
     if let Some((key, value)) = node.metadata.labels.get_key_value(key) {
         let slot = counts.entry((key.as_str(), value.as_str())).or_insert(0);
         *slot = slot.saturating_add(delta);
         if *slot == 0 {
             counts.remove(&(key.as_str(), value.as_str()));
         }
+        touched(key);
+    }
+}
+
+/// The reach of a change at one node that touched the counts under `keys`.
+fn reach(mut keys: Vec<&str>, everywhere: bool) -> Reach {
+    keys.sort_unstable();
+    keys.dedup();
+    Reach {
+        domains: keys.into_iter().map(alloc::string::String::from).collect(),
+        everywhere,
     }
 }
 
@@ -141,12 +171,13 @@ impl<'a> PreFilterState<'a> {
             affinity: Counts::new(),
             anti_affinity: Counts::new(),
         };
-        for (existing, node) in assigned(snapshot, &index.with_required_anti_affinity) {
-            state.count_existing_anti_affinity(existing, node, 1);
+        let cluster = snapshot.cluster;
+        for (existing, node) in assigned(snapshot, cluster, &index.with_required_anti_affinity) {
+            state.count_existing_anti_affinity(existing, node, 1, &mut |_| {});
         }
         if !state.affinity_terms.is_empty() || !state.anti_affinity_terms.is_empty() {
-            for (existing, node) in every_pod(snapshot) {
-                state.count_incoming_terms(existing, node, 1);
+            for (existing, node) in every_pod(snapshot, cluster) {
+                state.count_incoming_terms(existing, node, 1, &mut |_| {});
             }
         }
         state
@@ -160,7 +191,13 @@ impl<'a> PreFilterState<'a> {
             && self.anti_affinity_terms.is_empty()
     }
 
-    fn count_existing_anti_affinity(&mut self, existing: &'a Pod, node: &'a Node, delta: i64) {
+    fn count_existing_anti_affinity(
+        &mut self,
+        existing: &'a Pod,
+        node: &'a Node,
+        delta: i64,
+        touched: &mut dyn FnMut(&'a str),
+    ) {
         for term in selection::required_anti_affinity_terms(existing) {
             if term.matches(self.pod, self.namespace_labels) {
                 count(
@@ -168,28 +205,54 @@ impl<'a> PreFilterState<'a> {
                     node,
                     term.topology_key(),
                     delta,
+                    touched,
                 );
             }
         }
     }
 
-    fn count_incoming_terms(&mut self, existing: &'a Pod, node: &'a Node, delta: i64) {
+    fn count_incoming_terms(
+        &mut self,
+        existing: &'a Pod,
+        node: &'a Node,
+        delta: i64,
+        touched: &mut dyn FnMut(&'a str),
+    ) {
         if matches_all(&self.affinity_terms, existing) {
             for term in &self.affinity_terms {
-                count(&mut self.affinity, node, term.topology_key(), delta);
+                count(
+                    &mut self.affinity,
+                    node,
+                    term.topology_key(),
+                    delta,
+                    touched,
+                );
             }
         }
         for term in &self.anti_affinity_terms {
             if term.matches(existing, &NO_LABELS) {
-                count(&mut self.anti_affinity, node, term.topology_key(), delta);
+                count(
+                    &mut self.anti_affinity,
+                    node,
+                    term.topology_key(),
+                    delta,
+                    touched,
+                );
             }
         }
     }
 
-    /// `AddPod` (`delta` 1) / `RemovePod` (`delta` -1): another pod joins or leaves `node`.
-    pub fn update_with_pod(&mut self, existing: &'a Pod, node: &'a Node, delta: i64) {
-        self.count_existing_anti_affinity(existing, node, delta);
-        self.count_incoming_terms(existing, node, delta);
+    /// `AddPod` (`joined`) / `RemovePod`: another pod joins or leaves `node`. The reach
+    /// names the domains around `node` whose counts moved, and every node when the
+    /// "first pod of a group" rule may have turned (no pod matched the affinity terms,
+    /// or one now does not).
+    pub fn follow(&mut self, existing: &'a Pod, node: &'a Node, joined: bool) -> Reach {
+        let delta = if joined { 1 } else { -1 };
+        let had_none = self.affinity.is_empty();
+        let mut keys = Vec::new();
+        self.count_existing_anti_affinity(existing, node, delta, &mut |key| keys.push(key));
+        self.count_incoming_terms(existing, node, delta, &mut |key| keys.push(key));
+        reach(keys, had_none != self.affinity.is_empty())
     }
 
     /// Filter: the incoming pod's affinity, then its anti-affinity, then the existing
@@ -258,29 +321,9 @@ impl<'a> PreFilterState<'a> {
     }
 }
 
-/// PreScore's sums per topology key and value.
-type TopologyScores<'a> = BTreeMap<&'a str, BTreeMap<&'a str, i64>>;
-
-/// Adds `weight` at the node's value of the term's key if the term matches `pod`.
-fn score_term<'a>(
-    scores: &mut TopologyScores<'a>,
-    term: &AffinityTerm<'_>,
-    weight: i64,
-    pod: &Pod,
-    namespace_labels: &StringMap,
-    node: &'a Node,
-) {
-    if term.matches(pod, namespace_labels) {
-        if let Some((key, value)) = node.metadata.labels.get_key_value(term.topology_key()) {
-            let slot = scores
-                .entry(key.as_str())
-                .or_default()
-                .entry(value.as_str())
-                .or_insert(0);
-            *slot = slot.saturating_add(weight);
-        }
-    }
-}
+/// PreScore's sums per topology key and value, with how many term matches made each sum
+/// (an entry exists while one does, as upstream's map has it after a recount).
+type TopologyScores<'a> = BTreeMap<&'a str, BTreeMap<&'a str, (i64, usize)>>;
 
 /// True if scoring surely skips the pod: it has no preferred terms of its own and no
 /// placed pod has affinity terms, so no term can match anything.
@@ -289,6 +332,157 @@ pub fn skips_scoring(snapshot: &Snapshot<'_>, pod: &Pod) -> bool {
     !snapshot.has_placed_pod_affinity()
         && selection::preferred_affinity_terms(pod).is_empty()
         && selection::preferred_anti_affinity_terms(pod).is_empty()
+}
+
+/// What PreScore computes for one pod: the weight of every term that matches, summed per
+/// topology pair of the matching pod's node.
+#[derive(Clone, Debug)]
+pub struct PreScoreState<'a> {
+    pod: &'a Pod,
+    /// Labels of the incoming pod's namespace (existing pods' namespace selectors).
+    namespace_labels: &'a StringMap,
+    preferred: Vec<(i64, AffinityTerm<'a>)>,
+    preferred_anti: Vec<(i64, AffinityTerm<'a>)>,
+    hard_pod_affinity_weight: i64,
+    topology_scores: TopologyScores<'a>,
+}
+
+impl<'a> PreScoreState<'a> {
+    /// PreScore: sums the terms of the pod and of the placed pods that match; `cluster`
+    /// is the snapshot's.
+    #[must_use]
+    pub fn new(
+        snapshot: &Snapshot<'_>,
+        cluster: &'a Cluster,
+        index: &AffinityIndex,
+        pod: &'a Pod,
+        hard_pod_affinity_weight: i32,
+    ) -> Self {
+        let namespaces = &cluster.namespaces;
+        let resolve = |terms: Vec<(i32, AffinityTerm<'a>)>| -> Vec<(i64, AffinityTerm<'a>)> {
+            terms
+                .into_iter()
+                .map(|(weight, term)| {
+                    (
+                        i64::from(weight),
+                        term.resolve_namespace_selector(namespaces),
+                    )
+                })
+                .collect()
+        };
+        let mut state = Self {
+            pod,
+            namespace_labels: selection::namespace_labels(namespaces, &pod.metadata.namespace),
+            preferred: resolve(selection::preferred_affinity_terms(pod)),
+            preferred_anti: resolve(selection::preferred_anti_affinity_terms(pod)),
+            hard_pod_affinity_weight: i64::from(hard_pod_affinity_weight),
+            topology_scores: TopologyScores::new(),
+        };
+        // Without preferred terms of its own, only pods with affinity can score the pod.
+        if state.preferred.is_empty() && state.preferred_anti.is_empty() {
+            for (existing, node) in assigned(snapshot, cluster, &index.with_affinity) {
+                state.process(existing, node, 1, &mut |_| {});
+            }
+        } else {
+            for (existing, node) in every_pod(snapshot, cluster) {
+                state.process(existing, node, 1, &mut |_| {});
+            }
+        }
+        state
+    }
+
+    /// True if the plugin skips the pod (no term matched anything).
+    #[must_use]
+    pub fn skips(&self) -> bool {
+        self.topology_scores.is_empty()
+    }
+
+    /// Adds what `existing` on `node` contributes, times `delta`.
+    fn process(
+        &mut self,
+        existing: &'a Pod,
+        node: &'a Node,
+        delta: i64,
+        touched: &mut dyn FnMut(&'a str),
+    ) {
+        if node.metadata.labels.is_empty() {
+            return;
+        }
+        let mut add = |term: &AffinityTerm<'_>, weight: i64, target: &Pod, labels: &StringMap| {
+            if !term.matches(target, labels) {
+                return;
+            }
+            let Some((key, value)) = node.metadata.labels.get_key_value(term.topology_key()) else {
+                return;
+            };
+            let values = self.topology_scores.entry(key.as_str()).or_default();
+            let slot = values.entry(value.as_str()).or_insert((0, 0));
+            slot.0 = slot.0.saturating_add(weight.saturating_mul(delta));
+            slot.1 = slot.1.saturating_add_signed(if delta > 0 { 1 } else { -1 });
+            if slot.1 == 0 {
+                values.remove(value.as_str());
+                if values.is_empty() {
+                    self.topology_scores.remove(key.as_str());
+                }
+            }
+            touched(key);
+        };
+        for (weight, term) in &self.preferred {
+            add(term, *weight, existing, &NO_LABELS);
+        }
+        for (weight, term) in &self.preferred_anti {
+            add(term, -*weight, existing, &NO_LABELS);
+        }
+        if self.hard_pod_affinity_weight > 0 {
+            for term in selection::required_affinity_terms(existing) {
+                add(
+                    &term,
+                    self.hard_pod_affinity_weight,
+                    self.pod,
+                    self.namespace_labels,
+                );
+            }
+        }
+        for (weight, term) in selection::preferred_affinity_terms(existing) {
+            add(&term, i64::from(weight), self.pod, self.namespace_labels);
+        }
+        for (weight, term) in selection::preferred_anti_affinity_terms(existing) {
+            add(&term, -i64::from(weight), self.pod, self.namespace_labels);
+        }
+    }
+
+    /// Another pod joins (`joined`) or leaves `node`: the domains around `node` whose
+    /// sums moved.
+    pub fn follow(&mut self, existing: &'a Pod, node: &'a Node, joined: bool) -> Reach {
+        let mut keys = Vec::new();
+        self.process(existing, node, if joined { 1 } else { -1 }, &mut |key| {
+            keys.push(key)
+        });
+        reach(keys, false)
+    }
+
+    /// Score: the sums of the node's topology pairs.
+    #[must_use]
+    pub fn raw(&self, node: &Node) -> i64 {
+        self.topology_scores
+            .iter()
+            .filter_map(|(key, values)| {
+                let value = node.metadata.labels.get(*key)?;
+                values.get(value.as_str()).map(|(sum, _)| *sum)
+            })
+            .fold(0i64, i64::saturating_add)
+    }
+
+    /// Score and NormalizeScore over the feasible nodes; an empty list when the plugin
+    /// skips the pod.
+    #[must_use]
+    pub fn scores(&self, feasible: &[&Node]) -> Vec<i64> {
+        if self.skips() {
+            return Vec::new();
+        }
+        let raw: Vec<i64> = feasible.iter().map(|node| self.raw(node)).collect();
+        normalize(&raw)
+    }
 }
 
 /// PreScore, Score and NormalizeScore over the feasible nodes; an empty list when the
@@ -301,131 +495,24 @@ pub fn scores<'a>(
     feasible: &[&Node],
     hard_pod_affinity_weight: i32,
 ) -> Vec<i64> {
-    let namespaces = &snapshot.cluster.namespaces;
-    let resolve = |terms: Vec<(i32, AffinityTerm<'a>)>| -> Vec<(i64, AffinityTerm<'a>)> {
-        terms
-            .into_iter()
-            .map(|(weight, term)| {
-                (
-                    i64::from(weight),
-                    term.resolve_namespace_selector(namespaces),
-                )
-            })
-            .collect()
-    };
-    let preferred = resolve(selection::preferred_affinity_terms(pod));
-    let preferred_anti = resolve(selection::preferred_anti_affinity_terms(pod));
-    let namespace_labels = selection::namespace_labels(namespaces, &pod.metadata.namespace);
-    let no_labels = &NO_LABELS;
-    let mut topology_scores = TopologyScores::new();
-    let mut process = |existing: &'a Pod, node: &'a Node| {
-        if node.metadata.labels.is_empty() {
-            return;
-        }
-        for (weight, term) in &preferred {
-            score_term(
-                &mut topology_scores,
-                term,
-                *weight,
-                existing,
-                no_labels,
-                node,
-            );
-        }
-        for (weight, term) in &preferred_anti {
-            score_term(
-                &mut topology_scores,
-                term,
-                -*weight,
-                existing,
-                no_labels,
-                node,
-            );
-        }
-        if hard_pod_affinity_weight > 0 {
-            for term in selection::required_affinity_terms(existing) {
-                let weight = i64::from(hard_pod_affinity_weight);
-                score_term(
-                    &mut topology_scores,
-                    &term,
-                    weight,
-                    pod,
-                    namespace_labels,
-                    node,
-                );
-            }
-        }
-        for (weight, term) in selection::preferred_affinity_terms(existing) {
-            let weight = i64::from(weight);
-            score_term(
-                &mut topology_scores,
-                &term,
-                weight,
-                pod,
-                namespace_labels,
-                node,
-            );
-        }
-        for (weight, term) in selection::preferred_anti_affinity_terms(existing) {
-            let weight = -i64::from(weight);
-            score_term(
-                &mut topology_scores,
-                &term,
-                weight,
-                pod,
-                namespace_labels,
-                node,
-            );
-        }
-    };
-    // Without preferred terms of its own, only pods with affinity can score the pod.
-    if preferred.is_empty() && preferred_anti.is_empty() {
-        for (existing, node) in assigned(snapshot, &index.with_affinity) {
-            process(existing, node);
-        }
-    } else {
-        for (existing, node) in every_pod(snapshot) {
-            process(existing, node);
-        }
-    }
-    if topology_scores.is_empty() {
-        return Vec::new();
-    }
-    let raw: Vec<i64> = feasible
-        .iter()
-        .map(|node| {
-            topology_scores
-                .iter()
-                .filter_map(|(key, values)| {
-                    let value = node.metadata.labels.get(*key)?;
-                    values.get(value.as_str()).copied()
-                })
-                .fold(0i64, i64::saturating_add)
-        })
-        .collect();
-    normalize(&raw)
+    PreScoreState::new(
+        snapshot,
+        snapshot.cluster,
+        index,
+        pod,
+        hard_pod_affinity_weight,
+    )
+    .scores(feasible)
 }
 
-/// NormalizeScore: scales by the true lowest and highest raw scores, `100·(s−min)/(max−min)`
-/// in floating point, truncated; all 0 when every node scored the same.
+/// NormalizeScore: scales by the true lowest and highest raw scores
+/// ([`normalize::min_max`]).
 #[must_use]
 pub fn normalize(raw: &[i64]) -> Vec<i64> {
     let lowest = raw.iter().copied().min().unwrap_or(0);
     let highest = raw.iter().copied().max().unwrap_or(0);
-    let spread = highest.saturating_sub(lowest);
     raw.iter()
-        .map(|&score| {
-            if spread > 0 {
-                #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
-                let scaled =
-                    MAX_NODE_SCORE as f64 * (score.saturating_sub(lowest) as f64 / spread as f64);
-                #[allow(clippy::cast_possible_truncation)]
-                let truncated = scaled as i64;
-                truncated
-            } else {
-                0
-            }
-        })
+        .map(|&score| normalize::min_max(score, lowest, highest, MAX_NODE_SCORE))
         .collect()
 }
 
@@ -664,9 +751,9 @@ mod tests {
         let node_a = snapshot.nodes[0].node;
         let node_c = snapshot.nodes[2].node;
         assert!(!state.filter(node_a).passed());
-        state.update_with_pod(db, node_a, -1);
+        state.follow(db, node_a, false);
         assert!(state.filter(node_a).passed());
-        state.update_with_pod(db, node_c, 1);
+        state.follow(db, node_c, true);
         assert!(!state.filter(node_c).passed());
     }
 

@@ -2,7 +2,8 @@
 //!
 //! Follows `pkg/scheduler/framework/plugins/helper/normalize_score.go`
 //! (`DefaultNormalizeScore`) and 1.11 `priorities/reduce.go` (`NormalizeReduce`), which
-//! are the same rule with 100 or 10 as the maximum.
+//! are the same rule with 100 or 10 as the maximum, and InterPodAffinity's min-max rule
+//! (`interpodaffinity/scoring.go`, `NormalizeScore`).
 
 /// Scales scores to `0..=max_score` by the highest one (integer division); all stay 0 when
 /// the highest is 0. `reverse` turns `s` into `max_score - s` (and all-zero into
@@ -26,6 +27,22 @@ pub fn normalized(score: i64, highest: i64, max_score: i64, reverse: bool) -> i6
     } else {
         scaled
     }
+}
+
+/// One score scaled between the lowest and the highest of them:
+/// `max_score·(s−lowest)/(highest−lowest)` in floating point, truncated; 0 when they are
+/// all the same.
+#[must_use]
+pub fn min_max(score: i64, lowest: i64, highest: i64, max_score: i64) -> i64 {
+    let spread = highest.saturating_sub(lowest);
+    if spread <= 0 {
+        return 0;
+    }
+    #[allow(clippy::cast_precision_loss)]
+    let scaled = max_score as f64 * (score.saturating_sub(lowest) as f64 / spread as f64);
+    #[allow(clippy::cast_possible_truncation)]
+    let truncated = scaled as i64;
+    truncated
 }
 
 #[cfg(test)]
