@@ -625,13 +625,14 @@ fn place_cached(
     placement: &mut Placement,
 ) {
     let node_count = snapshot.nodes.len();
-    let rank = |node: usize| snapshot.name_rank(node);
     // As `choose`: a single feasible node is taken without scoring.
     let (node, verdict, tied_at_top) = if cached.feasible() == 1 {
         let node = (0..node_count).find(|&node| cached.fits(node));
         (node.unwrap_or(0), NodeVerdict::default(), None)
     } else {
-        let selection = selector.select(cached.totals(), &rank);
+        let ranking = select::Ranking::Ordered(snapshot.name_order());
+        let (best, tied) = cached.best();
+        let selection = selector.select_best(cached.totals(), best, tied, ranking);
         let (scores, total) = cached.verdict(selection.position);
         let verdict = NodeVerdict {
             scores: Some(scores),
@@ -716,7 +717,7 @@ fn choose(
             .get(position)
             .map_or(usize::MAX, |&node| snapshot.name_rank(node))
     };
-    let selection = selector.select(&totals, &rank);
+    let selection = selector.select(&totals, select::Ranking::Of(&rank));
     for (position, &node) in feasible.iter().enumerate() {
         if record || position == selection.position {
             // A plugin that skipped (PreScore `Skip`) gives no scores and is not listed.

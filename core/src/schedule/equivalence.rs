@@ -82,6 +82,8 @@ struct Class<'p> {
     totals: Vec<i64>,
     /// How many nodes fit.
     feasible: usize,
+    /// How many nodes that fit have each total.
+    histogram: BTreeMap<i64, usize>,
     /// The totals need computing in full on the next update: the last one stopped at a
     /// filter error.
     stale: bool,
@@ -228,6 +230,7 @@ impl<'p> EquivalenceCache<'p> {
                 class.bounds = bounds;
                 class.totals.fill(NOT_FEASIBLE);
                 class.feasible = 0;
+                class.histogram.clear();
                 for node in 0..node_count {
                     class.set_total(node);
                 }
@@ -326,6 +329,15 @@ impl Cached<'_, '_> {
         self.class.feasible
     }
 
+    /// The best total among the nodes that fit, and how many nodes have it.
+    #[must_use]
+    pub fn best(&self) -> (i64, usize) {
+        self.class
+            .histogram
+            .last_key_value()
+            .map_or((0, 0), |(&total, &count)| (total, count))
+    }
+
     /// Each node's weighted total ([`i64::MIN`] where the pod does not fit).
     #[must_use]
     pub fn totals(&self) -> &[i64] {
@@ -390,6 +402,7 @@ impl<'p> Class<'p> {
             bounds: Vec::new(),
             totals: Vec::new(),
             feasible: 0,
+            histogram: BTreeMap::new(),
             stale: false,
         };
         class.stamps.resize(node_count, None);
@@ -413,6 +426,7 @@ impl<'p> Class<'p> {
         self.clock = None;
         self.errors = 0;
         self.feasible = 0;
+        self.histogram.clear();
         self.stale = false;
     }
 
@@ -477,14 +491,23 @@ impl<'p> Class<'p> {
         } else {
             NOT_FEASIBLE
         };
-        if let Some(slot) = self.totals.get_mut(node) {
-            let was_feasible = *slot != NOT_FEASIBLE;
-            *slot = total;
-            match (was_feasible, fits) {
-                (false, true) => self.feasible = self.feasible.saturating_add(1),
-                (true, false) => self.feasible = self.feasible.saturating_sub(1),
-                _ => {}
+        let Some(slot) = self.totals.get_mut(node) else {
+            return;
+        };
+        let before = core::mem::replace(slot, total);
+        if before != NOT_FEASIBLE {
+            self.feasible = self.feasible.saturating_sub(1);
+            if let Some(count) = self.histogram.get_mut(&before) {
+                *count = count.saturating_sub(1);
+                if *count == 0 {
+                    self.histogram.remove(&before);
+                }
             }
+        }
+        if fits {
+            self.feasible = self.feasible.saturating_add(1);
+            let count = self.histogram.entry(total).or_insert(0);
+            *count = count.saturating_add(1);
         }
     }
 

@@ -23,6 +23,17 @@ pub struct Selection {
     pub tied: usize,
 }
 
+/// How the tie-break of 1.11 finds the node names' order for the positions it compares.
+#[derive(Clone, Copy)]
+pub enum Ranking<'r> {
+    /// A position's place in descending byte order of node names
+    /// ([`super::snapshot::Snapshot::name_rank`]).
+    Of(&'r dyn Fn(usize) -> usize),
+    /// The positions themselves in that order (positions are nodes:
+    /// [`super::snapshot::Snapshot::name_order`]).
+    Ordered(&'r [usize]),
+}
+
 /// Picks the host among scored nodes, keeping upstream's tie-break state across pods.
 #[derive(Clone, Debug)]
 pub struct HostSelector {
@@ -44,22 +55,24 @@ impl HostSelector {
         }
     }
 
-    /// Picks a position among those with the best total; `rank` gives a position's place
-    /// in descending byte order of node names (1.11 orders ties by it;
-    /// [`super::snapshot::Snapshot::name_rank`]).
-    pub fn select(&mut self, totals: &[i64], rank: &dyn Fn(usize) -> usize) -> Selection {
-        // The best total and how many have it, in one pass.
-        let (best, tied) =
-            totals
-                .iter()
-                .fold((i64::MIN, 0usize), |(best, tied), &total| {
-                    match total.cmp(&best) {
-                        core::cmp::Ordering::Greater => (total, 1),
-                        core::cmp::Ordering::Equal => (best, tied.saturating_add(1)),
-                        core::cmp::Ordering::Less => (best, tied),
-                    }
-                });
-        let best = if totals.is_empty() { 0 } else { best };
+    /// Picks a position among those with the best total; `ranking` gives the order of
+    /// node names that 1.11 orders ties by.
+    pub fn select(&mut self, totals: &[i64], ranking: Ranking<'_>) -> Selection {
+        // The best total, then how many have it: two passes simple enough to vectorise.
+        let best = totals.iter().copied().max().unwrap_or(0);
+        let tied = totals.iter().filter(|&&total| total == best).count();
+        self.select_best(totals, best, tied, ranking)
+    }
+
+    /// [`HostSelector::select`] when the best total and how many positions have it are
+    /// known.
+    pub fn select_best(
+        &mut self,
+        totals: &[i64],
+        best: i64,
+        tied: usize,
+        ranking: Ranking<'_>,
+    ) -> Selection {
         let at_top =
             || (0..totals.len()).filter(move |&position| totals.get(position) == Some(&best));
         let k = tied as u64;
@@ -69,7 +82,14 @@ impl HostSelector {
                 self.counter = self.counter.wrapping_add(1);
                 // The pick-th in descending byte order of names, without sorting them all.
                 let pick = usize::try_from(pick).unwrap_or(0);
-                by_rank(at_top(), rank).get(pick).copied()
+                match ranking {
+                    Ranking::Of(rank) => by_rank(at_top(), rank).get(pick).copied(),
+                    Ranking::Ordered(order) => order
+                        .iter()
+                        .copied()
+                        .filter(|&position| totals.get(position) == Some(&best))
+                        .nth(pick),
+                }
             }
             Version::Current => {
                 let pick = if k > 1 { self.next() % k } else { 0 };
@@ -206,10 +226,21 @@ mod tests {
         let names = |position: usize| ranks[position];
         let totals = [5, 5, 3];
         // Descending byte order: node-9 > node-10.
-        assert_eq!(selector.select(&totals, &names).position, 1);
-        assert_eq!(selector.select(&totals, &names).position, 0);
-        assert_eq!(selector.select(&totals, &names).position, 1);
+        assert_eq!(selector.select(&totals, Ranking::Of(&names)).position, 1);
+        assert_eq!(selector.select(&totals, Ranking::Of(&names)).position, 0);
+        assert_eq!(selector.select(&totals, Ranking::Of(&names)).position, 1);
         assert_eq!(selector.tied(&totals, 5, &names), [1, 0]);
+        // The same picks from the positions in name order.
+        let mut selector = HostSelector::new(Version::Legacy, 0);
+        let order = [1, 0, 2];
+        assert_eq!(
+            selector.select(&totals, Ranking::Ordered(&order)).position,
+            1
+        );
+        assert_eq!(
+            selector.select(&totals, Ranking::Ordered(&order)).position,
+            0
+        );
     }
 
     #[test]
@@ -219,7 +250,7 @@ mod tests {
         let picks = |seed| {
             let mut selector = HostSelector::new(Version::Current, seed);
             (0..8)
-                .map(|_| selector.select(&totals, &names).position)
+                .map(|_| selector.select(&totals, Ranking::Of(&names)).position)
                 .collect::<Vec<_>>()
         };
         assert_eq!(picks(42), picks(42));

@@ -341,12 +341,15 @@ pub struct Snapshot<'c> {
     placed_with_pod_affinity: usize,
     /// Per node, its place in descending byte order of node names.
     name_ranks: Vec<usize>,
+    /// The nodes in descending byte order of their names.
+    name_order: Vec<usize>,
 }
 
 impl<'c> Snapshot<'c> {
     /// The cluster as it is before placement: bound pods on their nodes.
     #[must_use]
     pub fn new(cluster: &'c Cluster, accounting: Accounting) -> Self {
+        let (name_order, name_ranks) = name_order(&cluster.nodes);
         let mut snapshot = Self {
             cluster,
             accounting,
@@ -369,7 +372,8 @@ impl<'c> Snapshot<'c> {
             clock: 0,
             recent: [Change::default(); RECENT],
             placed_with_pod_affinity: 0,
-            name_ranks: name_ranks(&cluster.nodes),
+            name_ranks,
+            name_order,
         };
         let index: alloc::collections::BTreeMap<&str, usize> = cluster
             .nodes
@@ -385,6 +389,12 @@ impl<'c> Snapshot<'c> {
             }
         }
         snapshot
+    }
+
+    /// The nodes in descending byte order of their names (1.11's tie order).
+    #[must_use]
+    pub fn name_order(&self) -> &[usize] {
+        &self.name_order
     }
 
     /// How many nodes have each image, shared by every pod's cycle.
@@ -513,18 +523,18 @@ impl<'c> Snapshot<'c> {
     }
 }
 
-/// Each node's place in descending byte order of node names.
-fn name_ranks(nodes: &[Node]) -> Vec<usize> {
+/// The nodes in descending byte order of node names, and each node's place in it.
+fn name_order(nodes: &[Node]) -> (Vec<usize>, Vec<usize>) {
     let mut order: Vec<usize> = (0..nodes.len()).collect();
     order.sort_by(|&a, &b| {
         let name = |index: usize| nodes.get(index).map(|node| node.metadata.name.as_bytes());
         name(b).cmp(&name(a))
     });
     let mut ranks = alloc::vec![0; nodes.len()];
-    for (rank, node) in order.into_iter().enumerate() {
+    for (rank, &node) in order.iter().enumerate() {
         if let Some(slot) = ranks.get_mut(node) {
             *slot = rank;
         }
     }
-    ranks
+    (order, ranks)
 }
