@@ -23,6 +23,7 @@ pub mod select;
 pub mod selection;
 pub mod snapshot;
 pub mod status;
+pub mod topology;
 pub mod volumes;
 
 use alloc::borrow::Cow;
@@ -180,6 +181,21 @@ pub struct Reach {
 }
 
 impl Reach {
+    /// The domains of these keys (each once), and every node if `everywhere`.
+    #[must_use]
+    pub fn of<'k>(keys: impl IntoIterator<Item = &'k str>, everywhere: bool) -> Self {
+        let mut reach = Self {
+            domains: Vec::new(),
+            everywhere,
+        };
+        for key in keys {
+            if !reach.domains.iter().any(|known| known == key) {
+                reach.domains.push(key.into());
+            }
+        }
+        reach
+    }
+
     /// Adds another reach to this one.
     pub fn extend(&mut self, other: Self) {
         for key in other.domains {
@@ -211,6 +227,8 @@ pub enum Reduce {
     MinMax {
         /// The highest score.
         max: i64,
+        /// The bounds start at 0 (1.11), not at the first value (1.34).
+        from_zero: bool,
     },
 }
 

@@ -468,7 +468,10 @@ impl<'p> Class<'p> {
             Some(Reduce::Normalize { max, reverse }) => {
                 normalize::normalized(value, highest, max, reverse)
             }
-            Some(Reduce::MinMax { max }) => normalize::min_max(value, lowest, highest, max),
+            Some(Reduce::MinMax { max, from_zero }) if from_zero => {
+                normalize::min_max(value, lowest.min(0), highest.max(0), max)
+            }
+            Some(Reduce::MinMax { max, .. }) => normalize::min_max(value, lowest, highest, max),
             Some(Reduce::Identity) => value,
             Some(Reduce::Skip) | None => 0,
         }

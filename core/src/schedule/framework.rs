@@ -629,6 +629,7 @@ impl Cycle for FrameworkCycle<'_> {
                     {
                         Reduce::MinMax {
                             max: MAX_NODE_SCORE,
+                            from_zero: false,
                         }
                     }
                     ScorePlugin::NodeAffinity

@@ -28,7 +28,6 @@ use alloc::vec::Vec;
 
 use super::predicates::{self as predicate, Pod as PodContext};
 use super::priorities;
-use super::selection;
 use super::snapshot::{Change, Snapshot};
 use super::status::Status;
 use super::volumes;
@@ -630,25 +629,25 @@ struct LegacyCycle<'a> {
 
 impl Cycle for LegacyCycle<'_> {
     fn independent_of_other_pods(&self) -> bool {
-        // Computed with every pod in place, the affinity sets only shrink as pods are
+        // Computed with every pod in place, the affinity counts only shrink as pods are
         // taken off; empty, they stay empty. Service pods count only for pods a service
         // selects (CheckServiceAffinity).
-        let affinity = &self.context.affinity;
-        affinity.existing_anti_affinity.is_empty()
-            && affinity.affinity_nodes.is_empty()
-            && affinity.anti_affinity_nodes.is_empty()
+        self.context.affinity.is_empty()
             && (self.context.services.is_empty() || self.context.service_pods.is_empty())
     }
 
-    fn follow(&mut self, snapshot: &Snapshot<'_>, change: Change) -> Option<Reach> {
-        // What the cycle prepared stays valid while the pods that come and go can touch
-        // none of it: neither side has pod affinity terms and no service selects pods.
-        let changed = &snapshot.pod(change.pod)?.pod;
-        let untouched = self.independent_of_other_pods()
-            && !selection::has_pod_affinity(changed)
-            && !selection::has_pod_affinity(self.context.pod())
-            && self.context.services.is_empty();
-        untouched.then(Reach::default)
+    fn follow(&mut self, _snapshot: &Snapshot<'_>, change: Change) -> Option<Reach> {
+        // Services make CheckServiceAffinity and ServiceAntiAffinity read the pods they
+        // select, which the cycle does not follow.
+        if !self.context.services.is_empty() {
+            return None;
+        }
+        let predicate = self
+            .profile
+            .predicates
+            .iter()
+            .any(|configured| configured.kind == PredicateKind::MatchInterPodAffinity);
+        self.context.follow(change, predicate)
     }
 
     fn filter(&self, snapshot: &Snapshot<'_>, node: usize) -> Vec<(Cow<'static, str>, Status)> {
@@ -715,10 +714,10 @@ impl Cycle for LegacyCycle<'_> {
                         .is_empty()
                         .then_some(Reduce::Identity)?
                     }
-                    // Without terms on either side every node scores 0.
-                    PriorityKind::InterPodAffinity => (!snapshot.has_placed_pod_affinity()
-                        && !selection::has_pod_affinity(pod))
-                    .then_some(Reduce::Identity)?,
+                    PriorityKind::InterPodAffinity => Reduce::MinMax {
+                        max: MAX_PRIORITY,
+                        from_zero: true,
+                    },
                     // Without a service every node counts 0 pods, as for SelectorSpread.
                     PriorityKind::ServiceAntiAffinity(_) => self
                         .context
@@ -748,7 +747,10 @@ impl Cycle for LegacyCycle<'_> {
             PriorityKind::TaintToleration => {
                 super::plugins::taint_toleration::count_intolerable(pod, info.node)
             }
-            PriorityKind::InterPodAffinity => 0,
+            PriorityKind::InterPodAffinity => self
+                .context
+                .affinity_scores(snapshot, self.profile.hard_pod_affinity_weight)
+                .raw(info.node),
             kind => priorities::evaluate(
                 kind,
                 &self.context,

@@ -91,6 +91,10 @@ pub struct Pod<'a> {
     pub service_pods: Vec<usize>,
     /// Inter-pod affinity metadata (`MatchInterPodAffinity`).
     pub affinity: match_inter_pod_affinity::Metadata<'a>,
+    /// InterPodAffinityPriority's sums, made when first needed.
+    affinity_scores: core::cell::OnceCell<super::priorities::interpod_affinity::State<'a>>,
+    /// The snapshot's cluster.
+    cluster: &'a crate::cluster::Cluster,
     /// The pod's claims as the volume binder sorts them (`CheckVolumeBinding`), or the
     /// error sorting them met.
     pub volume_claims: Result<PodClaims<'a>, String>,
@@ -126,8 +130,48 @@ impl<'a> Pod<'a> {
             services,
             service_pods,
             affinity,
+            affinity_scores: core::cell::OnceCell::new(),
+            cluster,
             volume_claims,
         }
+    }
+
+    /// InterPodAffinityPriority's sums over the snapshot's placed pods, counted the first
+    /// time.
+    pub fn affinity_scores(
+        &self,
+        snapshot: &Snapshot<'_>,
+        hard_weight: i64,
+    ) -> &super::priorities::interpod_affinity::State<'a> {
+        self.affinity_scores.get_or_init(|| {
+            super::priorities::interpod_affinity::State::new(
+                snapshot,
+                self.cluster,
+                &self.entry.pod,
+                hard_weight,
+            )
+        })
+    }
+
+    /// Follows another pod joining (`joined`) or leaving a node, for the inter-pod
+    /// affinity state (the predicate's metadata when `predicate`, and the priority's sums
+    /// once made); `None` when the pod or node is unknown.
+    pub fn follow(
+        &mut self,
+        change: super::snapshot::Change,
+        predicate: bool,
+    ) -> Option<super::Reach> {
+        let existing = &self.cluster.pods.get(change.pod)?.pod;
+        let node = self.cluster.nodes.get(change.node)?;
+        let pod = &self.entry.pod;
+        let mut reach = super::Reach::default();
+        if predicate {
+            reach.extend(self.affinity.follow(existing, node, pod, change.joined));
+        }
+        if let Some(state) = self.affinity_scores.get_mut() {
+            reach.extend(state.follow(existing, node, change.joined));
+        }
+        Some(reach)
     }
 
     /// The pod object.
@@ -239,7 +283,7 @@ pub fn evaluate(
         PredicateKind::CheckNodePidPressure => check_node_pid_pressure::predicate(info.node),
         PredicateKind::CheckNodeDiskPressure => check_node_disk_pressure::predicate(info.node),
         PredicateKind::MatchInterPodAffinity => {
-            match_inter_pod_affinity::predicate(object, &pod.affinity, snapshot, info.node)
+            match_inter_pod_affinity::predicate(object, &pod.affinity, info.node)
         }
     }
 }

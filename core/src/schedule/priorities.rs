@@ -49,9 +49,9 @@ pub fn evaluate(
         PriorityKind::ServiceAntiAffinity(label) => {
             selector_spreading::service_anti_affinity(label, pod, snapshot, &infos)
         }
-        PriorityKind::InterPodAffinity => {
-            interpod_affinity::scores(object, snapshot, &infos, hard_pod_affinity_weight)
-        }
+        PriorityKind::InterPodAffinity => pod
+            .affinity_scores(snapshot, hard_pod_affinity_weight)
+            .scores(&infos),
         PriorityKind::LeastRequested => {
             per_node(&|info| least_requested::score(info, &pod.request))
         }

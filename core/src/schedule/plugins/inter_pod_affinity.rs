@@ -19,6 +19,7 @@ use crate::schedule::framework::MAX_NODE_SCORE;
 use crate::schedule::selection::{self, AffinityTerm, NO_LABELS};
 use crate::schedule::snapshot::Snapshot;
 use crate::schedule::status::Status;
+use crate::schedule::topology::TopologySums;
 use crate::schedule::Reach;
 
 /// The plugin name.
@@ -116,16 +117,6 @@ fn count<'a>(
             counts.remove(&(key.as_str(), value.as_str()));
         }
         touched(key);
-    }
-}
-
-/// The reach of a change at one node that touched the counts under `keys`.
-fn reach(mut keys: Vec<&str>, everywhere: bool) -> Reach {
-    keys.sort_unstable();
-    keys.dedup();
-    Reach {
-        domains: keys.into_iter().map(alloc::string::String::from).collect(),
-        everywhere,
     }
 }
 
@@ -252,7 +243,7 @@ impl<'a> PreFilterState<'a> {
         let mut keys = Vec::new();
         self.count_existing_anti_affinity(existing, node, delta, &mut |key| keys.push(key));
         self.count_incoming_terms(existing, node, delta, &mut |key| keys.push(key));
-        reach(keys, had_none != self.affinity.is_empty())
+        Reach::of(keys, had_none != self.affinity.is_empty())
     }
 
     /// Filter: the incoming pod's affinity, then its anti-affinity, then the existing
@@ -321,10 +312,6 @@ impl<'a> PreFilterState<'a> {
     }
 }
 
-/// PreScore's sums per topology key and value, with how many term matches made each sum
-/// (an entry exists while one does, as upstream's map has it after a recount).
-type TopologyScores<'a> = BTreeMap<&'a str, BTreeMap<&'a str, (i64, usize)>>;
-
 /// True if scoring surely skips the pod: it has no preferred terms of its own and no
 /// placed pod has affinity terms, so no term can match anything.
 #[must_use]
@@ -344,7 +331,7 @@ pub struct PreScoreState<'a> {
     preferred: Vec<(i64, AffinityTerm<'a>)>,
     preferred_anti: Vec<(i64, AffinityTerm<'a>)>,
     hard_pod_affinity_weight: i64,
-    topology_scores: TopologyScores<'a>,
+    topology_scores: TopologySums<'a>,
 }
 
 impl<'a> PreScoreState<'a> {
@@ -376,16 +363,16 @@ impl<'a> PreScoreState<'a> {
             preferred: resolve(selection::preferred_affinity_terms(pod)),
             preferred_anti: resolve(selection::preferred_anti_affinity_terms(pod)),
             hard_pod_affinity_weight: i64::from(hard_pod_affinity_weight),
-            topology_scores: TopologyScores::new(),
+            topology_scores: TopologySums::default(),
         };
         // Without preferred terms of its own, only pods with affinity can score the pod.
         if state.preferred.is_empty() && state.preferred_anti.is_empty() {
             for (existing, node) in assigned(snapshot, cluster, &index.with_affinity) {
-                state.process(existing, node, 1, &mut |_| {});
+                state.process(existing, node, true, &mut |_| {});
             }
         } else {
             for (existing, node) in every_pod(snapshot, cluster) {
-                state.process(existing, node, 1, &mut |_| {});
+                state.process(existing, node, true, &mut |_| {});
             }
         }
         state
@@ -397,35 +384,24 @@ impl<'a> PreScoreState<'a> {
         self.topology_scores.is_empty()
     }
 
-    /// Adds what `existing` on `node` contributes, times `delta`.
+    /// Adds (`joined`) or takes back what `existing` on `node` contributes.
     fn process(
         &mut self,
         existing: &'a Pod,
         node: &'a Node,
-        delta: i64,
+        joined: bool,
         touched: &mut dyn FnMut(&'a str),
     ) {
         if node.metadata.labels.is_empty() {
             return;
         }
+        let sums = &mut self.topology_scores;
         let mut add = |term: &AffinityTerm<'_>, weight: i64, target: &Pod, labels: &StringMap| {
-            if !term.matches(target, labels) {
-                return;
-            }
-            let Some((key, value)) = node.metadata.labels.get_key_value(term.topology_key()) else {
-                return;
-            };
-            let values = self.topology_scores.entry(key.as_str()).or_default();
-            let slot = values.entry(value.as_str()).or_insert((0, 0));
-            slot.0 = slot.0.saturating_add(weight.saturating_mul(delta));
-            slot.1 = slot.1.saturating_add_signed(if delta > 0 { 1 } else { -1 });
-            if slot.1 == 0 {
-                values.remove(value.as_str());
-                if values.is_empty() {
-                    self.topology_scores.remove(key.as_str());
+            if term.matches(target, labels) {
+                if let Some(key) = sums.add(node, term.topology_key(), weight, joined) {
+                    touched(key);
                 }
             }
-            touched(key);
         };
         for (weight, term) in &self.preferred {
             add(term, *weight, existing, &NO_LABELS);
@@ -455,22 +431,14 @@ impl<'a> PreScoreState<'a> {
     /// sums moved.
     pub fn follow(&mut self, existing: &'a Pod, node: &'a Node, joined: bool) -> Reach {
         let mut keys = Vec::new();
-        self.process(existing, node, if joined { 1 } else { -1 }, &mut |key| {
-            keys.push(key)
-        });
-        reach(keys, false)
+        self.process(existing, node, joined, &mut |key| keys.push(key));
+        Reach::of(keys, false)
     }
 
     /// Score: the sums of the node's topology pairs.
     #[must_use]
     pub fn raw(&self, node: &Node) -> i64 {
-        self.topology_scores
-            .iter()
-            .filter_map(|(key, values)| {
-                let value = node.metadata.labels.get(*key)?;
-                values.get(value.as_str()).map(|(sum, _)| *sum)
-            })
-            .fold(0i64, i64::saturating_add)
+        self.topology_scores.of(node)
     }
 
     /// Score and NormalizeScore over the feasible nodes; an empty list when the plugin

@@ -15,13 +15,21 @@
 //!   itself, the affinity check passes on every node (the first pod of a group);
 //! - every failure reports two reasons: the generic one, then the specific one, and the
 //!   existing pods' anti-affinity is checked first.
+//!
+//! Upstream keeps lists of nodes and compares every listed node with each candidate;
+//! kubefit keeps the same facts as counts per topology value (per tuple of values for the
+//! terms taken together), so a node's check is a lookup and the counts can follow pods
+//! joining and leaving nodes ([`Metadata::follow`]) as the equivalence cache needs.
 
+use alloc::collections::BTreeMap;
+use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{same_topology, term_matches, verdict};
+use super::{term_matches, verdict};
 use crate::model::{Node, Pod, PodAffinityTerm};
 use crate::schedule::snapshot::Snapshot;
 use crate::schedule::status::Status;
+use crate::schedule::Reach;
 
 /// `ErrPodAffinityNotMatch`.
 pub const REASON: &str = "node(s) didn't match pod affinity/anti-affinity";
@@ -69,16 +77,74 @@ pub fn matches_all(terms: &[PodAffinityTerm], defining: &Pod, target: &Pod) -> b
             .all(|term| term_matches(term, defining, target))
 }
 
-/// What the predicate precomputes for one incoming pod.
+/// Placed pods counted by the values their node has for each of a list of topology keys
+/// (nodes lacking one of the keys cannot share them all, and are not counted here).
+type Tuples<'a> = BTreeMap<Vec<&'a str>, usize>;
+
+/// The node's values for each term's key, if it has every key.
+fn values_of<'n>(node: &'n Node, terms: &[PodAffinityTerm]) -> Option<Vec<&'n str>> {
+    terms
+        .iter()
+        .map(|term| {
+            node.metadata
+                .labels
+                .get(&term.topology_key)
+                .map(String::as_str)
+        })
+        .collect()
+}
+
+/// True if the tuples hold the node's values for every term's key: some counted pod's
+/// node shares every term's topology value with it.
+fn holds(tuples: &Tuples<'_>, node: &Node, terms: &[PodAffinityTerm]) -> bool {
+    if tuples.is_empty() {
+        return false;
+    }
+    // Most pods carry one or two terms: look their values up without allocating.
+    let mut buffer = [""; 4];
+    if let Some(slots) = buffer.get_mut(..terms.len()) {
+        for (slot, term) in slots.iter_mut().zip(terms) {
+            match node.metadata.labels.get(&term.topology_key) {
+                Some(value) => *slot = value.as_str(),
+                None => return false,
+            }
+        }
+        return tuples.contains_key(&*slots);
+    }
+    values_of(node, terms).is_some_and(|values| tuples.contains_key(&values))
+}
+
+/// Adds (`joined`) or takes back one pod at the node's tuple.
+fn count<'a>(tuples: &mut Tuples<'a>, node: &'a Node, terms: &[PodAffinityTerm], joined: bool) {
+    let Some(values) = values_of(node, terms) else {
+        return;
+    };
+    let slot = tuples.entry(values.clone()).or_insert(0);
+    *slot = if joined {
+        slot.saturating_add(1)
+    } else {
+        slot.saturating_sub(1)
+    };
+    if *slot == 0 {
+        tuples.remove(&values);
+    }
+}
+
+/// What the predicate precomputes for one incoming pod, as counts that follow pods
+/// joining and leaving nodes.
 #[derive(Debug, Default)]
 pub struct Metadata<'a> {
-    /// Existing pods' anti-affinity terms that match the incoming pod: the node of the
-    /// existing pod and the topology key the check reads (the last term's, see above).
-    pub existing_anti_affinity: Vec<(usize, &'a str)>,
-    /// Nodes with a placed pod matching all of the incoming pod's affinity terms.
-    pub affinity_nodes: Vec<usize>,
-    /// Nodes with a placed pod matching all of its anti-affinity terms.
-    pub anti_affinity_nodes: Vec<usize>,
+    /// Existing pods' anti-affinity terms that match the incoming pod, counted at their
+    /// node's value of the topology key the check reads (the last term's, see above).
+    existing_anti_affinity: BTreeMap<(&'a str, &'a str), usize>,
+    /// Placed pods matching all of the incoming pod's affinity terms, by their node's
+    /// values of the terms' topology keys.
+    affinity: Tuples<'a>,
+    /// How many placed pods match all of its affinity terms, wherever they are (the
+    /// first-of-group rule reads whether any does).
+    affinity_pods: usize,
+    /// Placed pods matching all of its anti-affinity terms, by their node's values.
+    anti_affinity: Tuples<'a>,
 }
 
 impl<'a> Metadata<'a> {
@@ -86,58 +152,84 @@ impl<'a> Metadata<'a> {
     #[must_use]
     pub fn new(snapshot: &Snapshot<'a>, pod: &Pod) -> Self {
         let mut metadata = Self::default();
-        let affinity = affinity_terms(pod);
-        let anti = anti_affinity_terms(pod);
         // Without terms on either side nothing can match: skip the walk over every pod.
-        if affinity.is_empty() && anti.is_empty() && !snapshot.has_placed_pod_affinity() {
+        if affinity_terms(pod).is_empty()
+            && anti_affinity_terms(pod).is_empty()
+            && !snapshot.has_placed_pod_affinity()
+        {
             return metadata;
         }
-        for (node, info) in snapshot.nodes.iter().enumerate() {
-            let mut affinity_here = false;
-            let mut anti_here = false;
+        let cluster = snapshot.cluster;
+        for (info, node) in snapshot.nodes.iter().zip(&cluster.nodes) {
             for &index in &info.pods {
-                let Some(entry) = snapshot.pod(index) else {
-                    continue;
-                };
-                let existing = &entry.pod;
-                let existing_terms = anti_affinity_terms(existing);
-                if let Some(last) = existing_terms.last() {
-                    for term in existing_terms {
-                        if term_matches(term, existing, pod) {
-                            metadata
-                                .existing_anti_affinity
-                                .push((node, last.topology_key.as_str()));
-                        }
-                    }
+                if let Some(entry) = cluster.pods.get(index) {
+                    metadata.follow(&entry.pod, node, pod, true);
                 }
-                affinity_here |= matches_all(affinity, pod, existing);
-                anti_here |= matches_all(anti, pod, existing);
-            }
-            if affinity_here {
-                metadata.affinity_nodes.push(node);
-            }
-            if anti_here {
-                metadata.anti_affinity_nodes.push(node);
             }
         }
         metadata
     }
+
+    /// True if nothing was counted: the predicate then passes every node but for the
+    /// incoming pod's own affinity terms.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.existing_anti_affinity.is_empty()
+            && self.affinity_pods == 0
+            && self.anti_affinity.is_empty()
+    }
+
+    /// Counts (`joined`) or takes back `existing` on `node` for the incoming `pod`; the
+    /// reach names the keys whose domains around `node` moved, and every node when the
+    /// first-of-group rule may have turned.
+    pub fn follow(&mut self, existing: &Pod, node: &'a Node, pod: &Pod, joined: bool) -> Reach {
+        let mut reach = Reach::default();
+        let existing_terms = anti_affinity_terms(existing);
+        if let Some(last) = existing_terms.last() {
+            let value = node.metadata.labels.get_key_value(&last.topology_key);
+            for term in existing_terms {
+                let Some((key, value)) = value.filter(|_| term_matches(term, existing, pod)) else {
+                    continue;
+                };
+                let pair = (key.as_str(), value.as_str());
+                let slot = self.existing_anti_affinity.entry(pair).or_insert(0);
+                *slot = if joined {
+                    slot.saturating_add(1)
+                } else {
+                    slot.saturating_sub(1)
+                };
+                if *slot == 0 {
+                    self.existing_anti_affinity.remove(&pair);
+                }
+                reach.extend(Reach::of([key.as_str()], false));
+            }
+        }
+        let affinity = affinity_terms(pod);
+        if matches_all(affinity, pod, existing) {
+            let had_none = self.affinity_pods == 0;
+            self.affinity_pods = if joined {
+                self.affinity_pods.saturating_add(1)
+            } else {
+                self.affinity_pods.saturating_sub(1)
+            };
+            count(&mut self.affinity, node, affinity, joined);
+            reach.extend(keys(affinity, had_none != (self.affinity_pods == 0)));
+        }
+        let anti = anti_affinity_terms(pod);
+        if matches_all(anti, pod, existing) {
+            count(&mut self.anti_affinity, node, anti, joined);
+            reach.extend(keys(anti, false));
+        }
+        reach
+    }
 }
 
-/// True if some listed node shares every term's topology value with `node`.
-fn shares_all_topologies(
-    nodes: &[usize],
-    terms: &[PodAffinityTerm],
-    snapshot: &Snapshot<'_>,
-    node: &Node,
-) -> bool {
-    nodes.iter().any(|&other| {
-        snapshot.nodes.get(other).is_some_and(|info| {
-            terms
-                .iter()
-                .all(|term| same_topology(node, info.node, &term.topology_key))
-        })
-    })
+/// A reach over the terms' topology keys.
+fn keys(terms: &[PodAffinityTerm], everywhere: bool) -> Reach {
+    Reach::of(
+        terms.iter().map(|term| term.topology_key.as_str()),
+        everywhere,
+    )
 }
 
 fn failure(specific: &str) -> Status {
@@ -146,33 +238,27 @@ fn failure(specific: &str) -> Status {
 
 /// The predicate.
 #[must_use]
-pub fn predicate(
-    pod: &Pod,
-    metadata: &Metadata<'_>,
-    snapshot: &Snapshot<'_>,
-    node: &Node,
-) -> Status {
-    let blocked = metadata.existing_anti_affinity.iter().any(|&(other, key)| {
-        snapshot
-            .nodes
-            .get(other)
-            .is_some_and(|info| same_topology(node, info.node, key))
-    });
+pub fn predicate(pod: &Pod, metadata: &Metadata<'_>, node: &Node) -> Status {
+    // An existing pod's term blocks the nodes sharing its node's value of the key.
+    let blocked = !metadata.existing_anti_affinity.is_empty()
+        && node.metadata.labels.iter().any(|(key, value)| {
+            metadata
+                .existing_anti_affinity
+                .contains_key(&(key.as_str(), value.as_str()))
+        });
     if blocked {
         return failure(EXISTING_ANTI_AFFINITY);
     }
     let affinity = affinity_terms(pod);
     if !affinity.is_empty() {
-        let near_match = shares_all_topologies(&metadata.affinity_nodes, affinity, snapshot, node);
-        let first_of_group = metadata.affinity_nodes.is_empty() && matches_all(affinity, pod, pod);
+        let near_match = holds(&metadata.affinity, node, affinity);
+        let first_of_group = metadata.affinity_pods == 0 && matches_all(affinity, pod, pod);
         if !near_match && !first_of_group {
             return failure(AFFINITY_RULES);
         }
     }
     let anti = anti_affinity_terms(pod);
-    if !anti.is_empty()
-        && shares_all_topologies(&metadata.anti_affinity_nodes, anti, snapshot, node)
-    {
+    if !anti.is_empty() && holds(&metadata.anti_affinity, node, anti) {
         return failure(ANTI_AFFINITY_RULES);
     }
     Status::success()
@@ -225,7 +311,7 @@ mod tests {
         snapshot
             .nodes
             .iter()
-            .map(|info| predicate(pod, &metadata, &snapshot, info.node))
+            .map(|info| predicate(pod, &metadata, info.node))
             .collect()
     }
 
@@ -284,6 +370,61 @@ mod tests {
             verdicts(&cluster, 1)[0].reasons,
             [REASON, EXISTING_ANTI_AFFINITY]
         );
+    }
+
+    // Following binds and unbinds gives the verdicts a fresh scan gives.
+    #[test]
+    fn following_pods_matches_a_fresh_scan() {
+        let mut incoming = labelled("incoming", &[("app", "web")]);
+        incoming.spec.affinity = Some(Affinity {
+            pod_affinity: Some(PodAffinity {
+                required_during_scheduling_ignored_during_execution: vec![term(
+                    "app", "db", "zone",
+                )],
+                ..PodAffinity::default()
+            }),
+            pod_anti_affinity: Some(PodAntiAffinity {
+                required_during_scheduling_ignored_during_execution: vec![term(
+                    "app",
+                    "web",
+                    "kubernetes.io/hostname",
+                )],
+                ..PodAntiAffinity::default()
+            }),
+            ..Affinity::default()
+        });
+        let db = labelled("db", &[("app", "db")]);
+        let web = labelled("web", &[("app", "web")]);
+        let nodes = vec![
+            zone_node("a1", "az1"),
+            zone_node("a2", "az1"),
+            zone_node("b1", "az2"),
+        ];
+        let cluster = testing::cluster(nodes, vec![db, web, incoming]);
+        let mut snapshot = Snapshot::new(&cluster, Accounting::Legacy);
+        let pod = &cluster.pods[2].pod;
+        let passed = |metadata: &Metadata<'_>, snapshot: &Snapshot<'_>| -> Vec<bool> {
+            snapshot
+                .nodes
+                .iter()
+                .map(|info| predicate(pod, metadata, info.node).passed())
+                .collect()
+        };
+        let mut followed = Metadata::new(&snapshot, pod);
+        // No db pod anywhere and the pod is not one: no node qualifies.
+        assert_eq!(passed(&followed, &snapshot), [false, false, false]);
+        for (bind, node) in [(0, 0), (1, 1), (0, 2)] {
+            let clock = snapshot.clock();
+            snapshot.bind(bind, node);
+            for change in snapshot.changes_since(clock).unwrap().collect::<Vec<_>>() {
+                let other = &cluster.pods[change.pod].pod;
+                followed.follow(other, &cluster.nodes[change.node], pod, change.joined);
+            }
+            let fresh = Metadata::new(&snapshot, pod);
+            assert_eq!(passed(&followed, &snapshot), passed(&fresh, &snapshot));
+        }
+        // The db pod moved to b1 (az2); the web pod holds a2 by anti-affinity.
+        assert_eq!(passed(&followed, &snapshot), [false, false, true]);
     }
 
     // Incoming anti-affinity terms are ANDed: a pod matching only one term does not block.

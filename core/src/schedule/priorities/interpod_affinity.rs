@@ -8,14 +8,21 @@
 //! anti-affinity), `hardPodAffinitySymmetricWeight` for each required affinity term of
 //! `E` matching the pod, and the weights of `E`'s preferred (anti-)affinity terms matching
 //! the pod. Normalised with the minimum and maximum **starting at 0**:
-//! `int(10 * (count - min) / (max - min))`, all 0 when `max == min`.
+//! `int(10 * (count - min) / (max - min))`, all 0 when `max == min`. The weights are
+//! summed per topology pair ([`TopologySums`]) rather than per node, which gives the same
+//! counts (integers, exact in upstream's floats) and lets the sums follow binds.
 
 use alloc::vec::Vec;
 
-use super::{truncate, MAX_PRIORITY_F64};
+use crate::cluster::Cluster;
 use crate::model::{Node, Pod, PodAffinityTerm, WeightedPodAffinityTerm};
-use crate::schedule::predicates::{same_topology, term_matches};
+use crate::schedule::plugins::normalize;
+use crate::schedule::predicates::term_matches;
 use crate::schedule::snapshot::{NodeInfo, Snapshot};
+use crate::schedule::topology::TopologySums;
+use crate::schedule::Reach;
+
+use crate::schedule::legacy::MAX_PRIORITY;
 
 fn has_pod_affinity(pod: &Pod) -> (bool, bool) {
     pod.spec
@@ -29,118 +36,165 @@ fn has_pod_affinity(pod: &Pod) -> (bool, bool) {
         })
 }
 
-/// Adds `weight` to every feasible node sharing `term`'s topology with `fixed`, when
-/// `target` matches the term defined by `defining`.
-#[allow(clippy::too_many_arguments)]
-fn process(
-    counts: &mut [f64],
-    nodes: &[&NodeInfo<'_>],
-    term: &PodAffinityTerm,
-    defining: &Pod,
-    target: &Pod,
-    fixed: &Node,
-    weight: f64,
-) {
-    if !term_matches(term, defining, target) {
-        return;
-    }
-    for (count, info) in counts.iter_mut().zip(nodes) {
-        if same_topology(info.node, fixed, &term.topology_key) {
-            *count += weight;
-        }
-    }
+/// The preferred terms of a pod's affinity (`anti`: of its anti-affinity).
+fn preferred(pod: &Pod, anti: bool) -> &[WeightedPodAffinityTerm] {
+    let affinity = pod.spec.affinity.as_ref();
+    let terms = if anti {
+        affinity
+            .and_then(|a| a.pod_anti_affinity.as_ref())
+            .map(|terms| &terms.preferred_during_scheduling_ignored_during_execution)
+    } else {
+        affinity
+            .and_then(|a| a.pod_affinity.as_ref())
+            .map(|terms| &terms.preferred_during_scheduling_ignored_during_execution)
+    };
+    terms.map_or(&[], Vec::as_slice)
 }
 
-fn process_weighted(
-    counts: &mut [f64],
-    nodes: &[&NodeInfo<'_>],
-    terms: &[WeightedPodAffinityTerm],
-    defining: &Pod,
-    target: &Pod,
-    fixed: &Node,
-    sign: f64,
-) {
-    for term in terms {
-        process(
-            counts,
-            nodes,
-            &term.pod_affinity_term,
-            defining,
-            target,
-            fixed,
-            f64::from(term.weight) * sign,
-        );
+/// The required terms of a pod's affinity.
+fn required_affinity(pod: &Pod) -> &[PodAffinityTerm] {
+    pod.spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.pod_affinity.as_ref())
+        .map_or(&[], |terms| {
+            terms
+                .required_during_scheduling_ignored_during_execution
+                .as_slice()
+        })
+}
+
+/// The weights of every matching term, summed per topology pair of the matching pod's
+/// node, for one incoming pod; follows pods joining and leaving nodes.
+#[derive(Clone, Debug)]
+pub struct State<'a> {
+    pod: &'a Pod,
+    hard_weight: i64,
+    sums: TopologySums<'a>,
+}
+
+impl<'a> State<'a> {
+    /// Sums the terms over the snapshot's placed pods; `cluster` is the snapshot's.
+    #[must_use]
+    pub fn new(
+        snapshot: &Snapshot<'_>,
+        cluster: &'a Cluster,
+        pod: &'a Pod,
+        hard_weight: i64,
+    ) -> Self {
+        let mut state = Self {
+            pod,
+            hard_weight,
+            sums: TopologySums::default(),
+        };
+        for (info, node) in snapshot.nodes.iter().zip(&cluster.nodes) {
+            for &index in &info.pods {
+                if let Some(entry) = cluster.pods.get(index) {
+                    state.process(&entry.pod, node, true, &mut |_| {});
+                }
+            }
+        }
+        state
+    }
+
+    /// Adds (`joined`) or takes back what `existing` on `fixed` contributes: the incoming
+    /// pod's preferred terms that match it, and its terms that match the incoming pod.
+    fn process(
+        &mut self,
+        existing: &Pod,
+        fixed: &'a Node,
+        joined: bool,
+        touched: &mut dyn FnMut(&'a str),
+    ) {
+        let pod = self.pod;
+        let (has_affinity, has_anti) = has_pod_affinity(pod);
+        let (existing_affinity, existing_anti) = has_pod_affinity(existing);
+        if !has_affinity && !has_anti && !existing_affinity && !existing_anti {
+            return;
+        }
+        let sums = &mut self.sums;
+        let mut add = |term: &PodAffinityTerm, defining: &Pod, target: &Pod, weight: i64| {
+            if term_matches(term, defining, target) {
+                if let Some(key) = sums.add(fixed, &term.topology_key, weight, joined) {
+                    touched(key);
+                }
+            }
+        };
+        for term in preferred(pod, false) {
+            add(
+                &term.pod_affinity_term,
+                pod,
+                existing,
+                i64::from(term.weight),
+            );
+        }
+        for term in preferred(pod, true) {
+            add(
+                &term.pod_affinity_term,
+                pod,
+                existing,
+                -i64::from(term.weight),
+            );
+        }
+        if self.hard_weight > 0 {
+            for term in required_affinity(existing) {
+                add(term, existing, pod, self.hard_weight);
+            }
+        }
+        for term in preferred(existing, false) {
+            add(
+                &term.pod_affinity_term,
+                existing,
+                pod,
+                i64::from(term.weight),
+            );
+        }
+        for term in preferred(existing, true) {
+            add(
+                &term.pod_affinity_term,
+                existing,
+                pod,
+                -i64::from(term.weight),
+            );
+        }
+    }
+
+    /// Another pod joins (`joined`) or leaves `node`: the domains around it whose sums
+    /// moved.
+    pub fn follow(&mut self, existing: &Pod, node: &'a Node, joined: bool) -> Reach {
+        let mut keys = Vec::new();
+        self.process(existing, node, joined, &mut |key| keys.push(key));
+        Reach::of(keys, false)
+    }
+
+    /// A node's count before normalising.
+    #[must_use]
+    pub fn raw(&self, node: &Node) -> i64 {
+        self.sums.of(node)
+    }
+
+    /// Normalised scores over the feasible nodes.
+    #[must_use]
+    pub fn scores(&self, nodes: &[&NodeInfo<'_>]) -> Vec<i64> {
+        let raw: Vec<i64> = nodes.iter().map(|info| self.raw(info.node)).collect();
+        // 1.11 starts both bounds at 0 (later releases use the true minimum and maximum).
+        let highest = raw.iter().copied().fold(0, i64::max);
+        let lowest = raw.iter().copied().fold(0, i64::min);
+        raw.iter()
+            .map(|&count| normalize::min_max(count, lowest, highest, MAX_PRIORITY))
+            .collect()
     }
 }
 
 /// Normalised scores over the feasible nodes.
 #[must_use]
-#[allow(clippy::cast_precision_loss)]
 pub fn scores(
     pod: &Pod,
     snapshot: &Snapshot<'_>,
     nodes: &[&NodeInfo<'_>],
     hard_weight: i64,
 ) -> Vec<i64> {
-    let mut counts = alloc::vec![0.0f64; nodes.len()];
-    let (has_affinity, has_anti) = has_pod_affinity(pod);
-    let affinity = pod.spec.affinity.as_ref();
-    for info in &snapshot.nodes {
-        for &index in &info.pods {
-            let Some(entry) = snapshot.pod(index) else {
-                continue;
-            };
-            let existing = &entry.pod;
-            let (existing_affinity, existing_anti) = has_pod_affinity(existing);
-            if !has_affinity && !has_anti && !existing_affinity && !existing_anti {
-                continue;
-            }
-            let fixed = info.node;
-            if let Some(terms) = affinity.and_then(|a| a.pod_affinity.as_ref()) {
-                let preferred = &terms.preferred_during_scheduling_ignored_during_execution;
-                process_weighted(&mut counts, nodes, preferred, pod, existing, fixed, 1.0);
-            }
-            if let Some(terms) = affinity.and_then(|a| a.pod_anti_affinity.as_ref()) {
-                let preferred = &terms.preferred_during_scheduling_ignored_during_execution;
-                process_weighted(&mut counts, nodes, preferred, pod, existing, fixed, -1.0);
-            }
-            let existing_spec = existing.spec.affinity.as_ref();
-            if let Some(terms) = existing_spec.and_then(|a| a.pod_affinity.as_ref()) {
-                if hard_weight > 0 {
-                    for term in &terms.required_during_scheduling_ignored_during_execution {
-                        process(
-                            &mut counts,
-                            nodes,
-                            term,
-                            existing,
-                            pod,
-                            fixed,
-                            hard_weight as f64,
-                        );
-                    }
-                }
-                let preferred = &terms.preferred_during_scheduling_ignored_during_execution;
-                process_weighted(&mut counts, nodes, preferred, existing, pod, fixed, 1.0);
-            }
-            if let Some(terms) = existing_spec.and_then(|a| a.pod_anti_affinity.as_ref()) {
-                let preferred = &terms.preferred_during_scheduling_ignored_during_execution;
-                process_weighted(&mut counts, nodes, preferred, existing, pod, fixed, -1.0);
-            }
-        }
-    }
-    // 1.11 starts both bounds at 0 (later releases use the true minimum and maximum).
-    let max = counts.iter().copied().fold(0.0f64, f64::max);
-    let min = counts.iter().copied().fold(0.0f64, f64::min);
-    counts
-        .iter()
-        .map(|&count| {
-            if max - min > 0.0 {
-                truncate(MAX_PRIORITY_F64 * ((count - min) / (max - min)))
-            } else {
-                0
-            }
-        })
-        .collect()
+    State::new(snapshot, snapshot.cluster, pod, hard_weight).scores(nodes)
 }
 
 #[cfg(test)]
