@@ -334,6 +334,7 @@ fn schedule_all(
         selector: select::HostSelector::new(version, options.seed),
         sampling: select::Sampling::default(),
         equivalence: equivalence::EquivalenceCache::default(),
+        preemption: preemption::DryRuns::default(),
     };
     let mut placements = Vec::new();
     let mut verdict_budget = options
@@ -410,11 +411,12 @@ fn schedule_all(
 }
 
 /// What placement carries from one pod to the next: the tie-break state, the sampling
-/// rotation and the equivalence cache.
+/// rotation, the equivalence cache and the last preemptor's dry runs.
 struct Driver<'p> {
     selector: select::HostSelector,
     sampling: select::Sampling,
     equivalence: equivalence::EquivalenceCache<'p>,
+    preemption: preemption::DryRuns,
 }
 
 /// One pod: filter every node, score, select, bind (or explain and preempt).
@@ -441,6 +443,28 @@ fn schedule_one<'p>(
     let prepared = if !record && nominated.is_empty() && own_nomination.is_none() && node_count > 0
     {
         match driver.equivalence.update(profile, snapshot, pod) {
+            equivalence::Lookup::Cached(cached) if cached.feasible() == 0 => {
+                let nominated = unschedulable(
+                    profile,
+                    snapshot,
+                    pod,
+                    cached.codes(),
+                    &mut cached.reason_counts(),
+                    &mut driver.preemption,
+                    true,
+                    placement,
+                );
+                let verdict = |node: usize| {
+                    let name = snapshot.nodes.get(node)?.name();
+                    let verdict = NodeVerdict {
+                        reasons: cached.reasons(node).to_vec(),
+                        ..NodeVerdict::default()
+                    };
+                    Some((String::from(name), verdict))
+                };
+                placement.nodes = NodeVerdicts(nominated.and_then(verdict).into_iter().collect());
+                return;
+            }
             equivalence::Lookup::Cached(cached) => {
                 place_cached(
                     profile,
@@ -472,7 +496,14 @@ fn schedule_one<'p>(
             return;
         }
         Prepared::Rejected(status) => {
-            reject_everywhere(profile, snapshot, pod, &status, placement);
+            reject_everywhere(
+                profile,
+                snapshot,
+                pod,
+                &status,
+                placement,
+                &mut driver.preemption,
+            );
             return;
         }
         Prepared::Filter { cycle, only } => (cycle, only),
@@ -504,40 +535,8 @@ fn schedule_one<'p>(
                 }
                 None => cycle.filter(snapshot, node),
             };
-            let mut code = Code::Success;
-            if record {
-                verdict.predicates.reserve_exact(results.len());
-            }
-            for (filter, status) in results {
-                // An error ends the node's evaluation, even after failures with
-                // alwaysCheckAllPredicates, and then the pod's scheduling attempt.
-                if status.code == Code::Error
-                    && code != Code::Error
-                    && (code == Code::Success || profile.check_all())
-                {
-                    let text = status.reasons.first().cloned().unwrap_or_default();
-                    verdict.reasons = alloc::vec![text.clone()];
-                    errors.push((String::from(filter.as_ref()), text));
-                    code = Code::Error;
-                } else if !status.passed()
-                    && code != Code::Error
-                    && (code == Code::Success || profile.check_all())
-                {
-                    verdict.reasons.extend(status.reasons.iter().cloned());
-                    // Preemption skips a node if any recorded reason is one it cannot
-                    // resolve (1.11 `nodesWherePreemptionMightHelp`).
-                    if code != Code::UnschedulableAndUnresolvable {
-                        code = status.code;
-                    }
-                }
-                if record {
-                    verdict.predicates.push(PredicateVerdict {
-                        name: filter,
-                        passed: status.passed(),
-                        reasons: status.reasons,
-                    });
-                }
-            }
+            let (code, error) = node_verdict(profile, results, record, &mut verdict);
+            errors.extend(error);
             code
         };
         if code == Code::Success {
@@ -613,23 +612,107 @@ fn schedule_one<'p>(
         cycle.reserve(snapshot, node);
         return;
     }
-    placement.outcome = Outcome::Unschedulable;
-    let reasons = verdicts
+    let mut reasons = verdicts
         .iter()
-        .flat_map(|verdict| verdict.reasons.iter().map(String::as_str));
-    let fit_error = match version {
-        Version::Legacy => message::legacy(node_count, reasons),
-        Version::Current => message::framework(node_count, None, reasons, None),
+        .flat_map(|verdict| verdict.reasons.iter().map(|reason| (reason.as_str(), 1)));
+    let nominated = unschedulable(
+        profile,
+        snapshot,
+        pod,
+        &codes,
+        &mut reasons,
+        &mut driver.preemption,
+        !record,
+        placement,
+    );
+    placement.nodes = keep_verdicts(snapshot, verdicts, record, nominated);
+}
+
+/// Reduces a node's filter results to what upstream records: the first failing filter's
+/// reasons (every failing one's with alwaysCheckAllPredicates), or the first error's
+/// text, into `verdict` (with every filter's own verdict when `record`); gives the node's
+/// code and the error as `(filter, text)`.
+fn node_verdict(
+    profile: &dyn Profile,
+    results: Vec<(Cow<'static, str>, Status)>,
+    record: bool,
+    verdict: &mut NodeVerdict,
+) -> (Code, Option<(String, String)>) {
+    let mut code = Code::Success;
+    let mut error = None;
+    if record {
+        verdict.predicates.reserve_exact(results.len());
+    }
+    for (filter, status) in results {
+        // An error ends the node's evaluation, even after failures with
+        // alwaysCheckAllPredicates, and then the pod's scheduling attempt.
+        if status.code == Code::Error
+            && code != Code::Error
+            && (code == Code::Success || profile.check_all())
+        {
+            let text = status.reasons.first().cloned().unwrap_or_default();
+            verdict.reasons = alloc::vec![text.clone()];
+            error = Some((String::from(filter.as_ref()), text));
+            code = Code::Error;
+        } else if !status.passed()
+            && code != Code::Error
+            && (code == Code::Success || profile.check_all())
+        {
+            verdict.reasons.extend(status.reasons.iter().cloned());
+            // Preemption skips a node if any recorded reason is one it cannot resolve
+            // (1.11 `nodesWherePreemptionMightHelp`).
+            if code != Code::UnschedulableAndUnresolvable {
+                code = status.code;
+            }
+        }
+        if record {
+            verdict.predicates.push(PredicateVerdict {
+                name: filter,
+                passed: status.passed(),
+                reasons: status.reasons,
+            });
+        }
+    }
+    (code, error)
+}
+
+/// A pod no node fits: the FailedScheduling message from every node's reasons (each with
+/// how many times it counts), then preemption; gives the node the pod was nominated to,
+/// if any.
+#[allow(clippy::too_many_arguments)]
+fn unschedulable(
+    profile: &dyn Profile,
+    snapshot: &mut Snapshot<'_>,
+    pod: usize,
+    codes: &[Code],
+    reasons: &mut dyn Iterator<Item = (&str, usize)>,
+    dry_runs: &mut preemption::DryRuns,
+    reuse_dry_runs: bool,
+    placement: &mut Placement,
+) -> Option<usize> {
+    let node_count = snapshot.nodes.len();
+    placement.outcome = Outcome::Unschedulable;
+    let all = reasons;
+    let fit_error = match profile.version() {
+        Version::Legacy => message::legacy(node_count, all),
+        Version::Current => message::framework(node_count, None, all, None),
     };
     placement.message = Some(fit_error);
     if profile.preemption() {
-        preemption::preempt(profile, snapshot, pod, &codes, placement);
+        preemption::preempt(
+            profile,
+            snapshot,
+            pod,
+            codes,
+            placement,
+            dry_runs,
+            reuse_dry_runs,
+        );
     }
-    let nominated = placement
+    placement
         .nominated_node
         .as_deref()
-        .and_then(|name| snapshot.nodes.iter().position(|info| info.name() == name));
-    placement.nodes = keep_verdicts(snapshot, verdicts, record, nominated);
+        .and_then(|name| snapshot.nodes.iter().position(|info| info.name() == name))
 }
 
 /// Places a pod by the equivalence cache's answer, as the full evaluation would have.
@@ -944,11 +1027,17 @@ fn reject_everywhere(
     pod: usize,
     status: &Status,
     placement: &mut Placement,
+    dry_runs: &mut preemption::DryRuns,
 ) {
     let node_count = snapshot.nodes.len();
     let text = status.reasons.join(", ");
     placement.outcome = Outcome::Unschedulable;
-    placement.message = Some(message::framework(node_count, Some(&text), [], None));
+    placement.message = Some(message::framework(
+        node_count,
+        Some(&text),
+        [] as [&str; 0],
+        None,
+    ));
     placement.nodes = NodeVerdicts(
         snapshot
             .nodes
@@ -970,7 +1059,7 @@ fn reject_everywhere(
     }
     if profile.preemption() {
         let codes = alloc::vec![status.code; node_count];
-        preemption::preempt(profile, snapshot, pod, &codes, placement);
+        preemption::preempt(profile, snapshot, pod, &codes, placement, dry_runs, false);
     }
 }
 

@@ -21,27 +21,15 @@
 
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::plugins::normalize;
 use super::snapshot::Snapshot;
 use super::status::Code;
-use super::{Cycle, NodeLocalScore, Prepared, Profile, Reach, Reduce};
+use super::{node_verdict, Cycle, NodeLocalScore, Prepared, Profile, Reach, Reduce};
 use crate::cluster::PodEntry;
-use crate::report::scheduling::ScoreMap;
-
-/// One node's filter outcome for the class.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Fit {
-    /// Not evaluated yet.
-    Unknown,
-    /// Every filter passed.
-    Feasible,
-    /// A filter failed.
-    Infeasible,
-    /// A filter erred (the full evaluation reports it).
-    Error,
-}
+use crate::report::scheduling::{NodeVerdict, ScoreMap};
 
 /// The total of a node that is not feasible (below any real total).
 const NOT_FEASIBLE: i64 = i64::MIN;
@@ -69,9 +57,13 @@ struct Class<'p> {
     stamps: Vec<Option<u64>>,
     /// [`Snapshot::clock`] when every node and the cycle were last brought up to date.
     clock: Option<u64>,
-    /// Per node, the filter outcome.
-    fits: Vec<Fit>,
-    /// How many nodes have [`Fit::Error`].
+    /// Per node, the filters' code ([`Code::Success`] where it fits).
+    codes: Vec<Code>,
+    /// Per node, the reasons upstream records where it does not fit.
+    reasons: Vec<Vec<String>>,
+    /// How many times each reason is recorded over all nodes (the message's histogram).
+    reason_counts: BTreeMap<String, usize>,
+    /// How many nodes have [`Code::Error`].
     errors: usize,
     /// Per node, one value per score (`node * scores.len() + score`).
     values: Vec<i64>,
@@ -116,9 +108,10 @@ pub enum Lookup<'c, 'p> {
 
 impl<'p> EquivalenceCache<'p> {
     /// Brings the pod's class up to date, re-evaluating the nodes a change of pods may
-    /// have moved, and answers from it; the full evaluation when the pod's scores are not
-    /// node-local, when a filter errs on some node or when no node fits (the full
-    /// evaluation then explains the outcome).
+    /// have moved, and answers from it: where the pod fits and each node's total, or
+    /// each node's reasons when it fits nowhere. The full evaluation when the pod's scores
+    /// are not node-local, when a filter errs on some node, or when nothing fits and a
+    /// PreFilter's subset left nodes out.
     pub fn update(
         &mut self,
         profile: &'p dyn Profile,
@@ -175,13 +168,6 @@ impl<'p> EquivalenceCache<'p> {
             && class.cycle.is_some()
             && self.follow(class, snapshot, &mut candidates);
         if !followed {
-            // Nothing fitted last time and more changed since than the snapshot remembers
-            // (preemption's trial evictions touch every candidate node): the full
-            // evaluation, which explains and preempts, costs no more than bringing the
-            // class up to date.
-            if class.clock.is_some() && class.feasible == 0 && class.cycle.is_some() {
-                return Some(profile.prepare(snapshot, pod));
-            }
             match profile.prepare(snapshot, pod) {
                 Prepared::Filter { cycle, only } => class.restart(cycle, only, volumes),
                 other => {
@@ -214,7 +200,7 @@ impl<'p> EquivalenceCache<'p> {
             };
             if *stamp != Some(version) {
                 *stamp = Some(version);
-                renormalize |= class.evaluate(&*cycle, snapshot, node);
+                renormalize |= class.evaluate(profile, &*cycle, snapshot, node);
                 changed.push(node);
             }
         }
@@ -242,7 +228,9 @@ impl<'p> EquivalenceCache<'p> {
             }
         }
         class.stale = false;
-        (class.feasible == 0).then(|| profile.prepare(snapshot, pod))
+        // Nothing fits: the class explains it with each node's reasons, unless a
+        // PreFilter's subset left nodes out (the full evaluation words them).
+        (class.feasible == 0 && class.only.is_some()).then(|| profile.prepare(snapshot, pod))
     }
 
     /// Follows every change since the class's clock with its cycle and marks the nodes
@@ -314,6 +302,27 @@ fn labelled<'p>(snapshot: &Snapshot<'p>) -> BTreeMap<(&'p str, &'p str), Vec<usi
 }
 
 impl Cached<'_, '_> {
+    /// Each node's filter code ([`Code::Success`] where the pod fits).
+    #[must_use]
+    pub fn codes(&self) -> &[Code] {
+        &self.class.codes
+    }
+
+    /// The reasons upstream records for a node where the pod does not fit.
+    #[must_use]
+    pub fn reasons(&self, node: usize) -> &[String] {
+        self.class.reasons.get(node).map_or(&[], Vec::as_slice)
+    }
+
+    /// Every reason recorded on some node, with how many times (the message's
+    /// histogram).
+    pub fn reason_counts(&self) -> impl Iterator<Item = (&str, usize)> + '_ {
+        self.class
+            .reason_counts
+            .iter()
+            .map(|(reason, &count)| (reason.as_str(), count))
+    }
+
     /// True if the pod fits on `node`.
     #[must_use]
     pub fn fits(&self, node: usize) -> bool {
@@ -396,7 +405,9 @@ impl<'p> Class<'p> {
             volumes: 0,
             stamps: Vec::new(),
             clock: None,
-            fits: Vec::new(),
+            codes: Vec::new(),
+            reasons: Vec::new(),
+            reason_counts: BTreeMap::new(),
             errors: 0,
             values: Vec::new(),
             bounds: Vec::new(),
@@ -421,8 +432,13 @@ impl<'p> Class<'p> {
         self.totals.clear();
         self.totals.resize(node_count, NOT_FEASIBLE);
         self.stamps.fill(None);
-        self.fits.clear();
-        self.fits.resize(node_count, Fit::Unknown);
+        // Every node is evaluated before its code is read.
+        self.codes.clear();
+        self.codes
+            .resize(node_count, Code::UnschedulableAndUnresolvable);
+        self.reasons.clear();
+        self.reasons.resize_with(node_count, Vec::new);
+        self.reason_counts.clear();
         self.clock = None;
         self.errors = 0;
         self.feasible = 0;
@@ -479,7 +495,7 @@ impl<'p> Class<'p> {
 
     /// True if the node passed the filters and is in the PreFilter subset, if any.
     fn fits(&self, node: usize) -> bool {
-        self.fits.get(node) == Some(&Fit::Feasible)
+        self.codes.get(node) == Some(&Code::Success)
             && self
                 .only
                 .as_ref()
@@ -531,7 +547,7 @@ impl<'p> Class<'p> {
 
     /// Per score, the lowest and highest value among the nodes that fit.
     fn feasible_bounds(&self) -> Vec<(i64, i64)> {
-        let fitting = (0..self.fits.len()).filter(|&node| self.fits(node));
+        let fitting = (0..self.codes.len()).filter(|&node| self.fits(node));
         self.bounds_over(fitting)
     }
 
@@ -561,26 +577,44 @@ impl<'p> Class<'p> {
 
     /// Filters and scores one node afresh; true if that may move the normalisation (the
     /// node's fit or a normalised value changed).
-    fn evaluate(&mut self, cycle: &dyn Cycle, snapshot: &Snapshot<'_>, node: usize) -> bool {
-        let results = cycle.filter(snapshot, node);
-        let fit = if results.iter().any(|(_, status)| status.code == Code::Error) {
-            Fit::Error
-        } else if results.iter().all(|(_, status)| status.passed()) {
-            Fit::Feasible
-        } else {
-            Fit::Infeasible
-        };
-        let Some(slot) = self.fits.get_mut(node) else {
+    fn evaluate(
+        &mut self,
+        profile: &dyn Profile,
+        cycle: &dyn Cycle,
+        snapshot: &Snapshot<'_>,
+        node: usize,
+    ) -> bool {
+        let mut verdict = NodeVerdict::default();
+        let (code, _) = node_verdict(profile, cycle.filter(snapshot, node), false, &mut verdict);
+        let (Some(slot), Some(reasons)) = (self.codes.get_mut(node), self.reasons.get_mut(node))
+        else {
             return false;
         };
-        let before = core::mem::replace(slot, fit);
-        match (before == Fit::Error, fit == Fit::Error) {
+        let before = core::mem::replace(slot, code);
+        for reason in reasons.iter() {
+            if let Some(count) = self.reason_counts.get_mut(reason) {
+                *count = count.saturating_sub(1);
+                if *count == 0 {
+                    self.reason_counts.remove(reason);
+                }
+            }
+        }
+        for reason in &verdict.reasons {
+            match self.reason_counts.get_mut(reason) {
+                Some(count) => *count = count.saturating_add(1),
+                None => {
+                    self.reason_counts.insert(reason.clone(), 1);
+                }
+            }
+        }
+        *reasons = verdict.reasons;
+        match (before == Code::Error, code == Code::Error) {
             (false, true) => self.errors = self.errors.saturating_add(1),
             (true, false) => self.errors = self.errors.saturating_sub(1),
             _ => {}
         }
-        let mut moved = before != fit;
-        if fit == Fit::Feasible {
+        let mut moved = (before == Code::Success) != (code == Code::Success);
+        if code == Code::Success {
             let start = node.saturating_mul(self.scores.len());
             for (index, score) in self.scores.iter().enumerate() {
                 let value = match score.reduce {

@@ -9,12 +9,33 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+/// A reason as the histogram counts it: once (`&str`), or already counted
+/// (`(&str, count)`, as the equivalence cache keeps them).
+pub trait Counted<'r> {
+    /// The reason and how many times it counts.
+    fn counted(self) -> (&'r str, usize);
+}
+
+impl<'r> Counted<'r> for &'r str {
+    fn counted(self) -> (&'r str, usize) {
+        (self, 1)
+    }
+}
+
+impl<'r> Counted<'r> for (&'r str, usize) {
+    fn counted(self) -> (&'r str, usize) {
+        self
+    }
+}
+
 /// The sorted histogram `"<count> <reason>"` of the reasons of every failed node.
 #[must_use]
-pub fn histogram<'r>(reasons: impl IntoIterator<Item = &'r str>) -> String {
+pub fn histogram<'r, R: Counted<'r>>(reasons: impl IntoIterator<Item = R>) -> String {
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for reason in reasons {
-        *counts.entry(reason).or_insert(0) += 1;
+        let (reason, count) = reason.counted();
+        let slot = counts.entry(reason).or_insert(0);
+        *slot = slot.saturating_add(count);
     }
     let mut entries: Vec<String> = counts
         .into_iter()
@@ -26,7 +47,10 @@ pub fn histogram<'r>(reasons: impl IntoIterator<Item = &'r str>) -> String {
 
 /// Kubernetes 1.11: `0/N nodes are available: <histogram>.`
 #[must_use]
-pub fn legacy<'r>(all_nodes: usize, reasons: impl IntoIterator<Item = &'r str>) -> String {
+pub fn legacy<'r, R: Counted<'r>>(
+    all_nodes: usize,
+    reasons: impl IntoIterator<Item = R>,
+) -> String {
     alloc::format!("0/{all_nodes} nodes are available: {}.", histogram(reasons))
 }
 
@@ -34,10 +58,10 @@ pub fn legacy<'r>(all_nodes: usize, reasons: impl IntoIterator<Item = &'r str>) 
 /// ` <histogram>.`, then ` <post-filter message>` as it is (a nested preemption message
 /// brings its own final dot).
 #[must_use]
-pub fn framework<'r>(
+pub fn framework<'r, R: Counted<'r>>(
     all_nodes: usize,
     pre_filter: Option<&str>,
-    reasons: impl IntoIterator<Item = &'r str>,
+    reasons: impl IntoIterator<Item = R>,
     post_filter: Option<&str>,
 ) -> String {
     let mut text = alloc::format!("0/{all_nodes} nodes are available:");
@@ -86,6 +110,11 @@ mod tests {
             histogram(many),
             "10 Insufficient cpu, 2 Insufficient memory"
         );
+        // Counted reasons add up like repeated ones.
+        assert_eq!(
+            histogram([("Insufficient cpu", 7), ("Insufficient cpu", 3)]),
+            "10 Insufficient cpu"
+        );
     }
 
     #[test]
@@ -104,7 +133,7 @@ mod tests {
             framework(
                 2,
                 Some("pod has unbound immediate PersistentVolumeClaims"),
-                [],
+                [] as [&str; 0],
                 None
             ),
             "0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims."

@@ -15,6 +15,11 @@
 //!
 //! The victims are evicted in the simulation, and the preemptor is placed as its next
 //! scheduling attempt would place it.
+//!
+//! A node's dry run depends only on the pod and that node's pods when the pod's cycle does
+//! not depend on other pods, so the dry runs of the last preemptor are kept ([`DryRuns`])
+//! and run again only on nodes whose pods changed: a queue of preemptors of one template
+//! costs what each changes, not nodes times preemptors.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -35,23 +40,72 @@ pub const NO_VICTIMS: &str = "No preemption victims found for incoming pod";
 pub const POLICY_NEVER: &str = "not eligible due to preemptionPolicy=Never.";
 
 /// Victims chosen on one node.
+#[derive(Clone, Debug)]
 struct Candidate {
     node: usize,
     /// Pod indexes, in upstream's order.
     victims: Vec<usize>,
     /// Which victims violate a budget.
     violating: Vec<bool>,
-    violations: usize,
+    /// `pickOneNodeForPreemption`'s ordered criteria, each higher for a better node:
+    /// fewest violations, lowest highest-victim priority, lowest sum of priorities,
+    /// fewest victims (the sequence of choices is the lexicographic maximum).
+    rank: [i64; 4],
+}
+
+/// A node's dry run: its victims, or why it is no candidate.
+type DryRun = Result<Candidate, Vec<String>>;
+
+/// The dry runs of the last preemptor, kept per node for the next pod of its template: a
+/// node's dry run depends on the pod and that node's pods alone when the pod's cycle does
+/// not depend on other pods (budgets' allowances are read from the input, as upstream
+/// reads the budgets' status), so it is run again only on nodes whose pods changed.
+#[derive(Default)]
+pub struct DryRuns {
+    /// The pod they were run for.
+    pod: Option<usize>,
+    /// Per node, the node's [`Snapshot::node_version`] after the dry run, and its outcome.
+    runs: Vec<Option<(u64, DryRun)>>,
+}
+
+impl DryRuns {
+    /// Keeps the runs if they were made for a pod equivalent to `pod`, else forgets them.
+    fn prepare_for(&mut self, snapshot: &Snapshot<'_>, pod: usize) {
+        let same = self
+            .pod
+            .and_then(|known| snapshot.pod(known))
+            .zip(snapshot.pod(pod))
+            .is_some_and(|(known, entry)| super::equivalence::equivalent(known, entry));
+        if !same || self.runs.len() != snapshot.nodes.len() {
+            self.runs.clear();
+            self.runs.resize(snapshot.nodes.len(), None);
+        }
+        self.pod = Some(pod);
+    }
+
+    /// The node's run, if the node's pods are the ones it was made with.
+    fn current(
+        &self,
+        snapshot: &Snapshot<'_>,
+        node: usize,
+    ) -> Option<&Result<Candidate, Vec<String>>> {
+        let (version, run) = self.runs.get(node)?.as_ref()?;
+        (*version == snapshot.node_version(node)).then_some(run)
+    }
 }
 
 /// Runs preemption for a pod that fits nowhere; records it in `placement` and, when it
-/// succeeds, evicts the victims and places the pod.
+/// succeeds, evicts the victims and places the pod. `dry_runs` are reused only with
+/// `reuse` (placement does not while the report records every node's verdict, so the
+/// differential test of the equivalence cache checks the reuse too).
 pub fn preempt(
     profile: &dyn Profile,
     snapshot: &mut Snapshot<'_>,
     pod: usize,
     codes: &[Code],
     placement: &mut Placement,
+    dry_runs: &mut DryRuns,
+    reuse: bool,
 ) {
     let version = profile.version();
     let Some(entry) = snapshot.pod(pod) else {
@@ -66,37 +120,49 @@ pub fn preempt(
         );
         return;
     }
-    // Reasons per node for 1.34's nested message; nodes not dry-run are "not helpful".
-    let mut dry_run_reasons: Vec<Vec<String>> = (0..node_count)
-        .map(|_| alloc::vec![String::from(NOT_HELPFUL)])
-        .collect();
-    // One cycle for every dry run when it does not depend on the pods being removed.
+    // One cycle for every dry run when it does not depend on the pods being removed;
+    // then the dry runs of the last pod of the same template are reused where nothing
+    // changed.
     let shared = match profile.prepare(snapshot, pod) {
         Prepared::Filter { cycle, .. } if cycle.independent_of_other_pods() => Some(cycle),
         _ => None,
     };
-    let mut candidates = Vec::new();
+    if shared.is_some() && reuse {
+        dry_runs.prepare_for(snapshot, pod);
+    } else {
+        dry_runs.pod = None;
+        dry_runs.runs.clear();
+        dry_runs.runs.resize(node_count, None);
+    }
     for (node, code) in codes.iter().enumerate() {
-        if *code != Code::Unschedulable {
+        if *code != Code::Unschedulable || dry_runs.current(snapshot, node).is_some() {
             continue;
         }
-        match select_victims(profile, shared.as_deref(), snapshot, pod, entry, node) {
-            Ok(candidate) => candidates.push(candidate),
-            Err(reasons) => {
-                if let Some(slot) = dry_run_reasons.get_mut(node) {
-                    *slot = reasons;
-                }
-            }
+        let run = select_victims(profile, shared.as_deref(), snapshot, pod, entry, node);
+        let version = snapshot.node_version(node);
+        if let Some(slot) = dry_runs.runs.get_mut(node) {
+            *slot = Some((version, run));
         }
     }
+    // The outcome of each node that was a candidate for a dry run.
+    let run_of = |node: usize| {
+        (codes.get(node) == Some(&Code::Unschedulable))
+            .then(|| dry_runs.current(snapshot, node))
+            .flatten()
+    };
+    let candidates: Vec<&Candidate> = (0..node_count)
+        .filter_map(|node| run_of(node)?.as_ref().ok())
+        .collect();
     let Some(chosen) = pick_node(version, snapshot, &candidates) else {
         if version == Version::Current {
-            let nested = message::framework(
-                node_count,
-                None,
-                dry_run_reasons.iter().flatten().map(String::as_str),
-                None,
-            );
+            // Reasons per node for the nested message; nodes not dry-run are "not
+            // helpful".
+            let not_helpful = [String::from(NOT_HELPFUL)];
+            let reasons = (0..node_count).flat_map(|node| match run_of(node) {
+                Some(Err(reasons)) => reasons.as_slice(),
+                _ => &not_helpful[..],
+            });
+            let nested = message::framework(node_count, None, reasons.map(String::as_str), None);
             append_post_filter(profile, placement, &alloc::format!("preemption: {nested}"));
         }
         placement.preemption = Some(Preemption {
@@ -107,7 +173,7 @@ pub fn preempt(
         });
         return;
     };
-    let Some(candidate) = candidates.get(chosen) else {
+    let Some(candidate) = candidates.get(chosen).map(|&candidate| candidate.clone()) else {
         return;
     };
     let node_name: String = snapshot
@@ -276,12 +342,32 @@ fn select_victims(
     }
     // Leave the node as it was: the dry run changes nothing.
     restore(snapshot, &victims);
+    let rank = rank(snapshot, &victims, violations);
     Ok(Candidate {
         node,
         victims,
         violating: flags,
-        violations,
+        rank,
     })
+}
+
+/// A candidate's [`Candidate::rank`].
+fn rank(snapshot: &Snapshot<'_>, victims: &[usize], violations: usize) -> [i64; 4] {
+    let priority = |pod: usize| {
+        snapshot
+            .pod(pod)
+            .map_or(0, |entry| i64::from(entry.priority))
+    };
+    [
+        -i64::try_from(violations).unwrap_or(i64::MAX),
+        -victims.first().map_or(i64::MIN + 1, |&v| priority(v)),
+        // Shifted so every term is positive (upstream adds `MaxInt32 + 1`).
+        -victims
+            .iter()
+            .map(|&v| priority(v) + (i64::from(i32::MAX) + 1))
+            .sum::<i64>(),
+        -i64::try_from(victims.len()).unwrap_or(i64::MAX),
+    ]
 }
 
 /// Higher priority first; 1.34 then the earlier start time (`MoreImportantPod`).
@@ -357,7 +443,11 @@ fn violating_budgets(version: Version, snapshot: &Snapshot<'_>, victims: &[usize
 }
 
 /// `pickOneNodeForPreemption`: the position in `candidates` of the chosen node.
-fn pick_node(version: Version, snapshot: &Snapshot<'_>, candidates: &[Candidate]) -> Option<usize> {
+fn pick_node(
+    version: Version,
+    snapshot: &Snapshot<'_>,
+    candidates: &[&Candidate],
+) -> Option<usize> {
     if candidates.is_empty() {
         return None;
     }
@@ -371,25 +461,12 @@ fn pick_node(version: Version, snapshot: &Snapshot<'_>, candidates: &[Candidate]
             .pod(pod)
             .map_or(0, |entry| i64::from(entry.priority))
     };
-    let criteria: [&dyn Fn(&Candidate) -> i64; 4] = [
-        &|c| -i64::try_from(c.violations).unwrap_or(i64::MAX),
-        &|c| -c.victims.first().map_or(i64::MIN + 1, |&v| priority(v)),
-        &|c| {
-            -c.victims
-                .iter()
-                .map(|&v| priority(v) + (i64::from(i32::MAX) + 1))
-                .sum::<i64>()
-        },
-        &|c| -i64::try_from(c.victims.len()).unwrap_or(i64::MAX),
-    ];
-    let mut remaining: Vec<usize> = (0..candidates.len()).collect();
-    for criterion in criteria {
-        remaining = best_by(&remaining, |position| {
-            candidates.get(position).map_or(i64::MIN, criterion)
-        });
-        if remaining.len() == 1 {
-            return remaining.first().copied();
-        }
+    let best = candidates.iter().map(|candidate| candidate.rank).max()?;
+    let remaining: Vec<usize> = (0..candidates.len())
+        .filter(|&position| candidates.get(position).map(|c| c.rank) == Some(best))
+        .collect();
+    if remaining.len() == 1 {
+        return remaining.first().copied();
     }
     if version == Version::Current {
         // Latest "earliest start time among the highest-priority victims" wins.
@@ -412,14 +489,4 @@ fn pick_node(version: Version, snapshot: &Snapshot<'_>, candidates: &[Candidate]
         }
     }
     remaining.first().copied()
-}
-
-/// The positions with the highest key.
-fn best_by(positions: &[usize], key: impl Fn(usize) -> i64) -> Vec<usize> {
-    let best = positions.iter().map(|&p| key(p)).max().unwrap_or(i64::MIN);
-    positions
-        .iter()
-        .copied()
-        .filter(|&p| key(p) == best)
-        .collect()
 }
