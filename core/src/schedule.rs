@@ -658,12 +658,16 @@ fn node_verdict(
             && code != Code::Error
             && (code == Code::Success || profile.check_all())
         {
-            verdict.reasons.extend(status.reasons.iter().cloned());
             // Preemption skips a node if any recorded reason is one it cannot resolve
             // (1.11 `nodesWherePreemptionMightHelp`).
             if code != Code::UnschedulableAndUnresolvable {
                 code = status.code;
             }
+            if !record {
+                verdict.reasons.extend(status.reasons);
+                continue;
+            }
+            verdict.reasons.extend(status.reasons.iter().cloned());
         }
         if record {
             verdict.predicates.push(PredicateVerdict {

@@ -59,7 +59,10 @@ struct Class<'p> {
     clock: Option<u64>,
     /// Per node, the filters' code ([`Code::Success`] where it fits).
     codes: Vec<Code>,
-    /// Per node, the reasons upstream records where it does not fit.
+    /// The class keeps each node's reasons: set when nothing fitted once (a template that
+    /// fits somewhere never pays for them).
+    explains: bool,
+    /// Per node, the reasons upstream records where it does not fit (with `explains`).
     reasons: Vec<Vec<String>>,
     /// How many times each reason is recorded over all nodes (the message's histogram).
     reason_counts: BTreeMap<String, usize>,
@@ -229,7 +232,17 @@ impl<'p> EquivalenceCache<'p> {
         }
         class.stale = false;
         // Nothing fits: the class explains it with each node's reasons, unless a
-        // PreFilter's subset left nodes out (the full evaluation words them).
+        // PreFilter's subset left nodes out (the full evaluation words them). The first
+        // time, it filters every node again to record them.
+        if class.feasible == 0 && class.only.is_none() && !class.explains {
+            class.explains = true;
+            if let Some(cycle) = class.cycle.take() {
+                for node in 0..node_count {
+                    class.evaluate(profile, &*cycle, snapshot, node);
+                }
+                class.cycle = Some(cycle);
+            }
+        }
         (class.feasible == 0 && class.only.is_some()).then(|| profile.prepare(snapshot, pod))
     }
 
@@ -406,6 +419,7 @@ impl<'p> Class<'p> {
             stamps: Vec::new(),
             clock: None,
             codes: Vec::new(),
+            explains: false,
             reasons: Vec::new(),
             reason_counts: BTreeMap::new(),
             errors: 0,
@@ -436,6 +450,7 @@ impl<'p> Class<'p> {
         self.codes.clear();
         self.codes
             .resize(node_count, Code::UnschedulableAndUnresolvable);
+        self.explains = false;
         self.reasons.clear();
         self.reasons.resize_with(node_count, Vec::new);
         self.reason_counts.clear();
@@ -591,23 +606,25 @@ impl<'p> Class<'p> {
             return false;
         };
         let before = core::mem::replace(slot, code);
-        for reason in reasons.iter() {
-            if let Some(count) = self.reason_counts.get_mut(reason) {
-                *count = count.saturating_sub(1);
-                if *count == 0 {
-                    self.reason_counts.remove(reason);
+        if self.explains {
+            for reason in reasons.iter() {
+                if let Some(count) = self.reason_counts.get_mut(reason) {
+                    *count = count.saturating_sub(1);
+                    if *count == 0 {
+                        self.reason_counts.remove(reason);
+                    }
                 }
             }
-        }
-        for reason in &verdict.reasons {
-            match self.reason_counts.get_mut(reason) {
-                Some(count) => *count = count.saturating_add(1),
-                None => {
-                    self.reason_counts.insert(reason.clone(), 1);
+            for reason in &verdict.reasons {
+                match self.reason_counts.get_mut(reason) {
+                    Some(count) => *count = count.saturating_add(1),
+                    None => {
+                        self.reason_counts.insert(reason.clone(), 1);
+                    }
                 }
             }
+            *reasons = verdict.reasons;
         }
-        *reasons = verdict.reasons;
         match (before == Code::Error, code == Code::Error) {
             (false, true) => self.errors = self.errors.saturating_add(1),
             (true, false) => self.errors = self.errors.saturating_sub(1),
