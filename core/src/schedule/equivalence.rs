@@ -20,13 +20,13 @@
 //! Everything else goes through the full evaluation.
 
 use alloc::boxed::Box;
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::plugins::normalize;
 use super::snapshot::Snapshot;
 use super::status::Code;
+use super::topology::PairCounts;
 use super::{node_verdict, Cycle, NodeLocalScore, Prepared, Profile, Reach, Reduce};
 use crate::cluster::PodEntry;
 use crate::report::scheduling::{NodeVerdict, ScoreMap};
@@ -65,7 +65,8 @@ struct Class<'p> {
     /// Per node, the reasons upstream records where it does not fit (with `explains`).
     reasons: Vec<Vec<String>>,
     /// How many times each reason is recorded over all nodes (the message's histogram).
-    reason_counts: BTreeMap<String, usize>,
+    /// (A short list: nodes fail for a handful of distinct reasons.)
+    reason_counts: Vec<(String, usize)>,
     /// How many nodes have [`Code::Error`].
     errors: usize,
     /// Per node, one value per score (`node * scores.len() + score`).
@@ -78,7 +79,9 @@ struct Class<'p> {
     /// How many nodes fit.
     feasible: usize,
     /// How many nodes that fit have each total.
-    histogram: BTreeMap<i64, usize>,
+    /// (Sorted by total; sorted lists keep the playground's code small where a map would
+    /// add a copy of the map's code.)
+    histogram: Vec<(i64, usize)>,
     /// The totals need computing in full on the next update: the last one stopped at a
     /// filter error.
     stale: bool,
@@ -93,7 +96,7 @@ const CLASSES: usize = 16;
 pub struct EquivalenceCache<'p> {
     classes: Vec<Class<'p>>,
     /// The nodes with each label pair, made when a change first reaches a domain.
-    labelled: Option<BTreeMap<(&'p str, &'p str), Vec<usize>>>,
+    labelled: Option<Labelled<'p>>,
 }
 
 /// The cached outcome for one pod: where it fits and each node's total.
@@ -217,12 +220,7 @@ impl<'p> EquivalenceCache<'p> {
         match bounds {
             Some(bounds) if bounds != class.bounds || class.stale => {
                 class.bounds = bounds;
-                class.totals.fill(NOT_FEASIBLE);
-                class.feasible = 0;
-                class.histogram.clear();
-                for node in 0..node_count {
-                    class.set_total(node);
-                }
+                class.set_all_totals();
             }
             _ => {
                 for node in changed {
@@ -284,11 +282,8 @@ impl<'p> EquivalenceCache<'p> {
                 let Some(value) = node.node.metadata.labels.get(&key) else {
                     continue;
                 };
-                let labelled = self.labelled.get_or_insert_with(|| labelled(snapshot));
-                for &other in labelled
-                    .get(&(key.as_str(), value.as_str()))
-                    .map_or(&[][..], Vec::as_slice)
-                {
+                let labelled = self.labelled.get_or_insert_with(|| Labelled::new(snapshot));
+                for other in labelled.nodes(key.as_str(), value.as_str()) {
                     if let Some(stamp) = class.stamps.get_mut(other) {
                         *stamp = None;
                         candidates.push(other);
@@ -300,18 +295,46 @@ impl<'p> EquivalenceCache<'p> {
     }
 }
 
-/// The nodes with each label pair.
-fn labelled<'p>(snapshot: &Snapshot<'p>) -> BTreeMap<(&'p str, &'p str), Vec<usize>> {
-    let mut index: BTreeMap<(&'p str, &'p str), Vec<usize>> = BTreeMap::new();
-    for (position, info) in snapshot.nodes.iter().enumerate() {
-        for (key, value) in &info.node.metadata.labels {
-            index
-                .entry((key.as_str(), value.as_str()))
-                .or_default()
-                .push(position);
+/// The nodes with each label pair: per pair, a chain through `links` (kept in the count
+/// map that topology domains use, so the playground carries no other map's code).
+struct Labelled<'p> {
+    /// Per pair, 1 + the position in `links` of its last node.
+    heads: PairCounts<'p>,
+    /// A node, and 1 + the position of the pair's previous node (0: none).
+    links: Vec<(usize, usize)>,
+}
+
+impl<'p> Labelled<'p> {
+    fn new(snapshot: &Snapshot<'p>) -> Self {
+        let mut labelled = Self {
+            heads: PairCounts::new(),
+            links: Vec::new(),
+        };
+        for (node, info) in snapshot.nodes.iter().enumerate() {
+            for (key, value) in &info.node.metadata.labels {
+                let head = labelled
+                    .heads
+                    .entry((key.as_str(), value.as_str()))
+                    .or_insert(0);
+                labelled
+                    .links
+                    .push((node, usize::try_from(*head).unwrap_or(0)));
+                *head = i64::try_from(labelled.links.len()).unwrap_or(0);
+            }
         }
+        labelled
     }
-    index
+
+    /// The nodes with `key=value`.
+    fn nodes(&self, key: &str, value: &str) -> impl Iterator<Item = usize> + '_ {
+        let head = self.heads.get(&(key, value)).copied().unwrap_or(0);
+        let mut next = usize::try_from(head).unwrap_or(0);
+        core::iter::from_fn(move || {
+            let &(node, previous) = self.links.get(next.checked_sub(1)?)?;
+            next = previous;
+            Some(node)
+        })
+    }
 }
 
 impl Cached<'_, '_> {
@@ -333,7 +356,7 @@ impl Cached<'_, '_> {
         self.class
             .reason_counts
             .iter()
-            .map(|(reason, &count)| (reason.as_str(), count))
+            .map(|(reason, count)| (reason.as_str(), *count))
     }
 
     /// True if the pod fits on `node`.
@@ -354,10 +377,7 @@ impl Cached<'_, '_> {
     /// The best total among the nodes that fit, and how many nodes have it.
     #[must_use]
     pub fn best(&self) -> (i64, usize) {
-        self.class
-            .histogram
-            .last_key_value()
-            .map_or((0, 0), |(&total, &count)| (total, count))
+        self.class.histogram.last().copied().unwrap_or((0, 0))
     }
 
     /// Each node's weighted total ([`i64::MIN`] where the pod does not fit).
@@ -421,13 +441,13 @@ impl<'p> Class<'p> {
             codes: Vec::new(),
             explains: false,
             reasons: Vec::new(),
-            reason_counts: BTreeMap::new(),
+            reason_counts: Vec::new(),
             errors: 0,
             values: Vec::new(),
             bounds: Vec::new(),
             totals: Vec::new(),
             feasible: 0,
-            histogram: BTreeMap::new(),
+            histogram: Vec::new(),
             stale: false,
         };
         class.stamps.resize(node_count, None);
@@ -531,17 +551,62 @@ impl<'p> Class<'p> {
         let before = core::mem::replace(slot, total);
         if before != NOT_FEASIBLE {
             self.feasible = self.feasible.saturating_sub(1);
-            if let Some(count) = self.histogram.get_mut(&before) {
-                *count = count.saturating_sub(1);
-                if *count == 0 {
-                    self.histogram.remove(&before);
+            if let Ok(at) = self
+                .histogram
+                .binary_search_by_key(&before, |&(total, _)| total)
+            {
+                if let Some((_, count)) = self.histogram.get_mut(at) {
+                    *count = count.saturating_sub(1);
+                    if *count == 0 {
+                        self.histogram.remove(at);
+                    }
                 }
             }
         }
         if fits {
             self.feasible = self.feasible.saturating_add(1);
-            let count = self.histogram.entry(total).or_insert(0);
-            *count = count.saturating_add(1);
+            self.count_total(total);
+        }
+    }
+
+    /// Every node's total afresh (the normalisation moved), and the histogram.
+    fn set_all_totals(&mut self) {
+        self.feasible = 0;
+        self.histogram.clear();
+        for node in 0..self.totals.len() {
+            let total = if self.fits(node) {
+                self.feasible = self.feasible.saturating_add(1);
+                self.total(node, &self.bounds)
+            } else {
+                NOT_FEASIBLE
+            };
+            if let Some(slot) = self.totals.get_mut(node) {
+                *slot = total;
+            }
+        }
+        for node in 0..self.totals.len() {
+            if let Some(&total) = self
+                .totals
+                .get(node)
+                .filter(|&&total| total != NOT_FEASIBLE)
+            {
+                self.count_total(total);
+            }
+        }
+    }
+
+    /// Counts one more node at `total` in the histogram.
+    fn count_total(&mut self, total: i64) {
+        match self
+            .histogram
+            .binary_search_by_key(&total, |&(total, _)| total)
+        {
+            Ok(at) => {
+                if let Some((_, count)) = self.histogram.get_mut(at) {
+                    *count = count.saturating_add(1);
+                }
+            }
+            Err(at) => self.histogram.insert(at, (total, 1)),
         }
     }
 
@@ -608,19 +673,27 @@ impl<'p> Class<'p> {
         let before = core::mem::replace(slot, code);
         if self.explains {
             for reason in reasons.iter() {
-                if let Some(count) = self.reason_counts.get_mut(reason) {
-                    *count = count.saturating_sub(1);
-                    if *count == 0 {
-                        self.reason_counts.remove(reason);
+                let at = self
+                    .reason_counts
+                    .iter()
+                    .position(|(known, _)| known == reason);
+                if let Some(at) = at {
+                    if let Some((_, count)) = self.reason_counts.get_mut(at) {
+                        *count = count.saturating_sub(1);
+                        if *count == 0 {
+                            self.reason_counts.swap_remove(at);
+                        }
                     }
                 }
             }
             for reason in &verdict.reasons {
-                match self.reason_counts.get_mut(reason) {
-                    Some(count) => *count = count.saturating_add(1),
-                    None => {
-                        self.reason_counts.insert(reason.clone(), 1);
-                    }
+                match self
+                    .reason_counts
+                    .iter_mut()
+                    .find(|(known, _)| known == reason)
+                {
+                    Some((_, count)) => *count = count.saturating_add(1),
+                    None => self.reason_counts.push((reason.clone(), 1)),
                 }
             }
             *reasons = verdict.reasons;

@@ -9,7 +9,6 @@
 //! upstream's `AddPod`/`RemovePod` extension: the equivalence cache keeps a template's
 //! states and follows each bind and unbind instead of recounting every pod.
 
-use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 use super::normalize;
@@ -19,7 +18,7 @@ use crate::schedule::framework::MAX_NODE_SCORE;
 use crate::schedule::selection::{self, AffinityTerm, NO_LABELS};
 use crate::schedule::snapshot::Snapshot;
 use crate::schedule::status::Status;
-use crate::schedule::topology::TopologySums;
+use crate::schedule::topology::{self, PairCounts, TopologySums};
 use crate::schedule::Reach;
 
 /// The plugin name.
@@ -39,9 +38,6 @@ pub const REASON_EXISTING_ANTI_AFFINITY: &str =
 
 /// `hardPodAffinityWeight`'s default (`InterPodAffinityArgs`).
 pub const DEFAULT_HARD_POD_AFFINITY_WEIGHT: i32 = 1;
-
-/// Counts per topology pair `(key, value)`.
-type Counts<'a> = BTreeMap<(&'a str, &'a str), i64>;
 
 /// Which pods of the cluster carry pod affinity at all: the only ones whose own terms can
 /// matter to another pod. The list is fixed for a cluster (placement only moves pods), so
@@ -104,18 +100,13 @@ fn every_pod<'s, 'c: 's>(
 /// Adds `delta` at the node's value of `key`, if the node has the key; tells `touched`
 /// the key it counted under.
 fn count<'a>(
-    counts: &mut Counts<'a>,
+    counts: &mut PairCounts<'a>,
     node: &'a Node,
     key: &str,
     delta: i64,
     touched: &mut dyn FnMut(&'a str),
 ) {
-    if let Some((key, value)) = node.metadata.labels.get_key_value(key) {
-        let slot = counts.entry((key.as_str(), value.as_str())).or_insert(0);
-        *slot = slot.saturating_add(delta);
-        if *slot == 0 {
-            counts.remove(&(key.as_str(), value.as_str()));
-        }
+    if let Some(key) = topology::count(counts, node, key, delta) {
         touched(key);
     }
 }
@@ -135,11 +126,11 @@ pub struct PreFilterState<'a> {
     affinity_terms: Vec<AffinityTerm<'a>>,
     anti_affinity_terms: Vec<AffinityTerm<'a>>,
     /// Existing pods whose required anti-affinity terms match the incoming pod.
-    existing_anti_affinity: Counts<'a>,
+    existing_anti_affinity: PairCounts<'a>,
     /// Existing pods matching all the incoming pod's required affinity terms.
-    affinity: Counts<'a>,
+    affinity: PairCounts<'a>,
     /// Existing pods matching the incoming pod's required anti-affinity terms.
-    anti_affinity: Counts<'a>,
+    anti_affinity: PairCounts<'a>,
 }
 
 impl<'a> PreFilterState<'a> {
@@ -158,9 +149,9 @@ impl<'a> PreFilterState<'a> {
             namespace_labels: selection::namespace_labels(namespaces, &pod.metadata.namespace),
             affinity_terms: resolve(selection::required_affinity_terms(pod)),
             anti_affinity_terms: resolve(selection::required_anti_affinity_terms(pod)),
-            existing_anti_affinity: Counts::new(),
-            affinity: Counts::new(),
-            anti_affinity: Counts::new(),
+            existing_anti_affinity: PairCounts::new(),
+            affinity: PairCounts::new(),
+            anti_affinity: PairCounts::new(),
         };
         let cluster = snapshot.cluster;
         for (existing, node) in assigned(snapshot, cluster, &index.with_required_anti_affinity) {

@@ -17,18 +17,17 @@
 //!   existing pods' anti-affinity is checked first.
 //!
 //! Upstream keeps lists of nodes and compares every listed node with each candidate;
-//! kubefit keeps the same facts as counts per topology value (per tuple of values for the
-//! terms taken together), so a node's check is a lookup and the counts can follow pods
-//! joining and leaving nodes ([`Metadata::follow`]) as the equivalence cache needs.
+//! kubefit keeps the same facts as counts per topology value (per node for several terms
+//! taken together), so a node's check is a lookup and the counts can follow pods joining
+//! and leaving nodes ([`Metadata::follow`]) as the equivalence cache needs.
 
-use alloc::collections::BTreeMap;
-use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{term_matches, verdict};
+use super::{same_topology, term_matches, verdict};
 use crate::model::{Node, Pod, PodAffinityTerm};
 use crate::schedule::snapshot::Snapshot;
 use crate::schedule::status::Status;
+use crate::schedule::topology::{self, PairCounts};
 use crate::schedule::Reach;
 
 /// `ErrPodAffinityNotMatch`.
@@ -77,56 +76,66 @@ pub fn matches_all(terms: &[PodAffinityTerm], defining: &Pod, target: &Pod) -> b
             .all(|term| term_matches(term, defining, target))
 }
 
-/// Placed pods counted by the values their node has for each of a list of topology keys
-/// (nodes lacking one of the keys cannot share them all, and are not counted here).
-type Tuples<'a> = BTreeMap<Vec<&'a str>, usize>;
-
-/// The node's values for each term's key, if it has every key.
-fn values_of<'n>(node: &'n Node, terms: &[PodAffinityTerm]) -> Option<Vec<&'n str>> {
-    terms
-        .iter()
-        .map(|term| {
-            node.metadata
-                .labels
-                .get(&term.topology_key)
-                .map(String::as_str)
-        })
-        .collect()
+/// Placed pods matching a list of terms, counted so that a node's check is a lookup: with
+/// one term at their node's value of its topology key; with several (rare), per node,
+/// compared key by key.
+#[derive(Debug, Default)]
+struct Matching<'a> {
+    pairs: PairCounts<'a>,
+    nodes: Vec<(&'a Node, usize)>,
 }
 
-/// True if the tuples hold the node's values for every term's key: some counted pod's
-/// node shares every term's topology value with it.
-fn holds(tuples: &Tuples<'_>, node: &Node, terms: &[PodAffinityTerm]) -> bool {
-    if tuples.is_empty() {
-        return false;
+impl<'a> Matching<'a> {
+    fn is_empty(&self) -> bool {
+        self.pairs.is_empty() && self.nodes.is_empty()
     }
-    // Most pods carry one or two terms: look their values up without allocating.
-    let mut buffer = [""; 4];
-    if let Some(slots) = buffer.get_mut(..terms.len()) {
-        for (slot, term) in slots.iter_mut().zip(terms) {
-            match node.metadata.labels.get(&term.topology_key) {
-                Some(value) => *slot = value.as_str(),
-                None => return false,
-            }
+
+    /// Adds (`joined`) or takes back one pod on `node`.
+    fn count(&mut self, node: &'a Node, terms: &[PodAffinityTerm], joined: bool) {
+        if let [term] = terms {
+            let delta = if joined { 1 } else { -1 };
+            topology::count(&mut self.pairs, node, &term.topology_key, delta);
+            return;
         }
-        return tuples.contains_key(&*slots);
+        let position = self
+            .nodes
+            .iter()
+            .position(|(known, _)| core::ptr::eq(*known, node));
+        match (position, joined) {
+            (Some(position), true) => {
+                if let Some((_, count)) = self.nodes.get_mut(position) {
+                    *count = count.saturating_add(1);
+                }
+            }
+            (None, true) => self.nodes.push((node, 1)),
+            (Some(position), false) => {
+                if let Some((_, count)) = self.nodes.get_mut(position) {
+                    *count = count.saturating_sub(1);
+                    if *count == 0 {
+                        self.nodes.swap_remove(position);
+                    }
+                }
+            }
+            (None, false) => {}
+        }
     }
-    values_of(node, terms).is_some_and(|values| tuples.contains_key(&values))
-}
 
-/// Adds (`joined`) or takes back one pod at the node's tuple.
-fn count<'a>(tuples: &mut Tuples<'a>, node: &'a Node, terms: &[PodAffinityTerm], joined: bool) {
-    let Some(values) = values_of(node, terms) else {
-        return;
-    };
-    let slot = tuples.entry(values.clone()).or_insert(0);
-    *slot = if joined {
-        slot.saturating_add(1)
-    } else {
-        slot.saturating_sub(1)
-    };
-    if *slot == 0 {
-        tuples.remove(&values);
+    /// True if some counted pod's node shares every term's topology value with `node`.
+    fn holds(&self, node: &Node, terms: &[PodAffinityTerm]) -> bool {
+        if let [term] = terms {
+            return node
+                .metadata
+                .labels
+                .get_key_value(&term.topology_key)
+                .is_some_and(|(key, value)| {
+                    self.pairs.contains_key(&(key.as_str(), value.as_str()))
+                });
+        }
+        self.nodes.iter().any(|(other, _)| {
+            terms
+                .iter()
+                .all(|term| same_topology(node, other, &term.topology_key))
+        })
     }
 }
 
@@ -136,15 +145,14 @@ fn count<'a>(tuples: &mut Tuples<'a>, node: &'a Node, terms: &[PodAffinityTerm],
 pub struct Metadata<'a> {
     /// Existing pods' anti-affinity terms that match the incoming pod, counted at their
     /// node's value of the topology key the check reads (the last term's, see above).
-    existing_anti_affinity: BTreeMap<(&'a str, &'a str), usize>,
-    /// Placed pods matching all of the incoming pod's affinity terms, by their node's
-    /// values of the terms' topology keys.
-    affinity: Tuples<'a>,
+    existing_anti_affinity: PairCounts<'a>,
+    /// Placed pods matching all of the incoming pod's affinity terms.
+    affinity: Matching<'a>,
     /// How many placed pods match all of its affinity terms, wherever they are (the
     /// first-of-group rule reads whether any does).
     affinity_pods: usize,
-    /// Placed pods matching all of its anti-affinity terms, by their node's values.
-    anti_affinity: Tuples<'a>,
+    /// Placed pods matching all of its anti-affinity terms.
+    anti_affinity: Matching<'a>,
 }
 
 impl<'a> Metadata<'a> {
@@ -186,22 +194,15 @@ impl<'a> Metadata<'a> {
         let mut reach = Reach::default();
         let existing_terms = anti_affinity_terms(existing);
         if let Some(last) = existing_terms.last() {
-            let value = node.metadata.labels.get_key_value(&last.topology_key);
             for term in existing_terms {
-                let Some((key, value)) = value.filter(|_| term_matches(term, existing, pod)) else {
+                if !term_matches(term, existing, pod) {
                     continue;
-                };
-                let pair = (key.as_str(), value.as_str());
-                let slot = self.existing_anti_affinity.entry(pair).or_insert(0);
-                *slot = if joined {
-                    slot.saturating_add(1)
-                } else {
-                    slot.saturating_sub(1)
-                };
-                if *slot == 0 {
-                    self.existing_anti_affinity.remove(&pair);
                 }
-                reach.extend(Reach::of([key.as_str()], false));
+                let delta = if joined { 1 } else { -1 };
+                let counted = &mut self.existing_anti_affinity;
+                if let Some(key) = topology::count(counted, node, &last.topology_key, delta) {
+                    reach.extend(Reach::of([key], false));
+                }
             }
         }
         let affinity = affinity_terms(pod);
@@ -212,12 +213,12 @@ impl<'a> Metadata<'a> {
             } else {
                 self.affinity_pods.saturating_sub(1)
             };
-            count(&mut self.affinity, node, affinity, joined);
+            self.affinity.count(node, affinity, joined);
             reach.extend(keys(affinity, had_none != (self.affinity_pods == 0)));
         }
         let anti = anti_affinity_terms(pod);
         if matches_all(anti, pod, existing) {
-            count(&mut self.anti_affinity, node, anti, joined);
+            self.anti_affinity.count(node, anti, joined);
             reach.extend(keys(anti, false));
         }
         reach
@@ -251,14 +252,14 @@ pub fn predicate(pod: &Pod, metadata: &Metadata<'_>, node: &Node) -> Status {
     }
     let affinity = affinity_terms(pod);
     if !affinity.is_empty() {
-        let near_match = holds(&metadata.affinity, node, affinity);
+        let near_match = metadata.affinity.holds(node, affinity);
         let first_of_group = metadata.affinity_pods == 0 && matches_all(affinity, pod, pod);
         if !near_match && !first_of_group {
             return failure(AFFINITY_RULES);
         }
     }
     let anti = anti_affinity_terms(pod);
-    if !anti.is_empty() && holds(&metadata.anti_affinity, node, anti) {
+    if !anti.is_empty() && metadata.anti_affinity.holds(node, anti) {
         return failure(ANTI_AFFINITY_RULES);
     }
     Status::success()
