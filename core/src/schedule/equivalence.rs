@@ -78,10 +78,10 @@ struct Class<'p> {
     totals: Vec<i64>,
     /// How many nodes fit.
     feasible: usize,
-    /// How many nodes that fit have each total.
-    /// (Sorted by total; sorted lists keep the playground's code small where a map would
-    /// add a copy of the map's code.)
-    histogram: Vec<(i64, usize)>,
+    /// The best total among the nodes that fit and how many have it, kept as totals
+    /// change; `None` when the best lost its last node (or everything changed), until a
+    /// scan finds it again.
+    top: Option<(i64, usize)>,
     /// The totals need computing in full on the next update: the last one stopped at a
     /// filter error.
     stale: bool,
@@ -229,6 +229,10 @@ impl<'p> EquivalenceCache<'p> {
             }
         }
         class.stale = false;
+        // Only a choice among several nodes reads the best total.
+        if class.feasible > 1 {
+            class.find_top();
+        }
         // Nothing fits: the class explains it with each node's reasons, unless a
         // PreFilter's subset left nodes out (the full evaluation words them). The first
         // time, it filters every node again to record them.
@@ -377,7 +381,10 @@ impl Cached<'_, '_> {
     /// The best total among the nodes that fit, and how many nodes have it.
     #[must_use]
     pub fn best(&self) -> (i64, usize) {
-        self.class.histogram.last().copied().unwrap_or((0, 0))
+        match self.class.top {
+            Some((total, count)) if count > 0 => (total, count),
+            _ => (0, 0),
+        }
     }
 
     /// Each node's weighted total ([`i64::MIN`] where the pod does not fit).
@@ -447,7 +454,7 @@ impl<'p> Class<'p> {
             bounds: Vec::new(),
             totals: Vec::new(),
             feasible: 0,
-            histogram: Vec::new(),
+            top: None,
             stale: false,
         };
         class.stamps.resize(node_count, None);
@@ -477,7 +484,7 @@ impl<'p> Class<'p> {
         self.clock = None;
         self.errors = 0;
         self.feasible = 0;
-        self.histogram.clear();
+        self.top = None;
         self.stale = false;
     }
 
@@ -551,28 +558,49 @@ impl<'p> Class<'p> {
         let before = core::mem::replace(slot, total);
         if before != NOT_FEASIBLE {
             self.feasible = self.feasible.saturating_sub(1);
-            if let Ok(at) = self
-                .histogram
-                .binary_search_by_key(&before, |&(total, _)| total)
-            {
-                if let Some((_, count)) = self.histogram.get_mut(at) {
-                    *count = count.saturating_sub(1);
-                    if *count == 0 {
-                        self.histogram.remove(at);
-                    }
-                }
-            }
         }
         if fits {
             self.feasible = self.feasible.saturating_add(1);
-            self.count_total(total);
         }
+        let Some((mut best, mut tied)) = self.top else {
+            return;
+        };
+        if before != NOT_FEASIBLE && before == best {
+            tied = tied.saturating_sub(1);
+            if tied == 0 {
+                self.top = None;
+                return;
+            }
+        }
+        if total != NOT_FEASIBLE && total > best {
+            (best, tied) = (total, 1);
+        } else if total != NOT_FEASIBLE && total == best {
+            tied = tied.saturating_add(1);
+        }
+        self.top = Some((best, tied));
     }
 
-    /// Every node's total afresh (the normalisation moved), and the histogram.
+    /// Finds the best total and how many nodes have it, when it is not known.
+    fn find_top(&mut self) {
+        if self.top.is_some() {
+            return;
+        }
+        let feasible = || {
+            self.totals
+                .iter()
+                .copied()
+                .filter(|&total| total != NOT_FEASIBLE)
+        };
+        self.top = Some(match feasible().max() {
+            Some(best) => (best, feasible().filter(|&total| total == best).count()),
+            None => (NOT_FEASIBLE, 0),
+        });
+    }
+
+    /// Every node's total afresh (the normalisation moved).
     fn set_all_totals(&mut self) {
         self.feasible = 0;
-        self.histogram.clear();
+        self.top = None;
         for node in 0..self.totals.len() {
             let total = if self.fits(node) {
                 self.feasible = self.feasible.saturating_add(1);
@@ -583,30 +611,6 @@ impl<'p> Class<'p> {
             if let Some(slot) = self.totals.get_mut(node) {
                 *slot = total;
             }
-        }
-        for node in 0..self.totals.len() {
-            if let Some(&total) = self
-                .totals
-                .get(node)
-                .filter(|&&total| total != NOT_FEASIBLE)
-            {
-                self.count_total(total);
-            }
-        }
-    }
-
-    /// Counts one more node at `total` in the histogram.
-    fn count_total(&mut self, total: i64) {
-        match self
-            .histogram
-            .binary_search_by_key(&total, |&(total, _)| total)
-        {
-            Ok(at) => {
-                if let Some((_, count)) = self.histogram.get_mut(at) {
-                    *count = count.saturating_add(1);
-                }
-            }
-            Err(at) => self.histogram.insert(at, (total, 1)),
         }
     }
 
