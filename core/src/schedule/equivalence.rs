@@ -477,10 +477,13 @@ impl<'p> Class<'p> {
         self.codes.clear();
         self.codes
             .resize(node_count, Code::UnschedulableAndUnresolvable);
+        // Reasons are only ever recorded while the class explains.
+        if self.explains || self.reasons.len() != node_count {
+            self.reasons.clear();
+            self.reasons.resize_with(node_count, Vec::new);
+            self.reason_counts.clear();
+        }
         self.explains = false;
-        self.reasons.clear();
-        self.reasons.resize_with(node_count, Vec::new);
-        self.reason_counts.clear();
         self.clock = None;
         self.errors = 0;
         self.feasible = 0;
