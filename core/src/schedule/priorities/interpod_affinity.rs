@@ -17,6 +17,7 @@ use alloc::vec::Vec;
 use crate::cluster::Cluster;
 use crate::model::{Node, Pod, PodAffinityTerm, WeightedPodAffinityTerm};
 use crate::schedule::plugins::normalize;
+use crate::schedule::predicates::match_inter_pod_affinity::affinity_terms;
 use crate::schedule::predicates::term_matches;
 use crate::schedule::snapshot::{NodeInfo, Snapshot};
 use crate::schedule::topology::TopologySums;
@@ -49,19 +50,6 @@ fn preferred(pod: &Pod, anti: bool) -> &[WeightedPodAffinityTerm] {
             .map(|terms| &terms.preferred_during_scheduling_ignored_during_execution)
     };
     terms.map_or(&[], Vec::as_slice)
-}
-
-/// The required terms of a pod's affinity.
-fn required_affinity(pod: &Pod) -> &[PodAffinityTerm] {
-    pod.spec
-        .affinity
-        .as_ref()
-        .and_then(|a| a.pod_affinity.as_ref())
-        .map_or(&[], |terms| {
-            terms
-                .required_during_scheduling_ignored_during_execution
-                .as_slice()
-        })
 }
 
 /// The weights of every matching term, summed per topology pair of the matching pod's
@@ -120,42 +108,20 @@ impl<'a> State<'a> {
                 }
             }
         };
-        for term in preferred(pod, false) {
-            add(
-                &term.pod_affinity_term,
-                pod,
-                existing,
-                i64::from(term.weight),
-            );
-        }
-        for term in preferred(pod, true) {
-            add(
-                &term.pod_affinity_term,
-                pod,
-                existing,
-                -i64::from(term.weight),
-            );
-        }
-        if self.hard_weight > 0 {
-            for term in required_affinity(existing) {
-                add(term, existing, pod, self.hard_weight);
+        // The pod's preferred terms matching the existing pod, then the existing pod's
+        // matching the pod; anti-affinity terms count against.
+        for (defining, target) in [(pod, existing), (existing, pod)] {
+            for (anti, sign) in [(false, 1), (true, -1)] {
+                for term in preferred(defining, anti) {
+                    let weight = sign * i64::from(term.weight);
+                    add(&term.pod_affinity_term, defining, target, weight);
+                }
             }
         }
-        for term in preferred(existing, false) {
-            add(
-                &term.pod_affinity_term,
-                existing,
-                pod,
-                i64::from(term.weight),
-            );
-        }
-        for term in preferred(existing, true) {
-            add(
-                &term.pod_affinity_term,
-                existing,
-                pod,
-                -i64::from(term.weight),
-            );
+        if self.hard_weight > 0 {
+            for term in affinity_terms(existing) {
+                add(term, existing, pod, self.hard_weight);
+            }
         }
     }
 
