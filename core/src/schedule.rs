@@ -438,8 +438,9 @@ fn schedule_one<'p>(
         .map(|entry| entry.pod.status.nominated_node_name.as_str())
         .filter(|name| !name.is_empty());
     // Without verdicts to record and with no nominated pods to account for, the
-    // equivalence cache answers when it can: it only does when some node fits. When it
-    // cannot, it hands over the pod's PreFilter.
+    // equivalence cache answers when it can: where the pod goes, or why it fits nowhere
+    // (then preemption runs as after the full evaluation). When it cannot, it hands over
+    // the pod's PreFilter.
     let prepared = if !record && nominated.is_empty() && own_nomination.is_none() && node_count > 0
     {
         match driver.equivalence.update(profile, snapshot, pod) {
