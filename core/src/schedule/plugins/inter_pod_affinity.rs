@@ -444,26 +444,6 @@ impl<'a> PreScoreState<'a> {
     }
 }
 
-/// PreScore, Score and NormalizeScore over the feasible nodes; an empty list when the
-/// plugin skips the pod (no term matched anything).
-#[must_use]
-pub fn scores<'a>(
-    snapshot: &Snapshot<'a>,
-    index: &AffinityIndex,
-    pod: &'a Pod,
-    feasible: &[&Node],
-    hard_pod_affinity_weight: i32,
-) -> Vec<i64> {
-    PreScoreState::new(
-        snapshot,
-        snapshot.cluster,
-        index,
-        pod,
-        hard_pod_affinity_weight,
-    )
-    .scores(feasible)
-}
-
 /// NormalizeScore: scales by the true lowest and highest raw scores
 /// ([`normalize::min_max`]).
 #[must_use]
@@ -763,7 +743,8 @@ mod tests {
         let index = AffinityIndex::new(&cluster);
         let incoming = &cluster.pods[1].pod;
         // hardPodAffinityWeight 0: nothing scores, the plugin skips.
-        assert!(scores(&snapshot, &index, incoming, &nodes, 0).is_empty());
+        let state = PreScoreState::new(&snapshot, &cluster, &index, incoming, 0);
+        assert!(state.scores(&nodes).is_empty());
     }
 
     #[test]

@@ -152,17 +152,6 @@ impl<'a> State<'a> {
     }
 }
 
-/// Normalised scores over the feasible nodes.
-#[must_use]
-pub fn scores(
-    pod: &Pod,
-    snapshot: &Snapshot<'_>,
-    nodes: &[&NodeInfo<'_>],
-    hard_weight: i64,
-) -> Vec<i64> {
-    State::new(snapshot, snapshot.cluster, pod, hard_weight).scores(nodes)
-}
-
 #[cfg(test)]
 mod tests {
     use crate::model::{
