@@ -137,7 +137,7 @@ fn container_defaults(container: &mut Container, host_network: bool) {
 /// A resource with a limit but no request is requested at its limit.
 fn requests_from_limits(requests: &mut ResourceList, limits: &ResourceList) {
     for (name, limit) in limits {
-        requests.entry(name.clone()).or_insert(*limit);
+        requests.insert_if_missing(name.clone(), *limit);
     }
 }
 

@@ -12,10 +12,10 @@ mod policy;
 mod scenario;
 mod scheduler;
 mod selector;
+mod sorted_map;
 mod storage;
 mod workload;
 
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 
 pub use descheduler::{
@@ -55,6 +55,7 @@ pub use selector::{
     LabelSelector, LabelSelectorRequirement, NodeSelector, NodeSelectorRequirement,
     NodeSelectorTerm,
 };
+pub use sorted_map::SortedMap;
 pub use storage::{
     CsiDriver, CsiDriverSpec, CsiNode, CsiNodeDriver, CsiNodeSpec, CsiPersistentVolumeSource,
     CsiStorageCapacity, ObjectReference, PersistentVolume, PersistentVolumeClaim,
@@ -67,10 +68,10 @@ pub use workload::{PodTemplateSpec, Workload, WorkloadKind, WorkloadSpec, Worklo
 use crate::quantity::Quantity;
 
 /// Labels, annotations and selectors: string keys to string values, sorted by key.
-pub type StringMap = BTreeMap<String, String>;
+pub type StringMap = SortedMap<String, String>;
 
 /// Resource names to quantities, as in `requests`, `limits`, `capacity` and `allocatable`.
-pub type ResourceList = BTreeMap<String, Quantity>;
+pub type ResourceList = SortedMap<String, Quantity>;
 
 /// An `IntOrString` field such as a PodDisruptionBudget's `minAvailable` (`2` or `"50%"`).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]

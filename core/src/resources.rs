@@ -105,7 +105,7 @@ fn with_defaults<'r>(
     }
     let mut filled = requests.clone();
     for (name, default) in defaults {
-        filled.entry((*name).into()).or_insert(*default);
+        filled.insert_if_missing((*name).into(), *default);
     }
     alloc::borrow::Cow::Owned(filled)
 }
