@@ -157,25 +157,25 @@ impl Cluster {
                 .entry(resource.kind().to_string())
                 .or_insert(0) += 1;
             match resource {
-                Resource::Node(node) => cluster.nodes.push(node),
-                Resource::Pod(pod) => pods.push((pod, Some(spans))),
-                Resource::PriorityClass(class) => cluster.priority_classes.push(class),
-                Resource::PodDisruptionBudget(pdb) => cluster.disruption_budgets.push(pdb),
-                Resource::Namespace(namespace) => cluster.namespaces.push(namespace),
-                Resource::Service(service) => cluster.services.push(service),
-                Resource::Workload(kind, workload) => cluster.workloads.push((kind, workload)),
-                Resource::PersistentVolume(volume) => cluster.storage.volumes.push(volume),
-                Resource::PersistentVolumeClaim(claim) => cluster.storage.claims.push(claim),
-                Resource::StorageClass(class) => cluster.storage.classes.push(class),
-                Resource::CsiNode(node) => cluster.storage.csi_nodes.push(node),
-                Resource::CsiDriver(driver) => cluster.storage.csi_drivers.push(driver),
+                Resource::Node(node) => cluster.nodes.push(*node),
+                Resource::Pod(pod) => pods.push((*pod, Some(spans))),
+                Resource::PriorityClass(class) => cluster.priority_classes.push(*class),
+                Resource::PodDisruptionBudget(pdb) => cluster.disruption_budgets.push(*pdb),
+                Resource::Namespace(namespace) => cluster.namespaces.push(*namespace),
+                Resource::Service(service) => cluster.services.push(*service),
+                Resource::Workload(kind, workload) => cluster.workloads.push((kind, *workload)),
+                Resource::PersistentVolume(volume) => cluster.storage.volumes.push(*volume),
+                Resource::PersistentVolumeClaim(claim) => cluster.storage.claims.push(*claim),
+                Resource::StorageClass(class) => cluster.storage.classes.push(*class),
+                Resource::CsiNode(node) => cluster.storage.csi_nodes.push(*node),
+                Resource::CsiDriver(driver) => cluster.storage.csi_drivers.push(*driver),
                 Resource::CsiStorageCapacity(capacity) => {
-                    cluster.storage.capacities.push(capacity);
+                    cluster.storage.capacities.push(*capacity);
                 }
                 Resource::Policy(policy) => {
                     keep_first(
                         &mut cluster.policy,
-                        policy,
+                        *policy,
                         "Policy",
                         &spans,
                         &mut diagnostics,
@@ -183,30 +183,30 @@ impl Cluster {
                 }
                 Resource::KubeSchedulerConfiguration(configuration) => keep_first(
                     &mut cluster.scheduler_configuration,
-                    configuration,
+                    *configuration,
                     "KubeSchedulerConfiguration",
                     &spans,
                     &mut diagnostics,
                 ),
                 Resource::MasterConfig(config) => keep_first(
                     &mut cluster.master_config,
-                    config,
+                    *config,
                     "MasterConfig",
                     &spans,
                     &mut diagnostics,
                 ),
-                Resource::Machine(machine) => cluster.machines.push(machine),
-                Resource::MachineSet(set) => cluster.machine_sets.push(set),
+                Resource::Machine(machine) => cluster.machines.push(*machine),
+                Resource::MachineSet(set) => cluster.machine_sets.push(*set),
                 Resource::DeschedulerPolicy(policy) => keep_first(
                     &mut cluster.descheduler_policy,
-                    policy,
+                    *policy,
                     "DeschedulerPolicy",
                     &spans,
                     &mut diagnostics,
                 ),
                 Resource::Scenario(scenario) => keep_first(
                     &mut cluster.scenario,
-                    (scenario, step_spans),
+                    (*scenario, step_spans),
                     "Scenario",
                     &spans,
                     &mut diagnostics,

@@ -174,7 +174,7 @@ mod tests {
             .next()
             .map(|object| object.resource)
         {
-            Some(Resource::Pod(pod)) => pod,
+            Some(Resource::Pod(pod)) => *pod,
             other => panic!("no pod: {other:?}"),
         }
     }

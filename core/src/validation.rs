@@ -232,7 +232,7 @@ mod tests {
 
     #[test]
     fn a_missing_name_is_reported_at_metadata_name() {
-        let violations = validate(&Resource::Node(Node::default()));
+        let violations = validate(&Resource::Node(Node::default().into()));
         let [violation] = violations.as_slice() else {
             panic!("expected one violation, got {violations:?}");
         };
@@ -303,7 +303,7 @@ mod tests {
                 ..ObjectMeta::default()
             },
         };
-        let violations = validate(&Resource::Namespace(namespace));
+        let violations = validate(&Resource::Namespace(namespace.into()));
         let messages: Vec<&str> = violations
             .iter()
             .map(|v| v.diagnostic.message.as_str())
@@ -315,6 +315,6 @@ mod tests {
                 ..ObjectMeta::default()
             },
         };
-        assert!(validate(&Resource::Namespace(valid)).is_empty());
+        assert!(validate(&Resource::Namespace(valid.into())).is_empty());
     }
 }

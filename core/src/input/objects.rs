@@ -1,5 +1,6 @@
 //! Objects read from the input, and the sink that decodes and validates each one.
 
+use alloc::boxed::Box;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
@@ -18,38 +19,38 @@ use crate::validation;
 
 /// A decoded object of a kind kubefit models.
 ///
-/// Variants differ in size (a pod template makes workloads large); each object is moved a
-/// few times only, so boxing would cost an allocation per object for nothing.
+/// Each object is boxed: kinds differ in size from 100 to over 500 bytes, and the list of a
+/// large dump grows by doubling, so unboxed every pod would carry a workload's size and the
+/// list would briefly hold one and a half times itself (BENCHMARKS.md, decode memory).
 #[derive(Clone, Debug, PartialEq)]
-#[allow(clippy::large_enum_variant)]
 pub enum Resource {
-    Node(Node),
-    Pod(Pod),
-    PriorityClass(PriorityClass),
-    PodDisruptionBudget(PodDisruptionBudget),
-    Namespace(Namespace),
-    Service(Service),
-    Workload(WorkloadKind, Workload),
-    PersistentVolume(PersistentVolume),
-    PersistentVolumeClaim(PersistentVolumeClaim),
-    StorageClass(StorageClass),
-    CsiNode(CsiNode),
-    CsiDriver(CsiDriver),
-    CsiStorageCapacity(CsiStorageCapacity),
+    Node(Box<Node>),
+    Pod(Box<Pod>),
+    PriorityClass(Box<PriorityClass>),
+    PodDisruptionBudget(Box<PodDisruptionBudget>),
+    Namespace(Box<Namespace>),
+    Service(Box<Service>),
+    Workload(WorkloadKind, Box<Workload>),
+    PersistentVolume(Box<PersistentVolume>),
+    PersistentVolumeClaim(Box<PersistentVolumeClaim>),
+    StorageClass(Box<StorageClass>),
+    CsiNode(Box<CsiNode>),
+    CsiDriver(Box<CsiDriver>),
+    CsiStorageCapacity(Box<CsiStorageCapacity>),
     /// A 1.11 scheduler Policy file (selects the `openshift-3.11` profile).
-    Policy(Policy),
+    Policy(Box<Policy>),
     /// A scheduler configuration file (selects the `kubernetes-1.34` profile).
-    KubeSchedulerConfiguration(KubeSchedulerConfiguration),
+    KubeSchedulerConfiguration(Box<KubeSchedulerConfiguration>),
     /// OpenShift 3.11 master configuration (admission plugin settings).
-    MasterConfig(MasterConfig),
+    MasterConfig(Box<MasterConfig>),
     /// An OpenShift Machine API machine.
-    Machine(Machine),
+    Machine(Box<Machine>),
     /// An OpenShift Machine API machine set.
-    MachineSet(MachineSet),
+    MachineSet(Box<MachineSet>),
     /// The descheduler's policy file.
-    DeschedulerPolicy(DeschedulerPolicy),
+    DeschedulerPolicy(Box<DeschedulerPolicy>),
     /// kubefit's what-if steps.
-    Scenario(Scenario),
+    Scenario(Box<Scenario>),
 }
 
 impl Resource {
@@ -490,7 +491,7 @@ fn workload(tree: &Tree<'_>, id: NodeId, kind: WorkloadKind) -> Result<Resource,
         workload.spec.selector =
             Some(decoded.map_err(|error| error.prefixed(&["spec", "selector"]))?);
     }
-    Ok(Resource::Workload(kind, workload))
+    Ok(Resource::Workload(kind, Box::new(workload)))
 }
 
 /// The deepest node along `path` (its key node when `at_key`).

@@ -88,7 +88,7 @@ mod tests {
             serde_json::json!({"metadata": {"name": "web", "namespace": "shop"}, "spec": spec}),
         )
         .unwrap();
-        validate_resource(&Resource::PodDisruptionBudget(pdb))
+        validate_resource(&Resource::PodDisruptionBudget(pdb.into()))
             .into_iter()
             .map(|v| (v.path.to_string(), v.diagnostic.code, v.diagnostic.message))
             .collect()

@@ -84,7 +84,7 @@ mod tests {
     }
 
     fn run(node: Node) -> Vec<(String, &'static str, String)> {
-        validate_resource(&Resource::Node(node))
+        validate_resource(&Resource::Node(node.into()))
             .into_iter()
             .map(|v| (v.path.to_string(), v.diagnostic.code, v.diagnostic.message))
             .collect()

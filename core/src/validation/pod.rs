@@ -443,7 +443,7 @@ mod tests {
     }
 
     fn run(pod: Pod) -> Vec<(String, &'static str, String)> {
-        validate_resource(&Resource::Pod(pod))
+        validate_resource(&Resource::Pod(pod.into()))
             .into_iter()
             .map(|v| (v.path.to_string(), v.diagnostic.code, v.diagnostic.message))
             .collect()

@@ -100,7 +100,7 @@ mod tests {
     }
 
     fn run(class: PriorityClass) -> Vec<(String, &'static str, String)> {
-        validate_resource(&Resource::PriorityClass(class))
+        validate_resource(&Resource::PriorityClass(class.into()))
             .into_iter()
             .map(|v| (v.path.to_string(), v.diagnostic.code, v.diagnostic.message))
             .collect()

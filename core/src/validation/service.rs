@@ -40,7 +40,7 @@ mod tests {
 
     fn run(json: serde_json::Value) -> Vec<(String, &'static str, String)> {
         let service: Service = serde_json::from_value(json).unwrap();
-        validate_resource(&Resource::Service(service))
+        validate_resource(&Resource::Service(service.into()))
             .into_iter()
             .map(|v| (v.path.to_string(), v.diagnostic.code, v.diagnostic.message))
             .collect()

@@ -176,7 +176,7 @@ mod tests {
     }
 
     fn run(kind: WorkloadKind, workload: Workload) -> Vec<(String, &'static str, String)> {
-        validate_resource(&Resource::Workload(kind, workload))
+        validate_resource(&Resource::Workload(kind, workload.into()))
             .into_iter()
             .map(|v| (v.path.to_string(), v.diagnostic.code, v.diagnostic.message))
             .collect()
