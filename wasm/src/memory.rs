@@ -9,11 +9,11 @@
 //! with `memory.grow` directly) so that the allocator owns the new memory.
 
 /// What reading an input takes, as a multiple of its size (in eighths): the text itself
-/// and the objects decoded from it. Decoding kubectl dumps peaks at 1.6–1.7 times their
-/// size for JSON and 2.4–2.5 times for the more compact YAML (BENCHMARKS.md); evaluating
-/// them takes more, so the reserve does not make `evaluate`'s peak any larger.
-const JSON_EIGHTHS: u64 = 14;
-const YAML_EIGHTHS: u64 = 20;
+/// and the objects decoded from it. Decoding kubectl dumps peaks at about 1.4 times their
+/// size for JSON and 1.9 times for the more compact YAML (BENCHMARKS.md); evaluating them
+/// takes more, so the reserve does not make `evaluate`'s peak any larger.
+const JSON_EIGHTHS: u64 = 12;
+const YAML_EIGHTHS: u64 = 15;
 
 /// Inputs smaller than this fit in the memory an instance starts with, or nearly.
 const SMALL: usize = 1 << 20;
@@ -35,7 +35,7 @@ pub fn reserve_for(sources: &[crate::OwnedSource]) {
 
 /// The memory that reading these texts takes at least, in bytes.
 fn needed<'a>(texts: impl Iterator<Item = &'a [u8]>) -> usize {
-    // In u64: `usize` is 32 bits wide in wasm, and 2.5 times 2 GB overflows it.
+    // In u64: `usize` is 32 bits wide in wasm, and 1.875 times 3 GB overflows it.
     let total: u64 = texts
         .map(|text| {
             let eighths = if looks_like_json(text) {
@@ -80,11 +80,11 @@ mod tests {
     fn large_inputs_need_a_multiple_of_their_size() {
         let yaml = vec![b' '; 400 << 20];
         let json = b"{}".repeat(100 << 20);
-        assert_eq!(needed([yaml.as_slice()].into_iter()), 1000 << 20);
-        assert_eq!(needed([json.as_slice()].into_iter()), 350 << 20);
+        assert_eq!(needed([yaml.as_slice()].into_iter()), 750 << 20);
+        assert_eq!(needed([json.as_slice()].into_iter()), 300 << 20);
         assert_eq!(
             needed([yaml.as_slice(), json.as_slice()].into_iter()),
-            1350 << 20
+            1050 << 20
         );
     }
 

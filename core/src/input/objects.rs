@@ -200,7 +200,9 @@ pub(crate) struct Sink {
     list_root: Option<bool>,
 }
 
-/// What a [`Sink`] held at some point, to go back to it ([`Sink::rollback`]).
+/// What a [`Sink`] held at some point, to go back to it ([`Sink::rollback`]): the YAML
+/// fast path's fallback.
+#[cfg(feature = "yaml")]
 #[derive(Debug)]
 pub(crate) struct Checkpoint {
     objects: usize,
@@ -208,6 +210,7 @@ pub(crate) struct Checkpoint {
     ignored: Vec<(String, usize)>,
 }
 
+#[cfg(feature = "yaml")]
 impl Sink {
     /// Marks what the sink holds now.
     pub fn checkpoint(&self) -> Checkpoint {
@@ -229,7 +232,9 @@ impl Sink {
         self.pending_ignored.clear();
         self.list_root = None;
     }
+}
 
+impl Sink {
     pub fn diagnostic(&mut self, diagnostic: Diagnostic) {
         self.diagnostics.push(diagnostic);
     }

@@ -183,6 +183,7 @@ pub(crate) struct Stop;
 /// What a YAML reader produces, in document order: the events of granit-parser, with byte
 /// offsets into the text it was given. [`Reader`] builds trees from them; tests record them
 /// to compare the YAML fast path with granit-parser.
+#[cfg(feature = "yaml")]
 pub(crate) trait Events<'s> {
     /// A document starts at `at`.
     fn begin_document(&mut self, at: usize) -> Result<(), Stop>;
@@ -207,6 +208,7 @@ pub(crate) trait Events<'s> {
     fn syntax_error(&mut self, diagnostic: Diagnostic, at: usize);
 }
 
+#[cfg(feature = "yaml")]
 impl<'s> Events<'s> for Reader<'s, '_> {
     fn begin_document(&mut self, at: usize) -> Result<(), Stop> {
         Reader::begin_document(self, at)
@@ -482,6 +484,7 @@ impl<'s, 'k> Reader<'s, 'k> {
     }
 
     /// A YAML alias: the anchored node is shared, not copied.
+    #[cfg(feature = "yaml")]
     pub fn alias(&mut self, anchor: usize, start: usize) -> Result<(), Stop> {
         self.begin_child();
         match self.anchors.iter().rev().find(|(a, _)| *a == anchor) {
