@@ -4,7 +4,10 @@
 //! defaulting and Priority admission are applied, and pod owners contribute the pods
 //! they are missing.
 
+mod node_index;
 pub mod storage;
+
+pub use node_index::NodeIndex;
 
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
@@ -227,14 +230,9 @@ impl Cluster {
             .map(|(pod, span)| admit(&chain, pod, span, &mut diagnostics))
             .collect();
         cluster.pods = entries;
-        let known: alloc::collections::BTreeSet<&str> = cluster
-            .nodes
-            .iter()
-            .map(|node| node.metadata.name.as_str())
-            .collect();
+        let known = NodeIndex::new(cluster.nodes.iter().map(|node| node.metadata.name.as_str()));
         for entry in &cluster.pods {
-            if entry.state == PodState::Bound && !known.contains(entry.pod.spec.node_name.as_str())
-            {
+            if entry.state == PodState::Bound && known.get(&entry.pod.spec.node_name).is_none() {
                 let mut diagnostic = Diagnostic::warning(
                     "pod/unknown-node",
                     alloc::format!(

@@ -13,7 +13,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::Serialize;
 
-use crate::cluster::{PodEntry, PodState};
+use crate::cluster::{NodeIndex, PodEntry, PodState};
 use crate::model::{DeschedulerPolicy, Node, Pod};
 
 /// The strategies `v3.11.0` knows, in the fixed order it runs them
@@ -378,11 +378,7 @@ impl<'a> Context<'a> {
         options: Options,
         evict: &'a mut dyn FnMut(usize) -> Result<(), String>,
     ) -> Self {
-        let positions: BTreeMap<&str, usize> = nodes
-            .iter()
-            .enumerate()
-            .map(|(position, node)| (node.metadata.name.as_str(), position))
-            .collect();
+        let positions = NodeIndex::new(nodes.iter().map(|node| node.metadata.name.as_str()));
         let mut on_node = alloc::vec![Vec::new(); nodes.len()];
         let mut evictable = alloc::vec![false; pods.len()];
         for (index, entry) in pods.iter().enumerate() {
@@ -391,7 +387,7 @@ impl<'a> Context<'a> {
             if entry.state != PodState::Bound {
                 continue;
             }
-            let Some(&position) = positions.get(entry.pod.spec.node_name.as_str()) else {
+            let Some(position) = positions.get(&entry.pod.spec.node_name) else {
                 continue;
             };
             if let Some(list) = on_node.get_mut(position) {

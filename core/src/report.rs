@@ -12,7 +12,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::Serialize;
 
-use crate::cluster::{Cluster, PodState};
+use crate::cluster::{Cluster, NodeIndex, PodState};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::{Node, ResourceList};
 use crate::quantity::Quantity;
@@ -202,9 +202,15 @@ impl Report {
 
 /// One row per node; bound pods are summed in one pass over the pods.
 fn node_rows(nodes: &[Node], pods: &[crate::cluster::PodEntry]) -> Vec<NodeRow> {
-    let mut usage: BTreeMap<&str, (ResourceList, usize)> = BTreeMap::new();
+    let index = NodeIndex::new(nodes.iter().map(|node| node.metadata.name.as_str()));
+    let mut usage: Vec<(ResourceList, usize)> = alloc::vec![Default::default(); nodes.len()];
     for entry in pods.iter().filter(|entry| entry.state == PodState::Bound) {
-        let (requested, pods) = usage.entry(entry.pod.spec.node_name.as_str()).or_default();
+        let Some((requested, pods)) = index
+            .get(&entry.pod.spec.node_name)
+            .and_then(|node| usage.get_mut(node))
+        else {
+            continue;
+        };
         *pods += 1;
         for (name, quantity) in &entry.requests {
             let sum = match requested.get(name) {
@@ -216,12 +222,8 @@ fn node_rows(nodes: &[Node], pods: &[crate::cluster::PodEntry]) -> Vec<NodeRow> 
     }
     nodes
         .iter()
-        .map(|node| {
-            let (requested, pods) = usage
-                .remove(node.metadata.name.as_str())
-                .unwrap_or_default();
-            node_row(node, requested, pods)
-        })
+        .zip(usage)
+        .map(|(node, (requested, pods))| node_row(node, requested, pods))
         .collect()
 }
 

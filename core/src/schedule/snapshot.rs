@@ -10,7 +10,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::resources::{Resources, PODS};
-use crate::cluster::{Cluster, PodEntry, PodState};
+use crate::cluster::{Cluster, NodeIndex, PodEntry, PodState};
 use crate::model::{ContainerPort, Node, Pod};
 use crate::quantity::{Format, Quantity};
 use crate::resources;
@@ -375,15 +375,10 @@ impl<'c> Snapshot<'c> {
             name_ranks,
             name_order,
         };
-        let index: alloc::collections::BTreeMap<&str, usize> = cluster
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(position, node)| (node.metadata.name.as_str(), position))
-            .collect();
+        let index = NodeIndex::new(cluster.nodes.iter().map(|node| node.metadata.name.as_str()));
         for (pod, entry) in cluster.pods.iter().enumerate() {
             if entry.state == PodState::Bound {
-                if let Some(&node) = index.get(entry.pod.spec.node_name.as_str()) {
+                if let Some(node) = index.get(&entry.pod.spec.node_name) {
                     snapshot.bind(pod, node);
                 }
             }

@@ -1,0 +1,111 @@
+//! Node names to positions: the lookup behind every engine's pass from `spec.nodeName` to
+//! the node.
+//!
+//! Each engine starts by finding the node of every bound pod, 150 000 lookups for a large
+//! dump. Node names share long prefixes (`worker-a-00017`), so a search tree compares
+//! a dozen of them byte by byte per lookup; this table hashes the name once (FNV-1a) and
+//! compares one candidate. Hand-written because kubefit-core's only required dependency is
+//! serde (no hash map in `alloc`), and a table that only ever holds a slice's names
+//! needs none of a general map's machinery.
+
+use alloc::vec::Vec;
+
+/// An empty slot.
+const EMPTY: u32 = u32::MAX;
+
+/// The positions of names in a list, found by hash. The last of repeated names wins (as
+/// when the list is collected into a map).
+#[derive(Clone, Debug)]
+pub struct NodeIndex<'a> {
+    /// The names, by position.
+    names: Vec<&'a str>,
+    /// Open addressing with linear probing: a position into `names` or [`EMPTY`]. Its
+    /// length is a power of two, at least twice the number of names.
+    slots: Vec<u32>,
+}
+
+impl<'a> NodeIndex<'a> {
+    /// Indexes `names` by position.
+    pub fn new(names: impl IntoIterator<Item = &'a str>) -> Self {
+        let names: Vec<&'a str> = names.into_iter().collect();
+        let wanted = names.len().saturating_mul(2).max(8);
+        let capacity = wanted.checked_next_power_of_two().unwrap_or(wanted);
+        let mut index = Self {
+            slots: alloc::vec![EMPTY; capacity],
+            names: Vec::new(),
+        };
+        for (position, name) in names.iter().enumerate() {
+            // Positions beyond u32 cannot be stored; no cluster comes near.
+            let Ok(stored) = u32::try_from(position) else {
+                break;
+            };
+            let (Ok(slot) | Err(slot)) = index.find(&names, name);
+            if let Some(entry) = index.slots.get_mut(slot) {
+                *entry = stored;
+            }
+        }
+        index.names = names;
+        index
+    }
+
+    /// The position of `name`.
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<usize> {
+        let slot = self.find(&self.names, name).ok()?;
+        let position = *self.slots.get(slot)?;
+        usize::try_from(position).ok()
+    }
+
+    /// The slot holding `name` (`Ok`) or the free slot where it would go (`Err`).
+    fn find(&self, names: &[&str], name: &str) -> Result<usize, usize> {
+        let mask = self.slots.len().saturating_sub(1);
+        let mut slot = usize::try_from(fnv1a(name)).unwrap_or(0) & mask;
+        // At most half the slots are full, so a free one ends every probe.
+        for _ in 0..self.slots.len() {
+            match self.slots.get(slot) {
+                Some(&EMPTY) | None => return Err(slot),
+                Some(&position) => {
+                    let stored = usize::try_from(position).ok().and_then(|at| names.get(at));
+                    if stored == Some(&name) {
+                        return Ok(slot);
+                    }
+                }
+            }
+            slot = (slot + 1) & mask;
+        }
+        Err(slot)
+    }
+}
+
+/// The 64-bit FNV-1a hash.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::format;
+    use alloc::string::String;
+
+    #[test]
+    fn finds_every_name_and_nothing_else() {
+        let names: Vec<String> = (0..5_000).map(|n| format!("worker-a-{n:05}")).collect();
+        let index = NodeIndex::new(names.iter().map(String::as_str));
+        for (position, name) in names.iter().enumerate() {
+            assert_eq!(index.get(name), Some(position));
+        }
+        assert_eq!(index.get("worker-a-05000"), None);
+        assert_eq!(index.get(""), None);
+    }
+
+    #[test]
+    fn the_last_of_repeated_names_wins() {
+        let index = NodeIndex::new(["a", "b", "a"]);
+        assert_eq!(index.get("a"), Some(2));
+        assert_eq!(index.get("b"), Some(1));
+        assert_eq!(NodeIndex::new([]).get("a"), None);
+    }
+}
