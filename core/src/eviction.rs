@@ -18,13 +18,14 @@ pub mod drain;
 pub mod scenario;
 pub mod taint_manager;
 
+use alloc::borrow::Cow;
 use alloc::boxed::Box;
 use alloc::collections::{BTreeMap, BTreeSet, BinaryHeap};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::cmp::Reverse;
 
-use crate::cluster::{pod_id, Cluster, PodEntry, PodState};
+use crate::cluster::{Cluster, NodeIndex, PodEntry, PodState};
 use crate::diagnostic::Diagnostic;
 use crate::duration::Duration;
 use crate::input::Span;
@@ -178,10 +179,12 @@ struct World<'c> {
     spans: &'c [Span],
     nodes: Vec<Shared<'c, Node>>,
     node_gone: Vec<bool>,
-    node_index: BTreeMap<String, usize>,
+    node_index: NodeIndex<'c>,
     /// The input's pods, borrowed, then the replacements.
     pods: Vec<Shared<'c, PodEntry>>,
     life: Vec<Life>,
+    /// Per pod, the node it is bound to (looked up once, not at every eviction).
+    node_of: Vec<Option<usize>>,
     on_node: Vec<Vec<usize>>,
     taint_queue: BTreeMap<usize, Scheduled>,
     agenda: BinaryHeap<Reverse<(Duration, u64, Happening)>>,
@@ -211,26 +214,28 @@ impl<'c> World<'c> {
         spans: &'c [Span],
     ) -> Self {
         let nodes: Vec<Shared<'c, Node>> = cluster.nodes.iter().map(Shared::Input).collect();
-        let node_index: BTreeMap<String, usize> = nodes
-            .iter()
-            .enumerate()
-            .map(|(index, node)| (node.metadata.name.clone(), index))
-            .collect();
+        let node_index =
+            NodeIndex::new(cluster.nodes.iter().map(|node| node.metadata.name.as_str()));
         let pods: Vec<Shared<'c, PodEntry>> = cluster.pods.iter().map(Shared::Input).collect();
         let mut on_node = alloc::vec![Vec::new(); nodes.len()];
+        let mut node_of = Vec::with_capacity(pods.len());
         let life = pods
             .iter()
             .enumerate()
             .map(|(index, entry)| {
-                let node = node_index.get(entry.pod.spec.node_name.as_str());
+                let node = node_index.get(&entry.pod.spec.node_name);
                 match (entry.state, node) {
-                    (PodState::Bound, Some(&node)) => {
+                    (PodState::Bound, Some(node)) => {
                         if let Some(list) = on_node.get_mut(node) {
                             list.push(index);
                         }
+                        node_of.push(Some(node));
                         Life::Running
                     }
-                    _ => Life::Elsewhere,
+                    _ => {
+                        node_of.push(None);
+                        Life::Elsewhere
+                    }
                 }
             })
             .collect();
@@ -247,7 +252,7 @@ impl<'c> World<'c> {
                     .status
                     .node_ref
                     .as_ref()
-                    .and_then(|reference| node_index.get(reference.name.as_str()).copied()),
+                    .and_then(|reference| node_index.get(&reference.name)),
                 exclude_draining: machine
                     .metadata
                     .annotations
@@ -277,6 +282,7 @@ impl<'c> World<'c> {
             node_index,
             pods,
             life,
+            node_of,
             on_node,
             taint_queue: BTreeMap::new(),
             agenda: BinaryHeap::new(),
@@ -444,7 +450,7 @@ impl<'c> World<'c> {
 
     fn node(&mut self, name: &str, step: usize) -> Option<usize> {
         match self.node_index.get(name) {
-            Some(&node) if !self.node_gone.get(node).copied().unwrap_or(true) => Some(node),
+            Some(node) if !self.node_gone.get(node).copied().unwrap_or(true) => Some(node),
             found => {
                 let message = if found.is_some() {
                     alloc::format!("node `{name}` was removed before this step")
@@ -485,7 +491,14 @@ impl<'c> World<'c> {
         self.diagnostics.push(diagnostic);
     }
 
-    fn add_taint(&mut self, at: Duration, node: usize, taint: Taint, reason: &str, verb: &str) {
+    fn add_taint(
+        &mut self,
+        at: Duration,
+        node: usize,
+        taint: Taint,
+        reason: &'static str,
+        verb: &str,
+    ) {
         let Some(target) = self.nodes.get_mut(node).and_then(Shared::to_mut) else {
             return;
         };
@@ -693,10 +706,13 @@ impl<'c> World<'c> {
             return;
         };
         let verdict = taint_manager::verdict(&target.spec.taints, &entry.pod.spec.tolerations);
-        let name = entry_name(entry);
+        // Named only where an event here says so: most pods of a tainted node are deleted
+        // at once, and `terminate` names them itself.
+        let name = || entry_name(entry);
         match verdict {
             Verdict::NoTaints | Verdict::Never => {
                 if self.taint_queue.remove(&pod).is_some() {
+                    let name = name();
                     self.event(
                         at,
                         EventKind::EvictionCancelled,
@@ -711,6 +727,7 @@ impl<'c> World<'c> {
                 self.delete_by_taint(at, pod);
             }
             Verdict::After(wait) => {
+                let name = name();
                 // An eviction already planned keeps its start: upstream compares
                 // `createdAt + wait` with `now + wait` and keeps the older plan
                 // (`taint_eviction.go`), so a later, longer toleration does not delay it.
@@ -745,6 +762,7 @@ impl<'c> World<'c> {
         }
     }
 
+    /// Deletes `pod` for its node's NoExecute taints.
     fn delete_by_taint(&mut self, at: Duration, pod: usize) {
         let Some(entry) = self.pods.get(pod) else {
             return;
@@ -769,7 +787,7 @@ impl<'c> World<'c> {
         at: Duration,
         pod: usize,
         cause: &str,
-        reason: &str,
+        reason: &'static str,
         message: String,
         grace: Option<Duration>,
     ) {
@@ -789,9 +807,11 @@ impl<'c> World<'c> {
                 .map_or(DEFAULT_GRACE, Duration::from_seconds)
         });
         let ready = self
-            .node_index
-            .get(node_name.as_str())
-            .and_then(|node| self.nodes.get(*node))
+            .node_of
+            .get(pod)
+            .copied()
+            .flatten()
+            .and_then(|node| self.nodes.get(node))
             .is_some_and(|node| node.condition("Ready") == Some("True"));
         let gone = ready.then(|| at.saturating_add(grace));
         if let Some(life) = self.life.get_mut(pod) {
@@ -818,18 +838,15 @@ impl<'c> World<'c> {
             replacement: None,
             message,
         });
-        let controller = self.pods.get(pod).and_then(|entry| {
-            entry
-                .pod
-                .metadata
-                .controller()
-                .map(|owner| owner.kind.clone())
-        });
-        match controller.as_deref() {
-            None | Some("DaemonSet") => {}
-            // A StatefulSet recreates the pod, under the same name, once it is gone.
-            Some("StatefulSet") => {}
-            Some(_) => self.replace(pod, eviction),
+        let controller = self
+            .pods
+            .get(pod)
+            .and_then(|entry| entry.pod.metadata.controller());
+        // A StatefulSet recreates the pod, under the same name, once it is gone.
+        let replaced_now = controller
+            .is_some_and(|owner| !matches!(owner.kind.as_str(), "DaemonSet" | "StatefulSet"));
+        if replaced_now {
+            self.replace(pod, eviction);
         }
     }
 
@@ -873,11 +890,9 @@ impl<'c> World<'c> {
         if let Some(life) = self.life.get_mut(pod) {
             *life = Life::Gone;
         }
-        if let Some(entry) = self.pods.get(pod) {
-            if let Some(node) = self.node_index.get(entry.pod.spec.node_name.as_str()) {
-                if let Some(list) = self.on_node.get_mut(*node) {
-                    list.retain(|other| *other != pod);
-                }
+        if let Some(node) = self.node_of.get(pod).copied().flatten() {
+            if let Some(list) = self.on_node.get_mut(node) {
+                list.retain(|other| *other != pod);
             }
         }
     }
@@ -920,6 +935,7 @@ impl<'c> World<'c> {
             let index = self.pods.len();
             self.pods.push(Shared::Own(Box::new(entry)));
             self.life.push(Life::Waiting);
+            self.node_of.push(None);
             self.waiting.push(index);
             self.replaces.insert(index, eviction);
             self.changed = true;
@@ -1016,7 +1032,7 @@ impl<'c> World<'c> {
     }
 
     fn bind(&mut self, at: Duration, pod: usize, node_name: &str) {
-        let Some(&node) = self.node_index.get(node_name) else {
+        let Some(node) = self.node_index.get(node_name) else {
             return;
         };
         let Some(entry) = self.pods.get_mut(pod).and_then(Shared::to_mut) else {
@@ -1028,6 +1044,9 @@ impl<'c> World<'c> {
         self.budgets.restore(&entry.pod);
         if let Some(life) = self.life.get_mut(pod) {
             *life = Life::Running;
+        }
+        if let Some(slot) = self.node_of.get_mut(pod) {
+            *slot = Some(node);
         }
         if let Some(list) = self.on_node.get_mut(node) {
             list.push(pod);
@@ -1071,10 +1090,15 @@ impl<'c> World<'c> {
 
     fn preempt(&mut self, at: Duration, victims: &[String], preemptor: &str, node: &str) {
         for victim in victims {
-            let found =
-                self.pods.iter().zip(&self.life).position(|(entry, life)| {
-                    *life == Life::Running && entry_name(entry) == *victim
-                });
+            // `namespace/name`, compared without formatting every pod's name.
+            let Some((namespace, name)) = victim.split_once('/') else {
+                continue;
+            };
+            let found = self.pods.iter().zip(&self.life).position(|(entry, life)| {
+                *life == Life::Running
+                    && entry.pod.metadata.name == name
+                    && entry.pod.metadata.namespace == namespace
+            });
             if let Some(pod) = found {
                 self.terminate(
                     at,
@@ -1802,16 +1826,15 @@ impl<'c> World<'c> {
         at: Duration,
         kind: EventKind,
         object: String,
-        reason: &str,
-        message: impl Into<String>,
+        reason: &'static str,
+        message: impl Into<Cow<'static, str>>,
     ) {
-        let message = message.into();
         self.disruption.timeline.push(Event {
             at,
             kind,
             object,
-            reason: reason.to_string(),
-            message,
+            reason: Cow::Borrowed(reason),
+            message: message.into(),
         });
     }
 
@@ -1957,10 +1980,11 @@ fn node_id(name: &str) -> String {
 
 /// `namespace/name`.
 fn entry_name(entry: &PodEntry) -> String {
-    let id = pod_id(&entry.pod);
-    id.strip_prefix("Pod/")
-        .map(ToString::to_string)
-        .unwrap_or(id)
+    alloc::format!(
+        "{}/{}",
+        entry.pod.metadata.namespace,
+        entry.pod.metadata.name
+    )
 }
 
 fn machine_namespace(machines: &[MachineRun], machine: usize) -> String {

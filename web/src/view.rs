@@ -763,8 +763,8 @@ impl View {
                     at: event.at.0,
                     kind: kebab(event.kind),
                     object: event.object.clone(),
-                    reason: event.reason.clone(),
-                    message: event.message.clone(),
+                    reason: event.reason.to_string(),
+                    message: event.message.to_string(),
                 })
                 .collect(),
             evictions: disruption

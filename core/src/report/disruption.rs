@@ -1,5 +1,6 @@
 //! The disruption section of the report: the timeline of a Scenario and every eviction.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Serialize, Serializer};
@@ -42,9 +43,12 @@ pub struct Event {
     /// The object it happened to: `Node/name`, `Pod/namespace/name`, `Machine/namespace/name`.
     pub object: String,
     /// The upstream event or condition reason, such as `TaintManagerEviction`.
-    pub reason: String,
-    /// What happened, in upstream's words where upstream has some.
-    pub message: String,
+    #[cfg_attr(feature = "tsify", tsify(type = "string"))]
+    pub reason: Cow<'static, str>,
+    /// What happened, in upstream's words where upstream has some (borrowed when fixed: a
+    /// large drain or taint makes tens of thousands of events).
+    #[cfg_attr(feature = "tsify", tsify(type = "string"))]
+    pub message: Cow<'static, str>,
 }
 
 /// The kinds of [`Event`].

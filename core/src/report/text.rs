@@ -121,9 +121,9 @@ fn timeline(out: &mut String, disruption: &super::disruption::Disruption) {
     for event in &disruption.timeline {
         events.push(alloc::vec![
             alloc::format!("{}", event.at),
-            event.reason.clone(),
+            event.reason.clone().into_owned(),
             event.object.clone(),
-            event.message.clone(),
+            event.message.clone().into_owned(),
         ]);
     }
     let _ = writeln!(
