@@ -59,7 +59,7 @@ impl<'a> NodeIndex<'a> {
     /// The slot holding `name` (`Ok`) or the free slot where it would go (`Err`).
     fn find(&self, names: &[&str], name: &str) -> Result<usize, usize> {
         let mask = self.slots.len().saturating_sub(1);
-        let mut slot = usize::try_from(fnv1a(name)).unwrap_or(0) & mask;
+        let mut slot = home(fnv1a(name), mask);
         // At most half the slots are full, so a free one ends every probe.
         for _ in 0..self.slots.len() {
             match self.slots.get(slot) {
@@ -75,6 +75,13 @@ impl<'a> NodeIndex<'a> {
         }
         Err(slot)
     }
+}
+
+/// The slot a hash starts probing at: its low bits (a 64-bit hash does not fit wasm's
+/// 32-bit `usize`, so it is masked before it is converted).
+fn home(hash: u64, mask: usize) -> usize {
+    let mask64 = u64::try_from(mask).unwrap_or(u64::MAX);
+    usize::try_from(hash & mask64).unwrap_or(0)
 }
 
 /// The 64-bit FNV-1a hash.
@@ -99,6 +106,13 @@ mod tests {
         }
         assert_eq!(index.get("worker-a-05000"), None);
         assert_eq!(index.get(""), None);
+    }
+
+    #[test]
+    fn hashes_wider_than_usize_keep_their_low_bits() {
+        assert_eq!(home(0xdead_beef_0000_1234, 0xffff), 0x1234);
+        assert_eq!(home(u64::MAX, 7), 7);
+        assert_eq!(home(5, 0), 0);
     }
 
     #[test]
