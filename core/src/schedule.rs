@@ -148,6 +148,14 @@ pub trait Cycle {
         false
     }
 
+    /// True when what the cycle decides on a node depends on nothing of the pod but its
+    /// spec, and on nothing but that node: no plugin reads its labels or owners (no
+    /// spreading, no inter-pod affinity either way, no claims). The equivalence cache then
+    /// lets pods of different templates with the same spec share per-node results.
+    fn reads_only_its_spec(&self, _snapshot: &Snapshot<'_>) -> bool {
+        false
+    }
+
     /// Every score in profile order as a value per node and the rule that turns the
     /// values of the scored nodes into scores, when each score depends on the pod and the
     /// node alone; `None` when one needs the other pods (spreading, inter-pod affinity).

@@ -67,6 +67,10 @@ fn every_fixture_decides_the_same_with_and_without_recorded_verdicts() {
 /// own template per host, required affinity to the first template per zone, preferred
 /// affinity to the third, a higher priority, a host port, an image), and maybe a service
 /// selecting the first template and a bound pod with pod affinity of one of three kinds.
+/// With `shared_spec` every template has the first one's requests and traits under its
+/// own label and image (pods of different templates that only their labels, or their
+/// labels and image, tell apart); with `vary`, the odd
+/// templates' pods each carry a label and a config volume name of their own.
 #[derive(Clone, Debug)]
 struct Generated {
     nodes: Vec<(u8, u8, u8)>,
@@ -75,6 +79,8 @@ struct Generated {
     pending: Vec<u8>,
     service: bool,
     affinity_pod: u8,
+    shared_spec: bool,
+    vary: bool,
 }
 
 fn generated() -> impl Strategy<Value = Generated> {
@@ -85,15 +91,21 @@ fn generated() -> impl Strategy<Value = Generated> {
         prop::collection::vec(0u8..4, 1..40),
         any::<bool>(),
         0u8..4,
+        any::<bool>(),
+        any::<bool>(),
     )
         .prop_map(
-            |(nodes, bound, templates, pending, service, affinity_pod)| Generated {
-                nodes,
-                bound,
-                templates,
-                pending,
-                service,
-                affinity_pod,
+            |(nodes, bound, templates, pending, service, affinity_pod, shared_spec, vary)| {
+                Generated {
+                    nodes,
+                    bound,
+                    templates,
+                    pending,
+                    service,
+                    affinity_pod,
+                    shared_spec,
+                    vary,
+                }
             },
         )
 }
@@ -138,8 +150,12 @@ fn yaml(cluster: &Generated) -> String {
     }
     text += "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n";
     for (index, template) in cluster.pending.iter().enumerate() {
-        let (cpu, traits, image) =
-            cluster.templates[usize::from(*template) % cluster.templates.len()];
+        let own = cluster.templates[usize::from(*template) % cluster.templates.len()];
+        let (cpu, traits, image) = if cluster.shared_spec {
+            (cluster.templates[0].0, cluster.templates[0].1, own.2)
+        } else {
+            own
+        };
         let mut extra = String::new();
         if traits & 1 == 1 {
             extra += ", tolerations: [{key: team, operator: Exists}]";
@@ -172,8 +188,13 @@ fn yaml(cluster: &Generated) -> String {
             2 => ("y", ", ports: [{containerPort: 80, hostPort: 8080}]"),
             _ => ("x", ""),
         };
+        let (own_label, volume) = if cluster.vary && template % 2 == 1 {
+            (format!(", pod: p{index}"), format!("cfg-{index}"))
+        } else {
+            (String::new(), "cfg".to_string())
+        };
         text += &format!(
-            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p{index:03}, namespace: default, labels: {{template: t{template}}}}}\nspec: {{containers: [{{name: c, image: '{image}'{port}, resources: {{requests: {{cpu: {cpu}m, memory: 512Mi}}}}}}]{extra}}}\n"
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p{index:03}, namespace: default, labels: {{template: t{template}{own_label}}}}}\nspec: {{containers: [{{name: c{template}, image: '{image}'{port}, resources: {{requests: {{cpu: {cpu}m, memory: 512Mi}}}}}}], volumes: [{{name: {volume}, configMap: {{name: settings}}}}]{extra}}}\n"
         );
     }
     text

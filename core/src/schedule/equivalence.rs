@@ -29,6 +29,7 @@ use super::status::Code;
 use super::topology::PairCounts;
 use super::{node_verdict, Cycle, NodeLocalScore, Prepared, Profile, Reach, Reduce};
 use crate::cluster::PodEntry;
+use crate::model::{Container, ContainerPort, PodSpec, Volume};
 use crate::report::scheduling::{NodeVerdict, ScoreMap};
 
 /// The total of a node that is not feasible (below any real total).
@@ -85,16 +86,28 @@ struct Class<'p> {
     /// The totals need computing in full on the next update: the last one stopped at a
     /// filter error.
     stale: bool,
+    /// [`EquivalenceCache::tick`] when the class was last used.
+    used: u64,
+    /// Every entry was computed by a cycle that read only its pod's spec
+    /// ([`Cycle::reads_only_its_spec`]), so pods of other templates with that spec may
+    /// share them. Cleared for good (until a restart) once the cycle reads more.
+    spec_only: bool,
 }
 
-/// How many classes the cache keeps (the least recently used goes first): pods of a few
-/// templates often alternate in the queue, as replacements of several owners do.
-const CLASSES: usize = 16;
+/// How many per-node entries the cache's classes hold together at most (about 60–90 MB):
+/// it keeps as many classes as fit, between [`MIN_CLASSES`] and [`MAX_CLASSES`], and
+/// the least recently used goes first. Pods of many templates alternate in the queue, as
+/// the replacements of a drained node's owners do, and specs repeat across templates.
+const CLASS_NODE_ENTRIES: usize = 1 << 20;
+const MIN_CLASSES: usize = 16;
+const MAX_CLASSES: usize = 512;
 
-/// The cache for one scheduling run: the classes, most recently used first.
+/// The cache for one scheduling run: the classes, in no order.
 #[derive(Default)]
 pub struct EquivalenceCache<'p> {
     classes: Vec<Class<'p>>,
+    /// Counts lookups: a class's [`Class::used`] is the count at its last use.
+    tick: u64,
     /// The nodes with each label pair, made when a change first reaches a domain.
     labelled: Option<Labelled<'p>>,
 }
@@ -134,54 +147,115 @@ impl<'p> EquivalenceCache<'p> {
                     .pod(class.pod)
                     .is_some_and(|other| equivalent(other, entry))
         });
-        let mut class = match found {
-            Some(position) => self.classes.remove(position),
-            // The least recently used class's buffers are reused when the cache is full.
-            None if self.classes.len() >= CLASSES => match self.classes.pop() {
-                Some(mut class) => {
-                    class.forget();
-                    class
-                }
-                None => Class::new(node_count),
-            },
-            None => Class::new(node_count),
+        let (mut class, fresh) = match found {
+            Some(position) => (self.classes.swap_remove(position), None),
+            None => {
+                // A pod of another template whose cycle reads only its spec may take the
+                // per-node results of a class that has only ever read its pods' specs.
+                let prepared = profile.prepare(snapshot, pod);
+                let shared = match &prepared {
+                    Prepared::Filter { cycle, only } if cycle.reads_only_its_spec(snapshot) => {
+                        self.classes.iter().position(|class| {
+                            class.spec_only
+                                && class.stamps.len() == node_count
+                                && class.only == *only
+                                && snapshot
+                                    .pod(class.pod)
+                                    .is_some_and(|other| alike_by_spec(other, entry))
+                        })
+                    }
+                    _ => None,
+                };
+                let class = match shared {
+                    Some(position) => self.classes.swap_remove(position),
+                    None => self.free_class(node_count),
+                };
+                (class, Some((prepared, shared.is_some())))
+            }
         };
         class.pod = pod;
-        let lookup = self.refresh(&mut class, profile, snapshot, pod);
-        self.classes.insert(0, class);
-        match (lookup, self.classes.first()) {
+        self.tick = self.tick.saturating_add(1);
+        class.used = self.tick;
+        let lookup = self.refresh(&mut class, profile, snapshot, pod, fresh);
+        self.classes.push(class);
+        match (lookup, self.classes.last()) {
             (None, Some(class)) => Lookup::Cached(Cached { class }),
             (Some(prepared), _) => Lookup::Full(prepared),
             (None, None) => Lookup::Full(profile.prepare(snapshot, pod)),
         }
     }
 
+    /// A class for a new template: a new one, or the least recently used one's buffers
+    /// when the cache is full.
+    fn free_class(&mut self, node_count: usize) -> Class<'p> {
+        let limit = (CLASS_NODE_ENTRIES / node_count.max(1)).clamp(MIN_CLASSES, MAX_CLASSES);
+        if self.classes.len() >= limit {
+            let oldest = (0..self.classes.len())
+                .min_by_key(|&position| self.classes.get(position).map_or(0, |class| class.used));
+            if let Some(position) = oldest {
+                let mut class = self.classes.swap_remove(position);
+                class.forget();
+                return class;
+            }
+        }
+        Class::new(node_count)
+    }
+
     /// Brings `class` up to date for `pod`: `None` when it answers, else the pod's
-    /// PreFilter for the full evaluation.
+    /// PreFilter for the full evaluation. `fresh` is the pod's PreFilter when the class is
+    /// not of its template, with whether the class shares per-node results with it.
     fn refresh(
         &mut self,
         class: &mut Class<'p>,
         profile: &'p dyn Profile,
         snapshot: &Snapshot<'p>,
         pod: usize,
+        fresh: Option<(Prepared<'p>, bool)>,
     ) -> Option<Prepared<'p>> {
         let node_count = snapshot.nodes.len();
         let volumes = snapshot.volumes.changes();
         // The nodes to evaluate again: those whose pods changed and those the changes
         // reached; every node when the cycle is prepared afresh.
         let mut candidates = Vec::new();
-        let followed = class.volumes == volumes
-            && class.cycle.is_some()
-            && self.follow(class, snapshot, &mut candidates);
-        if !followed {
-            match profile.prepare(snapshot, pod) {
-                Prepared::Filter { cycle, only } => class.restart(cycle, only, volumes),
-                other => {
-                    class.cycle = None;
-                    return Some(other);
+        match fresh {
+            // The class's results depend on each node alone: the pod's own cycle takes
+            // over, and the nodes whose pods changed since are evaluated again.
+            Some((Prepared::Filter { cycle, only }, true)) => {
+                class.cycle = Some(cycle);
+                class.only = only;
+                class.volumes = volumes;
+                candidates.extend(
+                    class
+                        .stamps
+                        .iter()
+                        .enumerate()
+                        .filter(|(node, stamp)| **stamp != Some(snapshot.node_version(*node)))
+                        .map(|(node, _)| node),
+                );
+            }
+            Some((Prepared::Filter { cycle, only }, false)) => {
+                class.restart(cycle, only, volumes);
+                candidates.extend(0..node_count);
+            }
+            Some((other, _)) => {
+                class.cycle = None;
+                return Some(other);
+            }
+            None => {
+                let followed = class.volumes == volumes
+                    && class.cycle.is_some()
+                    && self.follow(class, snapshot, &mut candidates);
+                if !followed {
+                    match profile.prepare(snapshot, pod) {
+                        Prepared::Filter { cycle, only } => class.restart(cycle, only, volumes),
+                        other => {
+                            class.cycle = None;
+                            return Some(other);
+                        }
+                    }
+                    candidates = (0..node_count).collect();
                 }
             }
-            candidates = (0..node_count).collect();
         }
         let Some(cycle) = class.cycle.take() else {
             return Some(profile.prepare(snapshot, pod));
@@ -210,6 +284,7 @@ impl<'p> EquivalenceCache<'p> {
                 changed.push(node);
             }
         }
+        class.spec_only &= cycle.reads_only_its_spec(snapshot);
         class.clock = Some(snapshot.clock());
         class.cycle = Some(cycle);
         if class.errors > 0 {
@@ -456,6 +531,8 @@ impl<'p> Class<'p> {
             feasible: 0,
             top: None,
             stale: false,
+            used: 0,
+            spec_only: false,
         };
         class.stamps.resize(node_count, None);
         class.forget();
@@ -489,11 +566,13 @@ impl<'p> Class<'p> {
         self.feasible = 0;
         self.top = None;
         self.stale = false;
+        self.spec_only = false;
     }
 
     /// Takes a freshly prepared cycle: every node is to evaluate again.
     fn restart(&mut self, cycle: Box<dyn Cycle + 'p>, only: Subset, volumes: u64) {
         self.forget();
+        self.spec_only = true;
         self.cycle = Some(cycle);
         self.only = only;
         self.volumes = volumes;
@@ -734,18 +813,142 @@ impl<'p> Class<'p> {
     }
 }
 
-/// True if two pods look the same to every filter and node-local score: the same spec,
-/// namespace, labels, annotations, owners, effective requests, priority and QoS class.
-/// Names, uids and timestamps differ within a template and are read by none of them.
+/// True if two pods look the same to every filter and node-local score: the same spec
+/// (but for names no plugin reads), namespace, labels, annotations, owners, effective
+/// requests, priority and QoS class. Pod names, uids and timestamps differ within a
+/// template and are read by none of them.
 #[must_use]
 pub fn equivalent(a: &PodEntry, b: &PodEntry) -> bool {
     let (left, right) = (&a.pod.metadata, &b.pod.metadata);
-    a.priority == b.priority
-        && a.qos == b.qos
+    alike_by_spec(a, b)
         && left.namespace == right.namespace
         && left.labels == right.labels
         && left.annotations == right.annotations
         && left.owner_references == right.owner_references
+}
+
+/// True if two pods look the same to a cycle that reads nothing but the pod's spec
+/// ([`Cycle::reads_only_its_spec`]): labels, annotations and owners may differ, and the
+/// namespace too unless a volume names a claim (claims are looked up in it).
+fn alike_by_spec(a: &PodEntry, b: &PodEntry) -> bool {
+    let claims =
+        |entry: &PodEntry| {
+            entry.pod.spec.volumes.iter().any(|volume| {
+                volume.persistent_volume_claim.is_some() || volume.ephemeral.is_some()
+            })
+        };
+    a.priority == b.priority
+        && a.qos == b.qos
         && a.requests == b.requests
-        && a.pod.spec == b.pod.spec
+        && same_spec(&a.pod.spec, &b.pod.spec)
+        && (a.pod.metadata.namespace == b.pod.metadata.namespace || !(claims(a) || claims(b)))
+}
+
+/// The specs are equal but for the names of containers, ports and volumes without a disk
+/// (config maps, secrets, emptyDir), which no filter or score reads.
+/// (Destructured so that a field added to `PodSpec` must be placed here.)
+fn same_spec(a: &PodSpec, b: &PodSpec) -> bool {
+    let PodSpec {
+        node_name,
+        node_selector,
+        affinity,
+        tolerations,
+        containers,
+        init_containers,
+        overhead,
+        resources,
+        priority,
+        priority_class_name,
+        preemption_policy,
+        scheduler_name,
+        termination_grace_period_seconds,
+        volumes,
+        host_network,
+        restart_policy,
+        topology_spread_constraints,
+    } = a;
+    *node_name == b.node_name
+        && *node_selector == b.node_selector
+        && *affinity == b.affinity
+        && *tolerations == b.tolerations
+        && same_containers(containers, &b.containers)
+        && same_containers(init_containers, &b.init_containers)
+        && *overhead == b.overhead
+        && *resources == b.resources
+        && *priority == b.priority
+        && *priority_class_name == b.priority_class_name
+        && *preemption_policy == b.preemption_policy
+        && *scheduler_name == b.scheduler_name
+        && *termination_grace_period_seconds == b.termination_grace_period_seconds
+        && volumes.len() == b.volumes.len()
+        && volumes
+            .iter()
+            .zip(&b.volumes)
+            .all(|(x, y)| same_volume(x, y))
+        && *host_network == b.host_network
+        && *restart_policy == b.restart_policy
+        && *topology_spread_constraints == b.topology_spread_constraints
+}
+
+fn same_containers(a: &[Container], b: &[Container]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            let Container {
+                name: _,
+                image,
+                resources,
+                ports,
+                restart_policy,
+            } = x;
+            *image == y.image
+                && *resources == y.resources
+                && *restart_policy == y.restart_policy
+                && ports.len() == y.ports.len()
+                && ports.iter().zip(&y.ports).all(|(p, q)| {
+                    let ContainerPort {
+                        name: _,
+                        container_port,
+                        host_port,
+                        protocol,
+                        host_ip,
+                    } = p;
+                    *container_port == q.container_port
+                        && *host_port == q.host_port
+                        && *protocol == q.protocol
+                        && *host_ip == q.host_ip
+                })
+        })
+}
+
+fn same_volume(a: &Volume, b: &Volume) -> bool {
+    let Volume {
+        name,
+        empty_dir,
+        host_path,
+        persistent_volume_claim,
+        gce_persistent_disk,
+        aws_elastic_block_store,
+        azure_disk,
+        rbd,
+        iscsi,
+        ephemeral,
+    } = a;
+    // Disk volumes' names appear in messages, and an ephemeral volume's names its claim.
+    let disk = persistent_volume_claim.is_some()
+        || gce_persistent_disk.is_some()
+        || aws_elastic_block_store.is_some()
+        || azure_disk.is_some()
+        || rbd.is_some()
+        || iscsi.is_some()
+        || ephemeral.is_some();
+    (!disk || *name == b.name)
+        && *empty_dir == b.empty_dir
+        && *host_path == b.host_path
+        && *persistent_volume_claim == b.persistent_volume_claim
+        && *gce_persistent_disk == b.gce_persistent_disk
+        && *aws_elastic_block_store == b.aws_elastic_block_store
+        && *azure_disk == b.azure_disk
+        && *rbd == b.rbd
+        && *iscsi == b.iscsi
+        && *ephemeral == b.ephemeral
 }

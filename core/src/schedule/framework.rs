@@ -464,6 +464,14 @@ impl Cycle for FrameworkCycle<'_> {
             && self.volumes.binding.is_none()
     }
 
+    fn reads_only_its_spec(&self, snapshot: &Snapshot<'_>) -> bool {
+        let pod = &self.entry.pod;
+        self.independent_of_other_pods()
+            && pod_topology_spread::skips_scoring(snapshot, &self.profile.spread_defaulting, pod)
+            && (inter_pod_affinity::skips_scoring(snapshot, pod)
+                || self.affinity_scores(snapshot).skips())
+    }
+
     fn follow(&mut self, _snapshot: &Snapshot<'_>, change: Change) -> Option<Reach> {
         if self.spread.is_some()
             || self.volumes.restrictions.is_some()
