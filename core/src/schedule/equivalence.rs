@@ -15,7 +15,11 @@
 //!   domain ([`Reach`]);
 //! - only scores that split into a per-node value and a normalisation over the scored
 //!   nodes are cached ([`Cycle::node_local_scores`]); totals are renormalised when the
-//!   feasible set or a normalised score's bounds move.
+//!   feasible set or a normalised score's bounds move;
+//! - a pod whose cycle reads nothing but its spec, node by node
+//!   ([`Cycle::reads_only_its_spec`]), may take the entries of another template's class
+//!   with the same spec ([`alike_by_spec`]) when that class was only ever computed so:
+//!   replacements of many owners share their per-node work.
 //!
 //! Everything else goes through the full evaluation.
 
