@@ -18,8 +18,8 @@
 //!   feasible set or a normalised score's bounds move;
 //! - a pod whose cycle reads nothing but its spec, node by node
 //!   ([`Cycle::reads_only_its_spec`]), may take the entries of another template's class
-//!   with the same spec ([`alike_by_spec`]) when that class was only ever computed so:
-//!   replacements of many owners share their per-node work.
+//!   with the same spec (labels, owners and unread names aside) when that class was only
+//!   ever computed so: replacements of many owners share their per-node work.
 //!
 //! Everything else goes through the full evaluation.
 
