@@ -69,19 +69,9 @@ impl<K, V> SortedMap<K, V> {
         self.entries.iter().map(|(_, value)| value)
     }
 
-    /// The values in key order, mutable.
-    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
-        self.entries.iter_mut().map(|(_, value)| value)
-    }
-
     /// Removes every entry.
     pub fn clear(&mut self) {
         self.entries.clear();
-    }
-
-    /// Keeps the entries `keep` accepts.
-    pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
-        self.entries.retain_mut(|(key, value)| keep(key, value));
     }
 }
 
@@ -196,12 +186,6 @@ impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for SortedMap<K, V> {
 impl<K: Ord, V> FromIterator<(K, V)> for SortedMap<K, V> {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
         Self::from_entries(iter.into_iter().collect())
-    }
-}
-
-impl<K: Ord, V, const N: usize> From<[(K, V); N]> for SortedMap<K, V> {
-    fn from(entries: [(K, V); N]) -> Self {
-        Self::from_entries(Vec::from(entries))
     }
 }
 
