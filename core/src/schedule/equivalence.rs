@@ -288,7 +288,8 @@ impl<'p> EquivalenceCache<'p> {
                 changed.push(node);
             }
         }
-        class.spec_only &= cycle.reads_only_its_spec(snapshot);
+        // Once cleared it stays so: skip asking (spreading builds its constraints to answer).
+        class.spec_only = class.spec_only && cycle.reads_only_its_spec(snapshot);
         class.clock = Some(snapshot.clock());
         class.cycle = Some(cycle);
         if class.errors > 0 {
