@@ -7,6 +7,7 @@
 
 use alloc::borrow::Cow;
 use alloc::boxed::Box;
+use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -296,11 +297,7 @@ impl Profile for FrameworkProfile {
             .iter()
             .any(|(score, _)| *score == ScorePlugin::ImageLocality)
         {
-            image_locality::PodImages::new(
-                &entry.pod,
-                &snapshot.image_spread(),
-                snapshot.nodes.len(),
-            )
+            image_locality::PodImages::new(&entry.pod, snapshot.image_table(), snapshot.nodes.len())
         } else {
             image_locality::PodImages::default()
         };
@@ -341,6 +338,11 @@ impl Profile for FrameworkProfile {
                 entry,
                 request: snapshot.accounting.request(entry),
                 images,
+                required_matches: self
+                    .filters
+                    .contains(&FilterPlugin::NodeAffinity)
+                    .then(|| snapshot.required_matches(&entry.pod))
+                    .flatten(),
                 spread,
                 affinity,
                 affinity_scores: core::cell::OnceCell::new(),
@@ -406,6 +408,9 @@ struct FrameworkCycle<'a> {
     request: PodUsage,
     /// ImageLocality's view of the pod's images.
     images: image_locality::PodImages,
+    /// NodeAffinity's filter verdicts for the pod's selector and terms (`None`: it has
+    /// neither, or the filter is not enabled).
+    required_matches: Option<Rc<node_affinity::RequiredMatches>>,
     /// PodTopologySpread's PreFilter state (`None`: Skip).
     spread: Option<pod_topology_spread::PreFilterState<'a>>,
     /// InterPodAffinity's PreFilter state (`None`: the filter is not enabled).
@@ -432,7 +437,7 @@ impl<'a> FrameworkCycle<'a> {
     }
 
     /// The score of a plugin that scores each node on its own, without normalising.
-    fn node_value(&self, plugin: ScorePlugin, info: &NodeInfo<'_>) -> i64 {
+    fn node_value(&self, plugin: ScorePlugin, node: usize, info: &NodeInfo<'_>) -> i64 {
         match plugin {
             ScorePlugin::NodeResourcesFit => node_resources_fit::score(
                 &self.profile.fit_strategy,
@@ -447,7 +452,7 @@ impl<'a> FrameworkCycle<'a> {
                     &self.request,
                 )
             }
-            ScorePlugin::ImageLocality => self.images.score(info.node),
+            ScorePlugin::ImageLocality => self.images.score(node),
             _ => 0,
         }
     }
@@ -504,7 +509,10 @@ impl Cycle for FrameworkCycle<'_> {
                     FilterPlugin::NodeUnschedulable => node_unschedulable::filter(pod, info.node),
                     FilterPlugin::NodeName => node_name::filter(pod, info.node),
                     FilterPlugin::TaintToleration => taint_toleration::filter(pod, info.node),
-                    FilterPlugin::NodeAffinity => node_affinity::filter(pod, info.node),
+                    FilterPlugin::NodeAffinity => self
+                        .required_matches
+                        .as_ref()
+                        .map_or_else(Status::success, |matches| matches.filter(node, info.node)),
                     FilterPlugin::NodePorts => node_ports::filter(pod, info),
                     FilterPlugin::NodeResourcesFit => {
                         node_resources_fit::filter(&self.request.requested, info)
@@ -577,9 +585,12 @@ impl Cycle for FrameworkCycle<'_> {
                     ),
                     ScorePlugin::NodeResourcesFit
                     | ScorePlugin::NodeResourcesBalancedAllocation
-                    | ScorePlugin::ImageLocality => infos
+                    | ScorePlugin::ImageLocality => feasible
                         .iter()
-                        .map(|info| self.node_value(*plugin, info))
+                        .filter_map(|&node| {
+                            let info = snapshot.nodes.get(node)?;
+                            Some(self.node_value(*plugin, node, info))
+                        })
                         .collect(),
                     ScorePlugin::PodTopologySpread => pod_topology_spread::scores(
                         snapshot,
@@ -665,7 +676,7 @@ impl Cycle for FrameworkCycle<'_> {
             ScorePlugin::TaintToleration => taint_toleration::count_intolerable(pod, info.node),
             ScorePlugin::NodeAffinity => node_affinity::preferred_weight(pod, info.node),
             ScorePlugin::InterPodAffinity => self.affinity_scores(snapshot).raw(info.node),
-            _ => self.node_value(plugin, info),
+            _ => self.node_value(plugin, node, info),
         }
     }
 

@@ -4,11 +4,11 @@
 //! Follows `pkg/scheduler/framework/types.go` (`NodeInfo`): allocatable, the requests of
 //! the pods on the node, their "non-zero" requests for scoring, and the host ports in use.
 
-use alloc::collections::BTreeMap;
 use alloc::rc::Rc;
-use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::plugins::image_locality::ImageTable;
+use super::plugins::node_affinity::RequiredMatches;
 use super::resources::{Resources, PODS};
 use crate::cluster::{Cluster, NodeIndex, PodEntry, PodState};
 use crate::model::{ContainerPort, Node, Pod};
@@ -17,6 +17,9 @@ use crate::resources;
 
 /// How many of the latest changes a snapshot remembers ([`Snapshot::changes_since`]).
 const RECENT: usize = 64;
+/// How many node selectors' verdicts the snapshot keeps: pods of one pool share a few, and
+/// pods that each pin their own node gain nothing from a longer list to search.
+const REQUIRED_MATCHES: usize = 16;
 
 /// One change of the pods on a node: `pod` joined `node`, or left it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -324,9 +327,12 @@ pub struct Snapshot<'c> {
     pub assigned: Vec<Option<usize>>,
     /// Pending pods that carry `status.nominatedNodeName` (usually none).
     pub nominated: Vec<usize>,
-    /// How many nodes have each image (ImageLocality's spread), built on first use: images
-    /// do not change while pods are placed.
-    image_spread: core::cell::OnceCell<Rc<BTreeMap<String, usize>>>,
+    /// The nodes' images as ImageLocality reads them, built on first use: images do not
+    /// change while pods are placed.
+    image_table: core::cell::OnceCell<Rc<ImageTable>>,
+    /// NodeAffinity's verdicts for the node selectors and required terms of the pods
+    /// prepared last (at most [`REQUIRED_MATCHES`]).
+    required_matches: core::cell::RefCell<Vec<Rc<RequiredMatches>>>,
     /// For each pod of the cluster, what it adds to a node (worked out on its first bind).
     usage: Vec<Option<PodUsage>>,
     /// Volumes and claims the scheduler assumed bound as it placed pods.
@@ -367,7 +373,8 @@ impl<'c> Snapshot<'c> {
                 .collect(),
             usage: alloc::vec![None; cluster.pods.len()],
             volumes: super::volumes::Assumed::default(),
-            image_spread: core::cell::OnceCell::new(),
+            image_table: core::cell::OnceCell::new(),
+            required_matches: core::cell::RefCell::new(Vec::new()),
             versions: alloc::vec![0; cluster.nodes.len()],
             clock: 0,
             recent: [Change::default(); RECENT],
@@ -392,14 +399,35 @@ impl<'c> Snapshot<'c> {
         &self.name_order
     }
 
-    /// How many nodes have each image, shared by every pod's cycle.
+    /// The nodes' images, shared by every pod's cycle.
     #[must_use]
-    pub fn image_spread(&self) -> Rc<BTreeMap<String, usize>> {
-        Rc::clone(self.image_spread.get_or_init(|| {
-            Rc::new(crate::schedule::plugins::image_locality::image_spread(
-                &self.cluster.nodes,
-            ))
-        }))
+    pub fn image_table(&self) -> Rc<ImageTable> {
+        Rc::clone(
+            self.image_table
+                .get_or_init(|| Rc::new(ImageTable::new(&self.cluster.nodes))),
+        )
+    }
+
+    /// NodeAffinity's filter verdicts for `pod`'s node selector and required terms, shared
+    /// with the pods that have the same; `None` when it has neither (every node passes).
+    #[must_use]
+    pub fn required_matches(&self, pod: &Pod) -> Option<Rc<RequiredMatches>> {
+        if pod.spec.node_selector.is_empty() && pod.spec.required_node_affinity().is_none() {
+            return None;
+        }
+        let made = || Rc::new(RequiredMatches::new(pod, self.nodes.len()));
+        let Ok(mut kept) = self.required_matches.try_borrow_mut() else {
+            return Some(made());
+        };
+        if let Some(found) = kept.iter().find(|matches| matches.is_for(pod)) {
+            return Some(Rc::clone(found));
+        }
+        let matches = made();
+        if kept.len() >= REQUIRED_MATCHES {
+            kept.remove(0);
+        }
+        kept.push(Rc::clone(&matches));
+        Some(matches)
     }
 
     /// The pod entry at an index of [`Cluster::pods`].
@@ -532,4 +560,41 @@ fn name_order(nodes: &[Node]) -> (Vec<usize>, Vec<usize>) {
         }
     }
     (order, ranks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Accounting, Snapshot, REQUIRED_MATCHES};
+    use crate::model::Pod;
+    use crate::schedule::predicates::testing::{cluster, node, pod};
+    use alloc::rc::Rc;
+    use alloc::string::String;
+
+    fn pinned(pool: &str) -> Pod {
+        let mut pinned = pod("p", &[]);
+        pinned
+            .spec
+            .node_selector
+            .insert(String::from("node-pool"), String::from(pool));
+        pinned
+    }
+
+    /// Pods with the same node selector share NodeAffinity's verdicts; a pod without one
+    /// needs none, and the snapshot keeps the latest selectors only.
+    #[test]
+    fn pods_with_one_selector_share_its_verdicts() {
+        let cluster = cluster(alloc::vec![node("n1", 1000, 1000)], alloc::vec![]);
+        let snapshot = Snapshot::new(&cluster, Accounting::Legacy);
+        assert!(snapshot.required_matches(&pod("free", &[])).is_none());
+        let infra = snapshot.required_matches(&pinned("infra")).unwrap();
+        let again = snapshot.required_matches(&pinned("infra")).unwrap();
+        assert!(Rc::ptr_eq(&infra, &again));
+        let other = snapshot.required_matches(&pinned("gpu")).unwrap();
+        assert!(!Rc::ptr_eq(&infra, &other));
+        for pool in 0..REQUIRED_MATCHES {
+            let _ = snapshot.required_matches(&pinned(&alloc::format!("pool-{pool}")));
+        }
+        let renewed = snapshot.required_matches(&pinned("infra")).unwrap();
+        assert!(!Rc::ptr_eq(&infra, &renewed));
+    }
 }

@@ -7,10 +7,11 @@
 use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::cell::Cell;
 
 use super::normalize;
 use crate::labels;
-use crate::model::{Node, Pod};
+use crate::model::{Node, NodeSelector, Pod, StringMap};
 use crate::schedule::status::Status;
 
 /// The plugin name.
@@ -68,24 +69,73 @@ pub fn pre_filter(pod: &Pod) -> PreFilter {
     }
 }
 
-/// Filter: the node selector and the required terms must both match.
-#[must_use]
-pub fn filter(pod: &Pod, node: &Node) -> Status {
-    if matches_required(pod, node) {
-        Status::success()
-    } else {
-        Status::unresolvable(REASON)
+/// Filter: the node selector and the required terms must both match. The verdict per node
+/// for one node selector and one set of required terms,
+/// worked out on first ask and shared through the snapshot by every pod that has them:
+/// pods of many templates pin the same pool, and labels do not change while pods are
+/// placed.
+#[derive(Debug)]
+pub struct RequiredMatches {
+    selector: StringMap,
+    required: Option<NodeSelector>,
+    /// Per node: unknown until asked, then whether it matches.
+    verdicts: Vec<Cell<Option<bool>>>,
+}
+
+impl RequiredMatches {
+    /// The verdicts for `pod`'s selector and terms on `nodes` nodes, none worked out yet.
+    #[must_use]
+    pub fn new(pod: &Pod, nodes: usize) -> Self {
+        Self {
+            selector: pod.spec.node_selector.clone(),
+            required: pod.spec.required_node_affinity().cloned(),
+            verdicts: alloc::vec![Cell::new(None); nodes],
+        }
+    }
+
+    /// True if `pod` has this selector and these terms.
+    #[must_use]
+    pub fn is_for(&self, pod: &Pod) -> bool {
+        self.selector == pod.spec.node_selector
+            && self.required.as_ref() == pod.spec.required_node_affinity()
+    }
+
+    /// The filter on the node at `index` of the snapshot.
+    #[must_use]
+    pub fn filter(&self, index: usize, node: &Node) -> Status {
+        let known = self.verdicts.get(index).and_then(Cell::get);
+        let matches = known.unwrap_or_else(|| {
+            let matches = selector_and_terms_match(&self.selector, self.required.as_ref(), node);
+            if let Some(verdict) = self.verdicts.get(index) {
+                verdict.set(Some(matches));
+            }
+            matches
+        });
+        if matches {
+            Status::success()
+        } else {
+            Status::unresolvable(REASON)
+        }
     }
 }
 
 /// `spec.nodeSelector` (every pair) and required node affinity (any term).
 #[must_use]
 pub fn matches_required(pod: &Pod, node: &Node) -> bool {
-    labels::map_matches(&pod.spec.node_selector, &node.metadata.labels)
-        && pod
-            .spec
-            .required_node_affinity()
-            .is_none_or(|selector| labels::node_selector_matches(selector, node))
+    selector_and_terms_match(
+        &pod.spec.node_selector,
+        pod.spec.required_node_affinity(),
+        node,
+    )
+}
+
+fn selector_and_terms_match(
+    selector: &StringMap,
+    required: Option<&NodeSelector>,
+    node: &Node,
+) -> bool {
+    labels::map_matches(selector, &node.metadata.labels)
+        && required.is_none_or(|terms| labels::node_selector_matches(terms, node))
 }
 
 /// PreScore: the plugin skips pods without preferred terms.
@@ -132,7 +182,7 @@ pub fn scores<'n>(pod: &Pod, nodes: impl Iterator<Item = &'n Node>, max_score: i
 
 #[cfg(test)]
 mod tests {
-    use super::{filter, pre_filter, PreFilter, REASON, REASON_CONFLICT};
+    use super::{pre_filter, PreFilter, RequiredMatches, REASON, REASON_CONFLICT};
     use crate::model::{Node, Pod};
     use crate::schedule::status::Code;
     use alloc::collections::BTreeSet;
@@ -207,6 +257,7 @@ mod tests {
     #[test]
     fn upstream_filter_cases() {
         let labelled = node("node1", serde_json::json!({"foo": "bar", "zone": "us"}));
+        let filter = |pod: &Pod, node: &Node| RequiredMatches::new(pod, 1).filter(0, node);
         let fits = |pod: &Pod| filter(pod, &labelled).passed();
         assert!(fits(&pod(serde_json::json!({}))));
         assert!(fits(&pod(
