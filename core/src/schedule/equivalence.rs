@@ -67,7 +67,8 @@ struct Class<'p> {
     /// The class keeps each node's reasons: set when nothing fitted once (a template that
     /// fits somewhere never pays for them).
     explains: bool,
-    /// Per node, the reasons upstream records where it does not fit (with `explains`).
+    /// Per node, the reasons upstream records where it does not fit (only while it
+    /// `explains`: empty otherwise).
     reasons: Vec<Vec<String>>,
     /// How many times each reason is recorded over all nodes (the message's histogram).
     /// (A short list: nodes fail for a handful of distinct reasons.)
@@ -98,11 +99,13 @@ struct Class<'p> {
     spec_only: bool,
 }
 
-/// How many per-node entries the cache's classes hold together at most (about 60–90 MB):
-/// it keeps as many classes as fit, between [`MIN_CLASSES`] and [`MAX_CLASSES`], and
-/// the least recently used goes first. Pods of many templates alternate in the queue, as
-/// the replacements of a drained node's owners do, and specs repeat across templates.
-const CLASS_NODE_ENTRIES: usize = 1 << 20;
+/// How many per-node entries the cache's classes hold together at most (about 80-100 MB: a
+/// node's entry takes 16 B of stamp, 8 B of total, 1 B of code and 8 B per node-local
+/// score, seven of them by default): it keeps as many classes as fit, between
+/// [`MIN_CLASSES`] and [`MAX_CLASSES`], and the least recently used goes first. Pods of
+/// many templates alternate in the queue, as the replacements of a drained node's owners
+/// do, and specs repeat across templates.
+const CLASS_NODE_ENTRIES: usize = 3 << 19;
 const MIN_CLASSES: usize = 16;
 const MAX_CLASSES: usize = 512;
 
@@ -318,6 +321,7 @@ impl<'p> EquivalenceCache<'p> {
         // time, it filters every node again to record them.
         if class.feasible == 0 && class.only.is_none() && !class.explains {
             class.explains = true;
+            class.reasons.resize_with(node_count, Vec::new);
             if let Some(cycle) = class.cycle.take() {
                 for node in 0..node_count {
                     class.evaluate(profile, &*cycle, snapshot, node);
@@ -560,11 +564,8 @@ impl<'p> Class<'p> {
         self.codes
             .resize(node_count, Code::UnschedulableAndUnresolvable);
         // Reasons are only ever recorded while the class explains.
-        if self.explains || self.reasons.len() != node_count {
-            self.reasons.clear();
-            self.reasons.resize_with(node_count, Vec::new);
-            self.reason_counts.clear();
-        }
+        self.reasons = Vec::new();
+        self.reason_counts.clear();
         self.explains = false;
         self.clock = None;
         self.errors = 0;
@@ -757,12 +758,11 @@ impl<'p> Class<'p> {
     ) -> bool {
         let mut verdict = NodeVerdict::default();
         let (code, _) = node_verdict(profile, cycle.filter(snapshot, node), false, &mut verdict);
-        let (Some(slot), Some(reasons)) = (self.codes.get_mut(node), self.reasons.get_mut(node))
-        else {
+        let Some(slot) = self.codes.get_mut(node) else {
             return false;
         };
         let before = core::mem::replace(slot, code);
-        if self.explains {
+        if let Some(reasons) = self.reasons.get_mut(node) {
             for reason in reasons.iter() {
                 let at = self
                     .reason_counts
