@@ -9,6 +9,7 @@ pub mod storage;
 
 pub use node_index::NodeIndex;
 
+use alloc::borrow::Cow;
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -94,7 +95,8 @@ impl PodSpans {
 pub struct Cluster {
     /// Nodes, in input order.
     pub nodes: Vec<Node>,
-    /// Pods: input pods in input order, then generated pods.
+    /// Pods: input pods in input order, then generated pods. Code that binds, adds or
+    /// removes pods or nodes after [`Cluster::build`] calls [`Cluster::locate_pods`].
     pub pods: Vec<PodEntry>,
     /// Priority classes.
     pub priority_classes: Vec<PriorityClass>,
@@ -128,6 +130,10 @@ pub struct Cluster {
     pub counts: BTreeMap<String, usize>,
     /// Kinds that are not modelled, with counts.
     pub ignored: Vec<(String, usize)>,
+    /// For each pod, where [`Cluster::pod_nodes`] finds its node: made once by
+    /// [`Cluster::build`] (every engine asks, and 150 000 name lookups cost more than the
+    /// engines' own work on a small change).
+    pub(crate) bound_nodes: Vec<Option<usize>>,
 }
 
 impl Cluster {
@@ -230,9 +236,9 @@ impl Cluster {
             .map(|(pod, span)| admit(&chain, pod, span, &mut diagnostics))
             .collect();
         cluster.pods = entries;
-        let known = NodeIndex::new(cluster.nodes.iter().map(|node| node.metadata.name.as_str()));
-        for entry in &cluster.pods {
-            if entry.state == PodState::Bound && known.get(&entry.pod.spec.node_name).is_none() {
+        cluster.locate_pods();
+        for (entry, node) in cluster.pods.iter().zip(&cluster.bound_nodes) {
+            if entry.state == PodState::Bound && node.is_none() {
                 let mut diagnostic = Diagnostic::warning(
                     "pod/unknown-node",
                     alloc::format!(
@@ -252,6 +258,36 @@ impl Cluster {
         cluster.diagnostics = diagnostics;
         cluster
     }
+}
+
+impl Cluster {
+    /// For each pod, the position in [`Cluster::nodes`] of the node it is bound to:
+    /// `None` for a pod that is not bound, or is bound to a node the input lacks. (Kept
+    /// since the last [`Cluster::locate_pods`]; looked up afresh for a cluster made
+    /// otherwise.)
+    #[must_use]
+    pub fn pod_nodes(&self) -> Cow<'_, [Option<usize>]> {
+        if self.bound_nodes.len() == self.pods.len() {
+            Cow::Borrowed(&self.bound_nodes)
+        } else {
+            Cow::Owned(locate(&self.nodes, &self.pods))
+        }
+    }
+
+    /// Looks up each bound pod's node by name, once for every engine that asks.
+    pub fn locate_pods(&mut self) {
+        self.bound_nodes = locate(&self.nodes, &self.pods);
+    }
+}
+
+fn locate(nodes: &[Node], pods: &[PodEntry]) -> Vec<Option<usize>> {
+    let index = NodeIndex::new(nodes.iter().map(|node| node.metadata.name.as_str()));
+    pods.iter()
+        .map(|entry| match entry.state {
+            PodState::Bound => index.get(&entry.pod.spec.node_name),
+            _ => None,
+        })
+        .collect()
 }
 
 fn admit(
@@ -408,4 +444,53 @@ fn reject_duplicates(
         }
     }
     kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cluster;
+    use crate::{input, Limits, Source};
+
+    const NODES_AND_PODS: &str = "\
+apiVersion: v1
+kind: Node
+metadata: {name: a}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: b}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: on-b, namespace: default}
+spec: {nodeName: b, containers: [{name: c, image: i}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: elsewhere, namespace: default}
+spec: {nodeName: gone, containers: [{name: c, image: i}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: pending, namespace: default}
+spec: {containers: [{name: c, image: i}]}
+";
+
+    /// Pods are located once at build; a cluster put together otherwise, or whose pods
+    /// moved, is located again.
+    #[test]
+    fn pods_are_located_on_their_nodes() {
+        let sources = [Source::new("test", NODES_AND_PODS)];
+        let mut cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources);
+        assert_eq!(*cluster.pod_nodes(), [Some(1), None, None]);
+        let assembled = Cluster {
+            nodes: cluster.nodes.clone(),
+            pods: cluster.pods.clone(),
+            ..Cluster::default()
+        };
+        assert_eq!(*assembled.pod_nodes(), [Some(1), None, None]);
+        cluster.pods[0].pod.spec.node_name = "a".into();
+        cluster.locate_pods();
+        assert_eq!(*cluster.pod_nodes(), [Some(0), None, None]);
+    }
 }

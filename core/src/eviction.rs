@@ -218,25 +218,18 @@ impl<'c> World<'c> {
             NodeIndex::new(cluster.nodes.iter().map(|node| node.metadata.name.as_str()));
         let pods: Vec<Shared<'c, PodEntry>> = cluster.pods.iter().map(Shared::Input).collect();
         let mut on_node = alloc::vec![Vec::new(); nodes.len()];
-        let mut node_of = Vec::with_capacity(pods.len());
-        let life = pods
+        let node_of = cluster.pod_nodes().into_owned();
+        let life = node_of
             .iter()
             .enumerate()
-            .map(|(index, entry)| {
-                let node = node_index.get(&entry.pod.spec.node_name);
-                match (entry.state, node) {
-                    (PodState::Bound, Some(node)) => {
-                        if let Some(list) = on_node.get_mut(node) {
-                            list.push(index);
-                        }
-                        node_of.push(Some(node));
-                        Life::Running
+            .map(|(index, node)| match node {
+                Some(node) => {
+                    if let Some(list) = on_node.get_mut(*node) {
+                        list.push(index);
                     }
-                    _ => {
-                        node_of.push(None);
-                        Life::Elsewhere
-                    }
+                    Life::Running
                 }
+                None => Life::Elsewhere,
             })
             .collect();
         let machines = cluster
@@ -965,13 +958,14 @@ impl<'c> World<'c> {
             master_config: self.cluster.master_config.clone(),
             ..Cluster::default()
         };
-        view.nodes = self
-            .nodes
-            .iter()
-            .zip(&self.node_gone)
-            .filter(|(_, gone)| !**gone)
-            .map(|(node, _)| Node::clone(node))
-            .collect();
+        // Each node's position in the view, which leaves removed nodes out.
+        let mut in_view = Vec::with_capacity(self.nodes.len());
+        for (node, gone) in self.nodes.iter().zip(&self.node_gone) {
+            in_view.push((!gone).then_some(view.nodes.len()));
+            if !gone {
+                view.nodes.push(Node::clone(node));
+            }
+        }
         let mut from_view: BTreeMap<String, usize> = BTreeMap::new();
         for (index, (entry, life)) in self.pods.iter().zip(&self.life).enumerate() {
             match life {
@@ -980,9 +974,13 @@ impl<'c> World<'c> {
                     let mut bound = PodEntry::clone(entry);
                     bound.state = PodState::Bound;
                     view.pods.push(bound);
+                    let node = self.node_of.get(index).copied().flatten();
+                    view.bound_nodes
+                        .push(node.and_then(|node| in_view.get(node).copied().flatten()));
                 }
                 Life::Waiting => {
                     view.pods.push(PodEntry::clone(entry));
+                    view.bound_nodes.push(None);
                     from_view.insert(entry_name(entry), index);
                 }
                 Life::Gone | Life::Elsewhere => {}

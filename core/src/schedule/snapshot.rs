@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 use super::plugins::image_locality::ImageTable;
 use super::plugins::node_affinity::RequiredMatches;
 use super::resources::{Resources, PODS};
-use crate::cluster::{Cluster, NodeIndex, PodEntry, PodState};
+use crate::cluster::{Cluster, PodEntry, PodState};
 use crate::model::{ContainerPort, Node, Pod};
 use crate::quantity::{Format, Quantity};
 use crate::resources;
@@ -382,12 +382,9 @@ impl<'c> Snapshot<'c> {
             name_ranks,
             name_order,
         };
-        let index = NodeIndex::new(cluster.nodes.iter().map(|node| node.metadata.name.as_str()));
-        for (pod, entry) in cluster.pods.iter().enumerate() {
-            if entry.state == PodState::Bound {
-                if let Some(node) = index.get(&entry.pod.spec.node_name) {
-                    snapshot.bind(pod, node);
-                }
+        for (pod, node) in cluster.pod_nodes().iter().enumerate() {
+            if let Some(node) = *node {
+                snapshot.bind(pod, node);
             }
         }
         snapshot
