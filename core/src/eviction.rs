@@ -757,16 +757,12 @@ impl<'c> World<'c> {
 
     /// Deletes `pod` for its node's NoExecute taints.
     fn delete_by_taint(&mut self, at: Duration, pod: usize) {
-        let Some(entry) = self.pods.get(pod) else {
-            return;
-        };
-        let name = entry_name(entry);
         self.terminate(
             at,
             pod,
             "taint",
             "TaintManagerEviction",
-            alloc::format!("Marking for deletion Pod {name}"),
+            |name| alloc::format!("Marking for deletion Pod {name}"),
             None,
         );
     }
@@ -774,14 +770,14 @@ impl<'c> World<'c> {
     // Pods.
 
     /// Deletes a pod: it terminates after its grace period, and its controller creates a
-    /// replacement.
+    /// replacement. `message` words the eviction from the pod's `namespace/name`.
     fn terminate(
         &mut self,
         at: Duration,
         pod: usize,
         cause: &str,
         reason: &'static str,
-        message: String,
+        message: impl FnOnce(&str) -> String,
         grace: Option<Duration>,
     ) {
         if self.life.get(pod) != Some(&Life::Running) {
@@ -792,6 +788,7 @@ impl<'c> World<'c> {
         };
         let node_name = entry.pod.spec.node_name.clone();
         let name = entry_name(entry);
+        let message = message(&name);
         let grace = grace.unwrap_or_else(|| {
             entry
                 .pod
@@ -851,21 +848,22 @@ impl<'c> World<'c> {
         let Some(entry) = self.pods.get(pod) else {
             return;
         };
-        let name = entry_name(entry);
-        let stateful = entry
-            .pod
-            .metadata
+        let metadata = &entry.pod.metadata;
+        let object = alloc::format!("Pod/{}/{}", metadata.namespace, metadata.name);
+        // A StatefulSet's pod comes back under its name.
+        let stateful = metadata
             .controller()
-            .is_some_and(|owner| owner.kind == "StatefulSet");
+            .is_some_and(|owner| owner.kind == "StatefulSet")
+            .then(|| entry_name(entry));
         self.event(
             at,
             EventKind::PodDeleted,
-            alloc::format!("Pod/{name}"),
+            object,
             "Killing",
             "the pod's containers stopped and the pod is gone",
         );
         self.changed = true;
-        if stateful {
+        if let Some(name) = stateful {
             if let Some(eviction) = self
                 .disruption
                 .evictions
@@ -901,20 +899,17 @@ impl<'c> World<'c> {
             .metadata
             .controller()
             .is_some_and(|owner| owner.kind == "StatefulSet");
+        let metadata = &old.pod.metadata;
         let name = if stateful {
-            old.pod.metadata.name.clone()
+            metadata.name.clone()
         } else {
-            let base = if old.pod.metadata.generate_name.is_empty() {
-                alloc::format!("{}-", old.pod.metadata.name)
-            } else {
-                old.pod.metadata.generate_name.clone()
-            };
-            alloc::format!(
-                "{base}{}",
-                crate::owners::suffix(&old.pod.metadata.name, eviction)
-            )
+            let suffix = crate::owners::suffix(&metadata.name, eviction);
+            match metadata.generate_name.as_str() {
+                "" => alloc::format!("{}-{suffix}", metadata.name),
+                base => alloc::format!("{base}{suffix}"),
+            }
         };
-        let namespace = old.pod.metadata.namespace.clone();
+        let replacement = alloc::format!("{}/{name}", metadata.namespace);
         if self.reschedule {
             let mut entry = PodEntry::clone(old);
             if !stateful {
@@ -934,7 +929,7 @@ impl<'c> World<'c> {
             self.changed = true;
         }
         if let Some(record) = self.disruption.evictions.get_mut(eviction) {
-            record.replacement = Some(alloc::format!("{namespace}/{name}"));
+            record.replacement = Some(replacement);
         }
     }
 
@@ -1103,7 +1098,7 @@ impl<'c> World<'c> {
                     pod,
                     "preemption",
                     "Preempted",
-                    alloc::format!("Preempted by pod {preemptor} on node {node}"),
+                    |_| alloc::format!("Preempted by pod {preemptor} on node {node}"),
                     None,
                 );
             }
@@ -1204,11 +1199,17 @@ impl<'c> World<'c> {
         };
         match result {
             Ok(()) => {
-                let message = alloc::format!("evicting pod {namespace}/{name}");
                 if let Some(drain) = self.drains.get_mut(index) {
                     drain.waiting.insert(pod);
                 }
-                self.terminate(at, pod, cause, "Evicted", message, grace);
+                self.terminate(
+                    at,
+                    pod,
+                    cause,
+                    "Evicted",
+                    |name| alloc::format!("evicting pod {name}"),
+                    grace,
+                );
             }
             Err(error) if error == budget::VIOLATES_BUDGET => {
                 let message = alloc::format!(
@@ -1716,7 +1717,7 @@ impl<'c> World<'c> {
                     pod,
                     "machine-deletion",
                     "NodeDeleted",
-                    String::from("the pod's node was deleted"),
+                    |_| String::from("the pod's node was deleted"),
                     Some(Duration(0)),
                 );
             }
@@ -1801,17 +1802,12 @@ impl<'c> World<'c> {
             .descheduler
             .push(DeschedulerRun { at, outcome });
         for (pod, strategy) in evicted {
-            let name = self
-                .pods
-                .get(pod)
-                .map(|entry| entry_name(entry))
-                .unwrap_or_default();
             self.terminate(
                 at,
                 pod,
                 &alloc::format!("descheduler:{strategy}"),
                 "Descheduled",
-                alloc::format!("pod {name} evicted by the descheduler's {strategy} strategy"),
+                |name| alloc::format!("pod {name} evicted by the descheduler's {strategy} strategy"),
                 None,
             );
         }
