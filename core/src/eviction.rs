@@ -1807,7 +1807,9 @@ impl<'c> World<'c> {
                 pod,
                 &alloc::format!("descheduler:{strategy}"),
                 "Descheduled",
-                |name| alloc::format!("pod {name} evicted by the descheduler's {strategy} strategy"),
+                |name| {
+                    alloc::format!("pod {name} evicted by the descheduler's {strategy} strategy")
+                },
                 None,
             );
         }

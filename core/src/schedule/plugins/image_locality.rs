@@ -160,7 +160,8 @@ impl PodImages {
 #[cfg(test)]
 mod tests {
     use super::{ImageTable, PodImages, MIB};
-    use crate::model::{Container, ContainerImage, Node, Pod};
+    use crate::model::{ContainerImage, Node};
+    use crate::schedule::priorities::image_locality::tests::pod;
     use alloc::rc::Rc;
     use alloc::string::String;
     use alloc::vec::Vec;
@@ -177,24 +178,15 @@ mod tests {
         node
     }
 
-    fn pod(images: &[&str]) -> Pod {
-        let mut pod = Pod::default();
-        pod.spec.containers = images
-            .iter()
-            .map(|image| Container {
-                image: String::from(*image),
-                ..Container::default()
-            })
-            .collect();
-        pod
-    }
-
     /// A node counts once towards an image's spread however many of its images list the
     /// name, and the first of them gives the size.
     #[test]
     fn the_first_image_listing_a_name_gives_its_size() {
         let nodes = [
-            node(&[(&["big:1", "big@sha256:aa"], 1000 * MIB), (&["big:1"], 30 * MIB)]),
+            node(&[
+                (&["big:1", "big@sha256:aa"], 1000 * MIB),
+                (&["big:1"], 30 * MIB),
+            ]),
             node(&[(&["big:1"], 500 * MIB)]),
             node(&[]),
             node(&[]),

@@ -41,7 +41,7 @@ pub fn score(pod: &Pod, node: &Node) -> i64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::model::{Container, ContainerImage};
 
@@ -57,7 +57,8 @@ mod tests {
         node
     }
 
-    fn pod(images: &[&str]) -> Pod {
+    /// A pod with one container per image (the framework plugin's tests use it too).
+    pub(crate) fn pod(images: &[&str]) -> Pod {
         let mut pod = Pod::default();
         pod.spec.containers = images
             .iter()
