@@ -258,9 +258,7 @@ impl Cluster {
         cluster.diagnostics = diagnostics;
         cluster
     }
-}
 
-impl Cluster {
     /// For each pod, the position in [`Cluster::nodes`] of the node it is bound to:
     /// `None` for a pod that is not bound, or is bound to a node the input lacks. (Kept
     /// since the last [`Cluster::locate_pods`]; looked up afresh for a cluster made
