@@ -112,8 +112,15 @@ enum Happening {
 enum Life {
     /// Bound and running.
     Running,
-    /// Deleted; gone at this time (never, on a node whose kubelet is away).
-    Terminating(Option<Duration>),
+    /// Deleted, and terminating.
+    Terminating {
+        /// When it is gone (never, on a node whose kubelet is away).
+        gone: Option<Duration>,
+        /// Its entry in `report.evictions`.
+        eviction: usize,
+        /// Owned by a StatefulSet, which recreates it under its name once it is gone.
+        stateful: bool,
+    },
     /// Gone.
     Gone,
     /// A replacement waiting for a node.
@@ -177,8 +184,7 @@ struct World<'c> {
     version: Version,
     until: Duration,
     spans: &'c [Span],
-    nodes: Vec<Shared<'c, Node>>,
-    node_gone: Vec<bool>,
+    nodes: Vec<NodeRun<'c>>,
     node_index: NodeIndex<'c>,
     /// The input's pods, borrowed, then the replacements.
     pods: Vec<Shared<'c, PodEntry>>,
@@ -213,12 +219,20 @@ impl<'c> World<'c> {
         until: Duration,
         spans: &'c [Span],
     ) -> Self {
-        let nodes: Vec<Shared<'c, Node>> = cluster.nodes.iter().map(Shared::Input).collect();
+        let nodes: Vec<NodeRun<'c>> = cluster.nodes.iter().map(NodeRun::new).collect();
         let node_index =
             NodeIndex::new(cluster.nodes.iter().map(|node| node.metadata.name.as_str()));
         let pods: Vec<Shared<'c, PodEntry>> = cluster.pods.iter().map(Shared::Input).collect();
-        let mut on_node = alloc::vec![Vec::new(); nodes.len()];
         let node_of = cluster.pod_nodes().into_owned();
+        // Each node's list sized once: growing 5 000 lists push by push was most of the
+        // setup's allocations.
+        let mut counts = alloc::vec![0_usize; nodes.len()];
+        for node in node_of.iter().flatten() {
+            if let Some(count) = counts.get_mut(*node) {
+                *count += 1;
+            }
+        }
+        let mut on_node: Vec<Vec<usize>> = counts.into_iter().map(Vec::with_capacity).collect();
         let life = node_of
             .iter()
             .enumerate()
@@ -266,7 +280,6 @@ impl<'c> World<'c> {
         Self {
             version: schedule::version(cluster, schedule),
             budgets: Budgets::new(&cluster.disruption_budgets, &cluster.pods),
-            node_gone: alloc::vec![false; nodes.len()],
             cluster,
             schedule,
             until,
@@ -358,17 +371,18 @@ impl<'c> World<'c> {
                 let Some(node_index) = self.node(node, index) else {
                     return;
                 };
-                let Some(target) = self.nodes.get_mut(node_index).and_then(Shared::to_mut) else {
+                let Some(target) = self.nodes.get_mut(node_index) else {
                     return;
                 };
-                let before = target.spec.taints.len();
-                target.spec.taints.retain(|taint| {
+                let taints = target.taints.to_mut();
+                let before = taints.len();
+                taints.retain(|taint| {
                     taint.key != *key
                         || effect
                             .as_ref()
                             .is_some_and(|effect| *effect != taint.effect)
                 });
-                let removed = before - target.spec.taints.len();
+                let removed = before - taints.len();
                 let spec = match effect {
                     Some(effect) => alloc::format!("{key}:{effect}"),
                     None => key.clone(),
@@ -443,7 +457,7 @@ impl<'c> World<'c> {
 
     fn node(&mut self, name: &str, step: usize) -> Option<usize> {
         match self.node_index.get(name) {
-            Some(node) if !self.node_gone.get(node).copied().unwrap_or(true) => Some(node),
+            Some(node) if self.nodes.get(node).is_some_and(|target| !target.gone) => Some(node),
             found => {
                 let message = if found.is_some() {
                     alloc::format!("node `{name}` was removed before this step")
@@ -492,26 +506,29 @@ impl<'c> World<'c> {
         reason: &'static str,
         verb: &str,
     ) {
-        let Some(target) = self.nodes.get_mut(node).and_then(Shared::to_mut) else {
+        let Some(target) = self.nodes.get_mut(node) else {
             return;
         };
-        let name = target.metadata.name.clone();
+        let name = target.name();
         let described = crate::taints::describe(&taint);
         let effect = taint.effect.clone();
         match target
-            .spec
             .taints
-            .iter_mut()
-            .find(|existing| existing.key == taint.key && existing.effect == taint.effect)
+            .iter()
+            .position(|existing| existing.key == taint.key && existing.effect == taint.effect)
         {
-            Some(existing) if *existing == taint => return,
-            Some(existing) => *existing = taint,
-            None => target.spec.taints.push(taint),
+            Some(existing) if target.taints.get(existing) == Some(&taint) => return,
+            Some(existing) => {
+                if let Some(slot) = target.taints.to_mut().get_mut(existing) {
+                    *slot = taint;
+                }
+            }
+            None => target.taints.to_mut().push(taint),
         }
         self.event(
             at,
             EventKind::TaintAdded,
-            node_id(&name),
+            node_id(name),
             reason,
             alloc::format!("node/{name} {verb} with {described}"),
         );
@@ -521,22 +538,25 @@ impl<'c> World<'c> {
     }
 
     fn remove_taint(&mut self, at: Duration, node: usize, key: &str, effect: &str) -> bool {
-        let Some(target) = self.nodes.get_mut(node).and_then(Shared::to_mut) else {
+        let Some(target) = self.nodes.get_mut(node) else {
             return false;
         };
-        let before = target.spec.taints.len();
-        target
-            .spec
+        if !target
             .taints
-            .retain(|taint| taint.key != key || taint.effect != effect);
-        if target.spec.taints.len() == before {
+            .iter()
+            .any(|taint| taint.key == key && taint.effect == effect)
+        {
             return false;
         }
-        let name = target.metadata.name.clone();
+        target
+            .taints
+            .to_mut()
+            .retain(|taint| taint.key != key || taint.effect != effect);
+        let name = target.name();
         self.event(
             at,
             EventKind::TaintRemoved,
-            node_id(&name),
+            node_id(name),
             "NodeLifecycleController",
             alloc::format!("node/{name} untainted {key}:{effect}"),
         );
@@ -545,20 +565,20 @@ impl<'c> World<'c> {
     }
 
     fn cordon(&mut self, at: Duration, node: usize, unschedulable: bool) {
-        let Some(target) = self.nodes.get_mut(node).and_then(Shared::to_mut) else {
+        let Some(target) = self.nodes.get_mut(node) else {
             return;
         };
-        let name = target.metadata.name.clone();
+        let name = target.name();
         let verb = if unschedulable {
             "cordoned"
         } else {
             "uncordoned"
         };
-        if target.spec.unschedulable == unschedulable {
+        if target.unschedulable == unschedulable {
             self.event(
                 at,
                 EventKind::NodeSchedulability,
-                node_id(&name),
+                node_id(name),
                 if unschedulable {
                     "NodeNotSchedulable"
                 } else {
@@ -568,11 +588,11 @@ impl<'c> World<'c> {
             );
             return;
         }
-        target.spec.unschedulable = unschedulable;
+        target.unschedulable = unschedulable;
         self.event(
             at,
             EventKind::NodeSchedulability,
-            node_id(&name),
+            node_id(name),
             if unschedulable {
                 "NodeNotSchedulable"
             } else {
@@ -601,19 +621,18 @@ impl<'c> World<'c> {
     /// A condition change, and the taints the node lifecycle controller sets for it
     /// (`nodeConditionToTaintKeyStatusMap`, the NoExecute `not-ready`/`unreachable`).
     fn set_condition(&mut self, at: Duration, node: usize, condition: &str, status: &str) {
-        let Some(target) = self.nodes.get_mut(node).and_then(Shared::to_mut) else {
+        let Some(target) = self.nodes.get_mut(node) else {
             return;
         };
-        let name = target.metadata.name.clone();
+        let name = target.name();
         let previous = target.condition(condition).map(ToString::to_string);
-        match target
-            .status
-            .conditions
+        let conditions = target.conditions.to_mut();
+        match conditions
             .iter_mut()
             .find(|existing| existing.type_ == condition)
         {
             Some(existing) => existing.status = status.to_string(),
-            None => target.status.conditions.push(NodeCondition {
+            None => conditions.push(NodeCondition {
                 type_: condition.to_string(),
                 status: status.to_string(),
                 ..NodeCondition::default()
@@ -622,7 +641,7 @@ impl<'c> World<'c> {
         self.event(
             at,
             EventKind::ConditionChanged,
-            node_id(&name),
+            node_id(name),
             "NodeStatus",
             alloc::format!(
                 "condition {condition}: {} -> {status}",
@@ -698,7 +717,7 @@ impl<'c> World<'c> {
         let (Some(target), Some(entry)) = (self.nodes.get(node), self.pods.get(pod)) else {
             return;
         };
-        let verdict = taint_manager::verdict(&target.spec.taints, &entry.pod.spec.tolerations);
+        let verdict = taint_manager::verdict(&target.taints, &entry.pod.spec.tolerations);
         // Named only where an event here says so: most pods of a tainted node are deleted
         // at once, and `terminate` names them itself.
         let name = || entry_name(entry);
@@ -775,7 +794,7 @@ impl<'c> World<'c> {
         &mut self,
         at: Duration,
         pod: usize,
-        cause: &str,
+        cause: impl Into<Cow<'static, str>>,
         reason: &'static str,
         message: impl FnOnce(&str) -> String,
         grace: Option<Duration>,
@@ -786,9 +805,12 @@ impl<'c> World<'c> {
         let Some(entry) = self.pods.get(pod) else {
             return;
         };
-        let node_name = entry.pod.spec.node_name.clone();
-        let name = entry_name(entry);
-        let message = message(&name);
+        let metadata = &entry.pod.metadata;
+        let name = joined(&[&metadata.namespace, "/", &metadata.name]);
+        let controller = metadata.controller().map(|owner| owner.kind.as_str());
+        let stateful = controller == Some("StatefulSet");
+        // A StatefulSet recreates the pod, under the same name, once it is gone.
+        let replaced_now = controller.is_some_and(|kind| kind != "DaemonSet" && !stateful);
         let grace = grace.unwrap_or_else(|| {
             entry
                 .pod
@@ -796,16 +818,32 @@ impl<'c> World<'c> {
                 .termination_grace_period_seconds
                 .map_or(DEFAULT_GRACE, Duration::from_seconds)
         });
-        let ready = self
+        let node = self
             .node_of
             .get(pod)
             .copied()
             .flatten()
-            .and_then(|node| self.nodes.get(node))
-            .is_some_and(|node| node.condition("Ready") == Some("True"));
+            .and_then(|node| self.nodes.get(node));
+        let node_name = node.map_or(entry.pod.spec.node_name.as_str(), NodeRun::name);
+        let ready = node.is_some_and(|node| node.condition("Ready") == Some("True"));
         let gone = ready.then(|| at.saturating_add(grace));
+        let message = message(&name);
+        let eviction = self.disruption.evictions.len();
+        self.disruption.evictions.push(Eviction {
+            pod: String::new(),
+            node: node_name.to_string(),
+            at,
+            cause: cause.into(),
+            rescheduled_to: None,
+            replacement: None,
+            message: message.clone(),
+        });
         if let Some(life) = self.life.get_mut(pod) {
-            *life = Life::Terminating(gone);
+            *life = Life::Terminating {
+                gone,
+                eviction,
+                stateful,
+            };
         }
         if let Some(gone) = gone {
             self.agenda_push(gone, Happening::PodGone(pod));
@@ -814,47 +852,42 @@ impl<'c> World<'c> {
         self.event(
             at,
             EventKind::PodEvicted,
-            alloc::format!("Pod/{name}"),
+            joined(&["Pod/", &name]),
             reason,
-            message.clone(),
-        );
-        let eviction = self.disruption.evictions.len();
-        self.disruption.evictions.push(Eviction {
-            pod: name,
-            node: node_name,
-            at,
-            cause: cause.to_string(),
-            rescheduled_to: None,
-            replacement: None,
             message,
-        });
-        let controller = self
-            .pods
-            .get(pod)
-            .and_then(|entry| entry.pod.metadata.controller());
-        // A StatefulSet recreates the pod, under the same name, once it is gone.
-        let replaced_now = controller
-            .is_some_and(|owner| !matches!(owner.kind.as_str(), "DaemonSet" | "StatefulSet"));
+        );
         if replaced_now {
-            self.replace(pod, eviction);
+            self.replace(pod, eviction, &name, false);
+        }
+        if let Some(record) = self.disruption.evictions.get_mut(eviction) {
+            record.pod = name;
         }
     }
 
     fn pod_gone(&mut self, at: Duration, pod: usize) {
-        if !matches!(self.life.get(pod), Some(Life::Terminating(Some(_)))) {
-            return;
-        }
-        self.forget(pod);
-        let Some(entry) = self.pods.get(pod) else {
+        let Some(&Life::Terminating {
+            gone: Some(_),
+            eviction,
+            stateful,
+        }) = self.life.get(pod)
+        else {
             return;
         };
-        let metadata = &entry.pod.metadata;
-        let object = alloc::format!("Pod/{}/{}", metadata.namespace, metadata.name);
+        self.forget(pod);
+        // Named from its eviction: the pod's own metadata has long left the cache.
+        let Some(object) = self
+            .disruption
+            .evictions
+            .get(eviction)
+            .map(|record| joined(&["Pod/", &record.pod]))
+        else {
+            return;
+        };
         // A StatefulSet's pod comes back under its name.
-        let stateful = metadata
-            .controller()
-            .is_some_and(|owner| owner.kind == "StatefulSet")
-            .then(|| entry_name(entry));
+        if stateful {
+            let name = object.get("Pod/".len()..).unwrap_or_default().to_string();
+            self.replace(pod, eviction, &name, true);
+        }
         self.event(
             at,
             EventKind::PodDeleted,
@@ -863,16 +896,6 @@ impl<'c> World<'c> {
             "the pod's containers stopped and the pod is gone",
         );
         self.changed = true;
-        if let Some(name) = stateful {
-            if let Some(eviction) = self
-                .disruption
-                .evictions
-                .iter()
-                .rposition(|eviction| eviction.pod == name)
-            {
-                self.replace(pod, eviction);
-            }
-        }
         self.check_drains(at);
     }
 
@@ -888,32 +911,28 @@ impl<'c> World<'c> {
         }
     }
 
-    /// The controller's new pod for an evicted one: the same spec, not bound (a
-    /// StatefulSet's keeps the name). Without rescheduling only its name is recorded.
-    fn replace(&mut self, pod: usize, eviction: usize) {
+    /// The controller's new pod for an evicted one (`name` is the evicted pod's
+    /// `namespace/name`): the same spec, not bound (a StatefulSet's keeps the name).
+    /// Without rescheduling only its name is recorded.
+    fn replace(&mut self, pod: usize, eviction: usize, name: &str, stateful: bool) {
         let Some(old) = self.pods.get(pod) else {
             return;
         };
-        let stateful = old
-            .pod
-            .metadata
-            .controller()
-            .is_some_and(|owner| owner.kind == "StatefulSet");
         let metadata = &old.pod.metadata;
-        let name = if stateful {
-            metadata.name.clone()
+        let replacement = if stateful {
+            name.to_string()
         } else {
             let suffix = crate::owners::suffix(&metadata.name, eviction);
             match metadata.generate_name.as_str() {
-                "" => alloc::format!("{}-{suffix}", metadata.name),
-                base => alloc::format!("{base}{suffix}"),
+                "" => joined(&[name, "-", suffix.as_str()]),
+                base => joined(&[&metadata.namespace, "/", base, suffix.as_str()]),
             }
         };
-        let replacement = alloc::format!("{}/{name}", metadata.namespace);
         if self.reschedule {
             let mut entry = PodEntry::clone(old);
             if !stateful {
-                entry.pod.metadata.name.clone_from(&name);
+                let (_, own_name) = replacement.split_once('/').unwrap_or_default();
+                entry.pod.metadata.name = own_name.to_string();
                 entry.pod.metadata.uid = String::new();
             }
             entry.pod.spec.node_name = String::new();
@@ -955,17 +974,17 @@ impl<'c> World<'c> {
         };
         // Each node's position in the view, which leaves removed nodes out.
         let mut in_view = Vec::with_capacity(self.nodes.len());
-        for (node, gone) in self.nodes.iter().zip(&self.node_gone) {
-            in_view.push((!gone).then_some(view.nodes.len()));
-            if !gone {
-                view.nodes.push(Node::clone(node));
+        for node in &self.nodes {
+            in_view.push((!node.gone).then_some(view.nodes.len()));
+            if !node.gone {
+                view.nodes.push(node.to_node());
             }
         }
         let mut from_view: BTreeMap<String, usize> = BTreeMap::new();
         for (index, (entry, life)) in self.pods.iter().zip(&self.life).enumerate() {
             match life {
                 // Terminating pods still hold their room until they are gone.
-                Life::Running | Life::Terminating(_) => {
+                Life::Running | Life::Terminating { .. } => {
                     let mut bound = PodEntry::clone(entry);
                     bound.state = PodState::Bound;
                     view.pods.push(bound);
@@ -1137,7 +1156,7 @@ impl<'c> World<'c> {
         let node_name = self
             .nodes
             .get(node)
-            .map(|target| target.metadata.name.clone())
+            .map(|target| target.name().to_string())
             .unwrap_or_default();
         let mut refusals: Vec<(&'static str, String)> = Vec::new();
         let mut warnings: Vec<(&'static str, String)> = Vec::new();
@@ -1270,7 +1289,8 @@ impl<'c> World<'c> {
                 }
             }
             for &pod in &drain.waiting {
-                if matches!(self.life.get(pod), Some(Life::Terminating(_))) && !drain.skip_wait {
+                if matches!(self.life.get(pod), Some(Life::Terminating { .. })) && !drain.skip_wait
+                {
                     if let Some(entry) = self.pods.get(pod) {
                         errors.push(alloc::format!(
                             "error when waiting for pod \"{}\" in namespace \"{}\" to terminate: global timeout reached: {timeout}",
@@ -1312,7 +1332,7 @@ impl<'c> World<'c> {
                 continue;
             }
             let waiting = drain.waiting.iter().any(|pod| match self.life.get(*pod) {
-                Some(Life::Terminating(_)) => !drain.skip_wait,
+                Some(Life::Terminating { .. }) => !drain.skip_wait,
                 _ => false,
             });
             if waiting {
@@ -1340,7 +1360,7 @@ impl<'c> World<'c> {
         let node_name = self
             .nodes
             .get(node)
-            .map(|target| target.metadata.name.clone())
+            .map(|target| target.name().to_string())
             .unwrap_or_default();
         match machine {
             Some(machine) => self.machine_drain_done(at, machine, &node_name, result),
@@ -1551,7 +1571,7 @@ impl<'c> World<'c> {
             Stage::Running | Stage::WaitingPreDrain => {
                 let node = run
                     .node
-                    .filter(|node| !self.node_gone.get(*node).copied().unwrap_or(true));
+                    .filter(|node| self.nodes.get(*node).is_some_and(|target| !target.gone));
                 if run.exclude_draining || node.is_none() {
                     self.event(
                         at,
@@ -1694,18 +1714,15 @@ impl<'c> World<'c> {
 
     /// The Node object is deleted; its pods go with it (pod garbage collection).
     fn remove_node(&mut self, at: Duration, node: usize) {
-        if let Some(gone) = self.node_gone.get_mut(node) {
-            *gone = true;
-        }
-        let name = self
-            .nodes
-            .get(node)
-            .map(|target| target.metadata.name.clone())
-            .unwrap_or_default();
+        let Some(target) = self.nodes.get_mut(node) else {
+            return;
+        };
+        target.gone = true;
+        let name = target.name();
         self.event(
             at,
             EventKind::MachineRemoved,
-            node_id(&name),
+            node_id(name),
             "RemovingNode",
             alloc::format!("Node {name} deleted"),
         );
@@ -1729,21 +1746,15 @@ impl<'c> World<'c> {
 
     fn is_control_plane(&self, node: usize) -> bool {
         self.nodes.get(node).is_some_and(|target| {
-            let labels = &target.metadata.labels;
+            let labels = &target.input.metadata.labels;
             labels.contains_key("node-role.kubernetes.io/master")
                 || labels.contains_key("node-role.kubernetes.io/control-plane")
         })
     }
 
     fn other_control_plane_cordoned(&self, node: usize) -> bool {
-        (0..self.nodes.len()).any(|other| {
-            other != node
-                && !self.node_gone.get(other).copied().unwrap_or(true)
-                && self.is_control_plane(other)
-                && self
-                    .nodes
-                    .get(other)
-                    .is_some_and(|target| target.spec.unschedulable)
+        self.nodes.iter().enumerate().any(|(other, target)| {
+            other != node && !target.gone && target.unschedulable && self.is_control_plane(other)
         })
     }
 
@@ -1761,9 +1772,8 @@ impl<'c> World<'c> {
         let live: Vec<Node> = self
             .nodes
             .iter()
-            .zip(&self.node_gone)
-            .filter(|(_, gone)| !**gone)
-            .map(|(node, _)| Node::clone(node))
+            .filter(|node| !node.gone)
+            .map(NodeRun::to_node)
             .collect();
         // The pods the API lists: running and terminating ones (not yet gone).
         let (listed, positions): (Vec<&PodEntry>, Vec<usize>) = self
@@ -1771,7 +1781,7 @@ impl<'c> World<'c> {
             .iter()
             .zip(&self.life)
             .enumerate()
-            .filter(|(_, (_, life))| matches!(life, Life::Running | Life::Terminating(_)))
+            .filter(|(_, (_, life))| matches!(life, Life::Running | Life::Terminating { .. }))
             .map(|(index, (entry, _))| (&**entry, index))
             .unzip();
         let budgets = &mut self.budgets;
@@ -1805,7 +1815,7 @@ impl<'c> World<'c> {
             self.terminate(
                 at,
                 pod,
-                &alloc::format!("descheduler:{strategy}"),
+                alloc::format!("descheduler:{strategy}"),
                 "Descheduled",
                 |name| {
                     alloc::format!("pod {name} evicted by the descheduler's {strategy} strategy")
@@ -1843,12 +1853,12 @@ impl<'c> World<'c> {
             let node = self
                 .nodes
                 .get(drain.node)
-                .map(|target| target.metadata.name.clone())
+                .map(|target| target.name().to_string())
                 .unwrap_or_default();
             let terminating = drain
                 .waiting
                 .iter()
-                .filter(|pod| matches!(self.life.get(**pod), Some(Life::Terminating(_))))
+                .filter(|pod| matches!(self.life.get(**pod), Some(Life::Terminating { .. })))
                 .count();
             events.push((
                 EventKind::Drain,
@@ -1912,10 +1922,9 @@ impl<'c> World<'c> {
         let (nodes, pods) = if self.state_wanted {
             let nodes = self
                 .nodes
-                .into_iter()
-                .zip(self.node_gone)
-                .filter(|(_, gone)| !gone)
-                .map(|(node, _)| node.into_owned())
+                .iter()
+                .filter(|node| !node.gone)
+                .map(NodeRun::to_node)
                 .collect();
             let pods = self
                 .pods
@@ -1925,7 +1934,7 @@ impl<'c> World<'c> {
                     let mut entry = entry.into_owned();
                     entry.state = match life {
                         Life::Running => PodState::Bound,
-                        Life::Terminating(_) | Life::Gone => PodState::Terminated,
+                        Life::Terminating { .. } | Life::Gone => PodState::Terminated,
                         Life::Waiting => PodState::Pending,
                         Life::Elsewhere => entry.state,
                     };
@@ -1974,6 +1983,16 @@ fn node_id(name: &str) -> String {
     alloc::format!("Node/{name}")
 }
 
+/// The parts, joined into one string of the exact size: the timeline words tens of
+/// thousands of pods, and this skips the formatting machinery.
+fn joined(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|part| part.len()).sum());
+    for part in parts {
+        out.push_str(part);
+    }
+    out
+}
+
 /// `namespace/name`.
 fn entry_name(entry: &PodEntry) -> String {
     alloc::format!(
@@ -2001,6 +2020,52 @@ fn condition_text(condition: &machine::Condition) -> String {
             condition.reason,
             condition.message
         )
+    }
+}
+
+/// A node as the timeline changes it: the input's node, with the fields the timeline edits
+/// (taints, `spec.unschedulable`, conditions) kept beside it. Tainting a node copies its
+/// taints, not every label and image: a whole copy was most of a 500-node taint's
+/// allocations.
+struct NodeRun<'c> {
+    input: &'c Node,
+    taints: Cow<'c, [Taint]>,
+    unschedulable: bool,
+    conditions: Cow<'c, [NodeCondition]>,
+    /// Deleted (its machine was removed).
+    gone: bool,
+}
+
+impl<'c> NodeRun<'c> {
+    fn new(input: &'c Node) -> Self {
+        Self {
+            input,
+            taints: Cow::Borrowed(&input.spec.taints),
+            unschedulable: input.spec.unschedulable,
+            conditions: Cow::Borrowed(&input.status.conditions),
+            gone: false,
+        }
+    }
+
+    fn name(&self) -> &'c str {
+        &self.input.metadata.name
+    }
+
+    /// The status of a condition (as [`Node::condition`], on the edited conditions).
+    fn condition(&self, type_: &str) -> Option<&str> {
+        self.conditions
+            .iter()
+            .find(|condition| condition.type_ == type_)
+            .map(|condition| condition.status.as_str())
+    }
+
+    /// The node as it stands now.
+    fn to_node(&self) -> Node {
+        let mut node = self.input.clone();
+        node.spec.taints = self.taints.to_vec();
+        node.spec.unschedulable = self.unschedulable;
+        node.status.conditions = self.conditions.to_vec();
+        node
     }
 }
 
@@ -2145,6 +2210,46 @@ mod tests {
             "  - {at: 0s, taint: 'node1 testTaint1=test1:NoExecute'}\n  - {at: 0s, taint: 'node1 testTaint2=test2:NoExecute'}\n  - {at: 30s, untaint: 'node1 testTaint2:NoExecute-'}\n",
         );
         assert_eq!(evictions(&[NODE, pod, &cancelled].concat()), []);
+    }
+
+    /// A StatefulSet's pod comes back under its own name only once it is gone, and its
+    /// replacement lands on the node that is left.
+    #[test]
+    fn a_stateful_pod_is_recreated_under_its_name_once_gone() {
+        let node2 = NODE.replace("node1", "node2");
+        let pod = "---\nkind: Pod\napiVersion: v1\nmetadata:\n  name: db-0\n  namespace: default\n  ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: u1, controller: true}]\nspec:\n  nodeName: node1\n  terminationGracePeriodSeconds: 10\n  containers: [{name: c, image: c}]\nstatus: {phase: Running}\n";
+        let steps = scenario("  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n");
+        let yaml = [NODE, &node2, pod, &steps].concat();
+        let sources = [Source::new("test", &yaml)];
+        let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources);
+        let outcome =
+            run(&cluster, &ScheduleOptions::default(), &Options::default()).expect("a Scenario");
+        let eviction = &outcome.disruption.evictions[0];
+        assert_eq!(eviction.pod, "default/db-0");
+        assert_eq!(eviction.node, "node1");
+        assert_eq!(eviction.replacement.as_deref(), Some("default/db-0"));
+        assert_eq!(eviction.rescheduled_to.as_deref(), Some("node2"));
+        let events: Vec<(i64, EventKind, &str)> = outcome
+            .disruption
+            .timeline
+            .iter()
+            .map(|event| {
+                (
+                    event.at.0 / crate::duration::SECOND,
+                    event.kind,
+                    event.object.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            events,
+            [
+                (0, EventKind::TaintAdded, "Node/node1"),
+                (0, EventKind::PodEvicted, "Pod/default/db-0"),
+                (10, EventKind::PodDeleted, "Pod/default/db-0"),
+                (10, EventKind::PodRescheduled, "Pod/default/db-0"),
+            ]
+        );
     }
 
     /// An eviction already planned keeps its start (`processPodOnNode`): a second,

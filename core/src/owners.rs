@@ -94,7 +94,11 @@ fn deployment(
         .labels
         .get("pod-template-hash")
         .cloned()
-        .unwrap_or_else(|| suffix(&deployment.metadata.name, u64::MAX).repeat(2));
+        .unwrap_or_else(|| {
+            suffix(&deployment.metadata.name, u64::MAX)
+                .as_str()
+                .repeat(2)
+        });
     let replica_set = alloc::format!("{}-{hash}", deployment.metadata.name);
     for index in have..usize::try_from(deployment.spec.replicas.unwrap_or(1)).unwrap_or(0) {
         let name = alloc::format!("{replica_set}-{}", suffix(&replica_set, index));
@@ -377,7 +381,7 @@ fn pod_for(kind: WorkloadKind, workload: &Workload, name: String, owner: OwnerRe
 /// A five-character suffix in the alphabet Kubernetes uses for generated names
 /// (`k8s.io/apimachinery/pkg/util/rand`), derived from the seed and index instead of
 /// drawn at random so that results are reproducible.
-pub(crate) fn suffix(seed: &str, index: impl TryInto<u64>) -> String {
+pub(crate) fn suffix(seed: &str, index: impl TryInto<u64>) -> Suffix {
     const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for byte in seed
@@ -387,11 +391,29 @@ pub(crate) fn suffix(seed: &str, index: impl TryInto<u64>) -> String {
         hash ^= u64::from(byte);
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
-    let mut out = String::new();
-    for _ in 0..5 {
+    let mut out = [b'x'; 5];
+    for slot in &mut out {
         let position = usize::try_from(hash % 27).unwrap_or(0);
-        out.push(char::from(*ALPHABET.get(position).unwrap_or(&b'x')));
+        *slot = *ALPHABET.get(position).unwrap_or(&b'x');
         hash /= 27;
     }
-    out
+    Suffix(out)
+}
+
+/// A generated-name suffix, kept on the stack (the timeline names thousands of
+/// replacements).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Suffix([u8; 5]);
+
+impl Suffix {
+    pub(crate) fn as_str(&self) -> &str {
+        // Always ASCII: the bytes come from the alphabet above.
+        core::str::from_utf8(&self.0).unwrap_or("xxxxx")
+    }
+}
+
+impl core::fmt::Display for Suffix {
+    fn fmt(&self, formatter: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        formatter.write_str(self.as_str())
+    }
 }

@@ -774,7 +774,7 @@ impl View {
                     pod: eviction.pod.clone(),
                     node: eviction.node.clone(),
                     at: eviction.at.0,
-                    cause: eviction.cause.clone(),
+                    cause: eviction.cause.to_string(),
                     replacement: eviction.replacement.clone(),
                     rescheduled_to: eviction.rescheduled_to.clone(),
                     message: eviction.message.clone(),

@@ -103,8 +103,10 @@ pub struct Eviction {
     #[serde(serialize_with = "seconds")]
     #[cfg_attr(feature = "tsify", tsify(type = "number"))]
     pub at: Duration,
-    /// `taint`, `drain`, `machine-deletion`, `descheduler:<Strategy>` or `preemption`.
-    pub cause: String,
+    /// `taint`, `drain`, `machine-deletion`, `descheduler:<Strategy>` or `preemption`
+    /// (borrowed when fixed).
+    #[cfg_attr(feature = "tsify", tsify(type = "string"))]
+    pub cause: Cow<'static, str>,
     /// Where its replacement was bound (`null`: no replacement, or it stays Pending).
     #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
     pub rescheduled_to: Option<String>,

@@ -140,7 +140,7 @@ fn timeline(out: &mut String, disruption: &super::disruption::Disruption) {
                 alloc::format!("{}", eviction.at),
                 eviction.pod.clone(),
                 eviction.node.clone(),
-                eviction.cause.clone(),
+                String::from(eviction.cause.as_ref()),
                 eviction
                     .replacement
                     .clone()
