@@ -12,6 +12,7 @@ pub use node_index::NodeIndex;
 use alloc::borrow::Cow;
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use crate::admission::{Chain, Decision};
@@ -46,8 +47,9 @@ pub enum PodState {
 /// A pod with what kubefit derived for it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PodEntry {
-    /// The pod, defaulted and admitted.
-    pub pod: Pod,
+    /// The pod, defaulted and admitted; shared, so that views of the cluster (the
+    /// timeline places replacements on one) copy entries without copying pods.
+    pub pod: Arc<Pod>,
     /// Bound, pending, rejected or terminated.
     pub state: PodState,
     /// `spec.priority` after admission (0 for rejected pods).
@@ -371,7 +373,7 @@ fn admit(
         rejection,
         generated_from,
         spans,
-        pod,
+        pod: Arc::new(pod),
     }
 }
 
@@ -487,7 +489,9 @@ spec: {containers: [{name: c, image: i}]}
             ..Cluster::default()
         };
         assert_eq!(*assembled.pod_nodes(), [Some(1), None, None]);
-        cluster.pods[0].pod.spec.node_name = "a".into();
+        alloc::sync::Arc::make_mut(&mut cluster.pods[0].pod)
+            .spec
+            .node_name = "a".into();
         cluster.locate_pods();
         assert_eq!(*cluster.pod_nodes(), [Some(0), None, None]);
     }

@@ -433,7 +433,7 @@ impl<'a> Context<'a> {
     }
 
     fn pod(&self, index: usize) -> Option<&'a Pod> {
-        self.pods.get(index).map(|entry| &entry.pod)
+        self.pods.get(index).map(|entry| &*entry.pod)
     }
 
     fn node_name(&self, position: usize) -> &'a str {

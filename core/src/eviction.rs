@@ -22,6 +22,7 @@ use alloc::borrow::Cow;
 use alloc::boxed::Box;
 use alloc::collections::{BTreeMap, BTreeSet, BinaryHeap};
 use alloc::string::{String, ToString};
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::cmp::Reverse;
 
@@ -930,13 +931,14 @@ impl<'c> World<'c> {
         };
         if self.reschedule {
             let mut entry = PodEntry::clone(old);
+            let pod = Arc::make_mut(&mut entry.pod);
             if !stateful {
                 let (_, own_name) = replacement.split_once('/').unwrap_or_default();
-                entry.pod.metadata.name = own_name.to_string();
-                entry.pod.metadata.uid = String::new();
+                pod.metadata.name = own_name.to_string();
+                pod.metadata.uid = String::new();
             }
-            entry.pod.spec.node_name = String::new();
-            entry.pod.status = crate::model::PodStatus::default();
+            pod.spec.node_name = String::new();
+            pod.status = crate::model::PodStatus::default();
             entry.state = PodState::Pending;
             entry.spans = None;
             let index = self.pods.len();
@@ -1006,6 +1008,8 @@ impl<'c> World<'c> {
             ..self.schedule.clone()
         };
         let scheduling = schedule::run(&view, &options);
+        // The view shares its pods with the timeline: gone before a bind changes one.
+        drop(view);
         for placement in scheduling.pods {
             let Some(&pod) = from_view.get(&placement.pod) else {
                 continue;
@@ -1050,7 +1054,7 @@ impl<'c> World<'c> {
         let Some(entry) = self.pods.get_mut(pod).and_then(Shared::to_mut) else {
             return;
         };
-        entry.pod.spec.node_name = node_name.to_string();
+        Arc::make_mut(&mut entry.pod).spec.node_name = node_name.to_string();
         entry.state = PodState::Bound;
         let name = entry_name(entry);
         self.budgets.restore(&entry.pod);

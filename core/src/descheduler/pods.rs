@@ -208,7 +208,7 @@ pub(super) mod testing {
                 rejection: None,
                 generated_from: None,
                 spans: None,
-                pod,
+                pod: pod.into(),
             })
             .collect()
     }

@@ -170,7 +170,7 @@ mod tests {
         pod.metadata.labels.insert("app".into(), "web".into());
         pod.spec.node_name = "n1".into();
         PodEntry {
-            pod,
+            pod: pod.into(),
             state: PodState::Bound,
             priority: 0,
             qos: crate::resources::QosClass::BestEffort,
@@ -197,7 +197,7 @@ mod tests {
     fn a_pod_that_is_not_running_ignores_its_budget() {
         let budgets = [budget("web", None, Some(0))];
         let mut pending = web("starting");
-        pending.pod.status.phase = "Pending".into();
+        alloc::sync::Arc::make_mut(&mut pending.pod).status.phase = "Pending".into();
         let mut state = Budgets::new(&budgets, core::slice::from_ref(&pending));
         assert_eq!(state.evict(&pending.pod), Ok(()));
         assert_eq!(

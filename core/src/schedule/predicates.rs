@@ -362,7 +362,7 @@ pub(crate) mod testing {
                 rejection: None,
                 generated_from: None,
                 spans: None,
-                pod,
+                pod: pod.into(),
             })
             .collect();
         Cluster {

@@ -76,7 +76,7 @@ fn assigned<'s, 'c: 's>(
 ) -> impl Iterator<Item = (&'c Pod, &'c Node)> + 's {
     list.iter().filter_map(move |&pod| {
         let node = (*snapshot.assigned.get(pod)?)?;
-        Some((&cluster.pods.get(pod)?.pod, cluster.nodes.get(node)?))
+        Some((&*cluster.pods.get(pod)?.pod, cluster.nodes.get(node)?))
     })
 }
 
@@ -93,7 +93,7 @@ fn every_pod<'s, 'c: 's>(
         .flat_map(move |(info, node)| {
             info.pods
                 .iter()
-                .filter_map(move |&pod| Some((&cluster.pods.get(pod)?.pod, node)))
+                .filter_map(move |&pod| Some((&*cluster.pods.get(pod)?.pod, node)))
         })
 }
 

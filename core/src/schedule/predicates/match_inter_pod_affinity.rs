@@ -336,7 +336,10 @@ mod tests {
         assert!(verdicts(&cluster, 0).iter().all(Status::passed));
         // Without its own label it fits nowhere, with the pair of reasons.
         let mut unlabelled = cluster.clone();
-        unlabelled.pods[0].pod.metadata.labels.clear();
+        alloc::sync::Arc::make_mut(&mut unlabelled.pods[0].pod)
+            .metadata
+            .labels
+            .clear();
         for status in verdicts(&unlabelled, 0) {
             assert_eq!(status.reasons, [REASON, AFFINITY_RULES]);
         }
@@ -460,7 +463,7 @@ mod tests {
             .truncate(1);
         let cluster = testing::cluster(
             vec![zone_node("a1", "az1")],
-            vec![cluster.pods[0].pod.clone(), incoming],
+            vec![Pod::clone(&cluster.pods[0].pod), incoming],
         );
         assert_eq!(
             verdicts(&cluster, 1)[0].reasons,
