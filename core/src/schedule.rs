@@ -132,6 +132,19 @@ pub trait Cycle {
         node: usize,
     ) -> Vec<(alloc::borrow::Cow<'static, str>, Status)>;
 
+    /// The first filter that does not pass the node, and its verdict: all upstream looks
+    /// at when it stops at the first failure (without alwaysCheckAllPredicates). Filters
+    /// after it are not run.
+    fn first_failure(
+        &self,
+        snapshot: &Snapshot<'_>,
+        node: usize,
+    ) -> Option<(alloc::borrow::Cow<'static, str>, Status)> {
+        self.filter(snapshot, node)
+            .into_iter()
+            .find(|(_, status)| !status.passed())
+    }
+
     /// Each score's normalised scores over the feasible nodes, with its name and weight;
     /// an empty list when the plugin skips this pod.
     fn score(&self, snapshot: &Snapshot<'_>, feasible: &[usize]) -> Vec<(String, i64, Vec<i64>)>;

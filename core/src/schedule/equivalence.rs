@@ -757,7 +757,14 @@ impl<'p> Class<'p> {
         node: usize,
     ) -> bool {
         let mut verdict = NodeVerdict::default();
-        let (code, _) = node_verdict(profile, cycle.filter(snapshot, node), false, &mut verdict);
+        // Past the first failure only alwaysCheckAllPredicates looks (`node_verdict`), so
+        // the filters after it need not run, nor their verdicts be collected.
+        let results = if profile.check_all() {
+            cycle.filter(snapshot, node)
+        } else {
+            cycle.first_failure(snapshot, node).into_iter().collect()
+        };
+        let (code, _) = node_verdict(profile, results, false, &mut verdict);
         let Some(slot) = self.codes.get_mut(node) else {
             return false;
         };

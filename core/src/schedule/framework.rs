@@ -436,6 +436,57 @@ impl<'a> FrameworkCycle<'a> {
         })
     }
 
+    /// One filter's verdict on one node.
+    fn run_filter(
+        &self,
+        filter: FilterPlugin,
+        snapshot: &Snapshot<'_>,
+        node: usize,
+        info: &NodeInfo<'_>,
+    ) -> Status {
+        let pod = &self.entry.pod;
+        match filter {
+            FilterPlugin::NodeUnschedulable => node_unschedulable::filter(pod, info.node),
+            FilterPlugin::NodeName => node_name::filter(pod, info.node),
+            FilterPlugin::TaintToleration => taint_toleration::filter(pod, info.node),
+            FilterPlugin::NodeAffinity => self
+                .required_matches
+                .as_ref()
+                .map_or_else(Status::success, |matches| matches.filter(node, info.node)),
+            FilterPlugin::NodePorts => node_ports::filter(pod, info),
+            FilterPlugin::NodeResourcesFit => {
+                node_resources_fit::filter(&self.request.requested, info)
+            }
+            FilterPlugin::VolumeRestrictions => self
+                .volumes
+                .restrictions
+                .as_ref()
+                .map_or_else(Status::success, |state| state.filter(pod, snapshot, info)),
+            FilterPlugin::NodeVolumeLimits if self.volumes.limits => {
+                node_volume_limits::filter(pod, snapshot, info)
+            }
+            FilterPlugin::NodeVolumeLimits => Status::success(),
+            FilterPlugin::VolumeBinding => self
+                .volumes
+                .binding
+                .as_ref()
+                .map_or_else(Status::success, |state| state.filter(snapshot, info.node)),
+            FilterPlugin::VolumeZone => self
+                .volumes
+                .zone
+                .as_ref()
+                .map_or_else(Status::success, |state| state.filter(info.node)),
+            FilterPlugin::PodTopologySpread => self
+                .spread
+                .as_ref()
+                .map_or_else(Status::success, |state| state.filter(info.node)),
+            FilterPlugin::InterPodAffinity => self
+                .affinity
+                .as_ref()
+                .map_or_else(Status::success, |state| state.filter(info.node)),
+        }
+    }
+
     /// The score of a plugin that scores each node on its own, without normalising.
     fn node_value(&self, plugin: ScorePlugin, node: usize, info: &NodeInfo<'_>) -> i64 {
         match plugin {
@@ -500,54 +551,28 @@ impl Cycle for FrameworkCycle<'_> {
         let Some(info) = snapshot.nodes.get(node) else {
             return Vec::new();
         };
-        let pod = &self.entry.pod;
         self.profile
             .filters
             .iter()
             .map(|filter| {
-                let status = match filter {
-                    FilterPlugin::NodeUnschedulable => node_unschedulable::filter(pod, info.node),
-                    FilterPlugin::NodeName => node_name::filter(pod, info.node),
-                    FilterPlugin::TaintToleration => taint_toleration::filter(pod, info.node),
-                    FilterPlugin::NodeAffinity => self
-                        .required_matches
-                        .as_ref()
-                        .map_or_else(Status::success, |matches| matches.filter(node, info.node)),
-                    FilterPlugin::NodePorts => node_ports::filter(pod, info),
-                    FilterPlugin::NodeResourcesFit => {
-                        node_resources_fit::filter(&self.request.requested, info)
-                    }
-                    FilterPlugin::VolumeRestrictions => self
-                        .volumes
-                        .restrictions
-                        .as_ref()
-                        .map_or_else(Status::success, |state| state.filter(pod, snapshot, info)),
-                    FilterPlugin::NodeVolumeLimits if self.volumes.limits => {
-                        node_volume_limits::filter(pod, snapshot, info)
-                    }
-                    FilterPlugin::NodeVolumeLimits => Status::success(),
-                    FilterPlugin::VolumeBinding => self
-                        .volumes
-                        .binding
-                        .as_ref()
-                        .map_or_else(Status::success, |state| state.filter(snapshot, info.node)),
-                    FilterPlugin::VolumeZone => self
-                        .volumes
-                        .zone
-                        .as_ref()
-                        .map_or_else(Status::success, |state| state.filter(info.node)),
-                    FilterPlugin::PodTopologySpread => self
-                        .spread
-                        .as_ref()
-                        .map_or_else(Status::success, |state| state.filter(info.node)),
-                    FilterPlugin::InterPodAffinity => self
-                        .affinity
-                        .as_ref()
-                        .map_or_else(Status::success, |state| state.filter(info.node)),
-                };
-                (Cow::Borrowed(filter.name()), status)
+                (
+                    Cow::Borrowed(filter.name()),
+                    self.run_filter(*filter, snapshot, node, info),
+                )
             })
             .collect()
+    }
+
+    fn first_failure(
+        &self,
+        snapshot: &Snapshot<'_>,
+        node: usize,
+    ) -> Option<(Cow<'static, str>, Status)> {
+        let info = snapshot.nodes.get(node)?;
+        self.profile.filters.iter().find_map(|filter| {
+            let status = self.run_filter(*filter, snapshot, node, info);
+            (!status.passed()).then(|| (Cow::Borrowed(filter.name()), status))
+        })
     }
 
     fn score(&self, snapshot: &Snapshot<'_>, feasible: &[usize]) -> Vec<(String, i64, Vec<i64>)> {
