@@ -144,6 +144,40 @@ impl Accounting {
                         )
                     })
             }
+            // A pod of regular containers only (the common case): the same sums, without
+            // building its whole request list.
+            Self::Current
+                if pod.spec.init_containers.is_empty()
+                    && pod.spec.resources.is_none()
+                    && pod.spec.overhead.is_empty() =>
+            {
+                let sum = |name: &str, default: Quantity| {
+                    pod.spec
+                        .containers
+                        .iter()
+                        .map(|container| {
+                            container
+                                .resources
+                                .requests
+                                .get(name)
+                                .copied()
+                                .unwrap_or(default)
+                        })
+                        .reduce(resources::saturating_add)
+                };
+                (
+                    sum(
+                        "cpu",
+                        Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST, Format::DecimalSi),
+                    )
+                    .map_or(0, |total| total.milli_value()),
+                    sum(
+                        "memory",
+                        Quantity::from_value(DEFAULT_MEMORY_REQUEST, Format::BinarySi),
+                    )
+                    .map_or(0, |total| total.value()),
+                )
+            }
             Self::Current => {
                 let defaults = [
                     (
@@ -593,5 +627,51 @@ mod tests {
         }
         let renewed = snapshot.required_matches(&pinned("infra")).unwrap();
         assert!(!Rc::ptr_eq(&infra, &renewed));
+    }
+
+    /// The shortcut for pods of regular containers only sums what the full
+    /// `PodRequests` with defaults does, fractional millicores included (summed before
+    /// rounding, as upstream adds quantities).
+    #[test]
+    fn non_zero_requests_of_plain_pods_match_the_full_computation() {
+        use crate::quantity::{Format, Quantity};
+        use crate::resources;
+        let defaults = [
+            (
+                "cpu",
+                Quantity::from_milli(super::DEFAULT_MILLI_CPU_REQUEST, Format::DecimalSi),
+            ),
+            (
+                "memory",
+                Quantity::from_value(super::DEFAULT_MEMORY_REQUEST, Format::BinarySi),
+            ),
+        ];
+        let pods = [
+            pod("none", &[]),
+            pod("defaults", &[(None, None), (None, None)]),
+            pod("zeros", &[(Some("0"), Some("0"))]),
+            pod(
+                "fractions",
+                &[(Some("100500u"), Some("1Gi")), (Some("0.1005"), None)],
+            ),
+        ];
+        for pod in &pods {
+            let full = resources::pod_requests_with_defaults(&pod.spec, &defaults);
+            let expected = (
+                full.get("cpu").map_or(0, |cpu| cpu.milli_value()),
+                full.get("memory").map_or(0, |memory| memory.value()),
+            );
+            assert_eq!(
+                Accounting::Current.non_zero(pod),
+                expected,
+                "{}",
+                pod.metadata.name
+            );
+        }
+        // 100.5m twice is 201m; rounding each container up first would give 202m.
+        assert_eq!(
+            Accounting::Current.non_zero(&pods[3]),
+            (201, 1_073_741_824 + 209_715_200)
+        );
     }
 }
