@@ -831,6 +831,7 @@ impl<'c> World<'c> {
         let message = message(&name);
         let eviction = self.disruption.evictions.len();
         self.disruption.evictions.push(Eviction {
+            // Filled in below, once the replacement has been named from `name`.
             pod: String::new(),
             node: node_name.to_string(),
             at,
