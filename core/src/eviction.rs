@@ -806,9 +806,12 @@ impl<'c> World<'c> {
         let Some(entry) = self.pods.get(pod) else {
             return;
         };
-        let metadata = &entry.pod.metadata;
-        let name = joined(&[&metadata.namespace, "/", &metadata.name]);
-        let controller = metadata.controller().map(|owner| owner.kind.as_str());
+        let name = entry_name(entry);
+        let controller = entry
+            .pod
+            .metadata
+            .controller()
+            .map(|owner| owner.kind.as_str());
         let stateful = controller == Some("StatefulSet");
         // A StatefulSet recreates the pod, under the same name, once it is gone.
         let replaced_now = controller.is_some_and(|kind| kind != "DaemonSet" && !stateful);
@@ -877,17 +880,13 @@ impl<'c> World<'c> {
         };
         self.forget(pod);
         // Named from its eviction: the pod's own metadata has long left the cache.
-        let Some(object) = self
-            .disruption
-            .evictions
-            .get(eviction)
-            .map(|record| joined(&["Pod/", &record.pod]))
-        else {
+        let Some(record) = self.disruption.evictions.get(eviction) else {
             return;
         };
+        let object = joined(&["Pod/", &record.pod]);
         // A StatefulSet's pod comes back under its name.
         if stateful {
-            let name = object.get("Pod/".len()..).unwrap_or_default().to_string();
+            let name = record.pod.clone();
             self.replace(pod, eviction, &name, true);
         }
         self.event(
@@ -2000,11 +1999,8 @@ fn joined(parts: &[&str]) -> String {
 
 /// `namespace/name`.
 fn entry_name(entry: &PodEntry) -> String {
-    alloc::format!(
-        "{}/{}",
-        entry.pod.metadata.namespace,
-        entry.pod.metadata.name
-    )
+    let metadata = &entry.pod.metadata;
+    joined(&[&metadata.namespace, "/", &metadata.name])
 }
 
 fn machine_namespace(machines: &[MachineRun], machine: usize) -> String {
