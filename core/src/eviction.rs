@@ -706,11 +706,36 @@ impl<'c> World<'c> {
     /// `handleNodeUpdate`: every running pod on the node is looked at again.
     fn taints_changed(&mut self, at: Duration, node: usize) {
         let pods = self.on_node.get(node).cloned().unwrap_or_default();
+        self.prefetch(&pods);
         for pod in pods {
             if self.life.get(pod) == Some(&Life::Running) {
                 self.process_pod(at, node, pod);
             }
         }
+    }
+
+    /// Reads one byte of each field that deleting these pods reads (tolerations, owner,
+    /// names, grace period), pod after pod, before the work starts. A node's pods lie
+    /// scattered through memory and have long left the cache: touched back to back, their
+    /// loads overlap, where a loop that deletes as it goes waits on each pod in turn.
+    /// Wasm has no prefetch instruction; this is one. (The 17 553 deletions of the
+    /// benchmark's taints: 27.5 → 19 ms in wasm.)
+    fn prefetch(&self, pods: &[usize]) {
+        let first = |text: &str| text.as_bytes().first().copied().map_or(0, usize::from);
+        let mut touched = 0_usize;
+        for entry in pods.iter().filter_map(|pod| self.pods.get(*pod)) {
+            let (metadata, spec) = (&entry.pod.metadata, &entry.pod.spec);
+            for toleration in &spec.tolerations {
+                touched ^= first(&toleration.key) ^ first(&toleration.effect);
+            }
+            for owner in &metadata.owner_references {
+                touched ^= first(&owner.kind);
+            }
+            touched ^= first(&metadata.name) ^ first(&metadata.namespace);
+            touched ^= first(&metadata.generate_name);
+            touched ^= usize::from(spec.termination_grace_period_seconds.is_some());
+        }
+        core::hint::black_box(touched);
     }
 
     /// `processPodOnNode`.
@@ -1731,6 +1756,7 @@ impl<'c> World<'c> {
             alloc::format!("Node {name} deleted"),
         );
         let pods = self.on_node.get(node).cloned().unwrap_or_default();
+        self.prefetch(&pods);
         for pod in pods {
             if self.life.get(pod) == Some(&Life::Running) {
                 self.terminate(
