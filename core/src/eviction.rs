@@ -20,11 +20,10 @@ pub mod taint_manager;
 
 use alloc::borrow::Cow;
 use alloc::boxed::Box;
-use alloc::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use alloc::collections::{BTreeMap, BTreeSet, VecDeque};
 use alloc::string::{String, ToString};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
-use core::cmp::Reverse;
 
 use crate::cluster::{Cluster, NodeIndex, PodEntry, PodState};
 use crate::diagnostic::Diagnostic;
@@ -94,7 +93,7 @@ pub fn run(cluster: &Cluster, schedule: &ScheduleOptions, options: &Options) -> 
 }
 
 /// Something due at a point of the timeline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Happening {
     /// A scenario step (its index).
     Step(usize),
@@ -194,8 +193,8 @@ struct World<'c> {
     node_of: Vec<Option<usize>>,
     on_node: Vec<Vec<usize>>,
     taint_queue: BTreeMap<usize, Scheduled>,
-    agenda: BinaryHeap<Reverse<(Duration, u64, Happening)>>,
-    sequence: u64,
+    /// What is due when, in the order it was planned.
+    agenda: BTreeMap<Duration, VecDeque<Happening>>,
     budgets: Budgets<'c>,
     machines: Vec<MachineRun>,
     drains: Vec<DrainRun>,
@@ -292,8 +291,7 @@ impl<'c> World<'c> {
             node_of,
             on_node,
             taint_queue: BTreeMap::new(),
-            agenda: BinaryHeap::new(),
-            sequence: 0,
+            agenda: BTreeMap::new(),
             machines,
             drains: Vec::new(),
             waiting: Vec::new(),
@@ -311,23 +309,24 @@ impl<'c> World<'c> {
     }
 
     fn agenda_push(&mut self, at: Duration, happening: Happening) {
-        self.sequence += 1;
-        self.agenda.push(Reverse((at, self.sequence, happening)));
+        self.agenda.entry(at).or_default().push_back(happening);
     }
 
     /// Processes happenings in time order (ties: the order they were planned), placing
     /// replacements after each point of time.
     fn play(&mut self, steps: &[Option<Action>]) {
         let mut processed = 0_usize;
-        while let Some(Reverse((at, _, _))) = self.agenda.peek().copied() {
+        while let Some((&at, _)) = self.agenda.first_key_value() {
             if at > self.until || processed >= MAX_HAPPENINGS {
                 break;
             }
-            while let Some(Reverse((next, _, happening))) = self.agenda.peek().copied() {
-                if next != at || processed >= MAX_HAPPENINGS {
+            // What these happenings plan for the same moment joins the queue and runs too.
+            while processed < MAX_HAPPENINGS {
+                let Some(happening) = self.agenda.get_mut(&at).and_then(VecDeque::pop_front)
+                else {
+                    self.agenda.remove(&at);
                     break;
-                }
-                self.agenda.pop();
+                };
                 processed += 1;
                 self.happen(at, happening, steps);
             }
