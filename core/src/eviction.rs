@@ -24,6 +24,7 @@ use alloc::collections::{BTreeMap, BTreeSet, VecDeque};
 use alloc::string::{String, ToString};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
+use core::cell::OnceCell;
 
 use crate::cluster::{Cluster, NodeIndex, PodEntry, PodState};
 use crate::diagnostic::Diagnostic;
@@ -35,6 +36,7 @@ use crate::report::disruption::{
     DeschedulerRun, Disruption, Event, EventKind, Eviction, MachineStatus,
 };
 use crate::report::scheduling::Outcome as Placed;
+use crate::report::words::Words;
 use crate::schedule::{self, ScheduleOptions, Version};
 use budget::Budgets;
 use drain::{Decision, Flags};
@@ -202,6 +204,8 @@ struct World<'c> {
     /// tried.
     waiting: Vec<usize>,
     changed: bool,
+    /// Where pod names are worded before they are shared.
+    scratch: String,
     /// Which eviction each replacement replaces.
     replaces: BTreeMap<usize, usize>,
     /// Replacements already reported Pending.
@@ -296,6 +300,7 @@ impl<'c> World<'c> {
             drains: Vec::new(),
             waiting: Vec::new(),
             changed: false,
+            scratch: String::new(),
             replaces: BTreeMap::new(),
             reported_pending: BTreeSet::new(),
             reschedule: true,
@@ -322,8 +327,7 @@ impl<'c> World<'c> {
             }
             // What these happenings plan for the same moment joins the queue and runs too.
             while processed < MAX_HAPPENINGS {
-                let Some(happening) = self.agenda.get_mut(&at).and_then(VecDeque::pop_front)
-                else {
+                let Some(happening) = self.agenda.get_mut(&at).and_then(VecDeque::pop_front) else {
                     self.agenda.remove(&at);
                     break;
                 };
@@ -806,7 +810,7 @@ impl<'c> World<'c> {
             pod,
             "taint",
             "TaintManagerEviction",
-            |name| alloc::format!("Marking for deletion Pod {name}"),
+            |name| Words::Shared("Marking for deletion Pod ", Arc::clone(name)),
             None,
         );
     }
@@ -821,7 +825,7 @@ impl<'c> World<'c> {
         pod: usize,
         cause: impl Into<Cow<'static, str>>,
         reason: &'static str,
-        message: impl FnOnce(&str) -> String,
+        message: impl FnOnce(&Arc<str>) -> Words,
         grace: Option<Duration>,
     ) {
         if self.life.get(pod) != Some(&Life::Running) {
@@ -830,7 +834,7 @@ impl<'c> World<'c> {
         let Some(entry) = self.pods.get(pod) else {
             return;
         };
-        let name = entry_name(entry);
+        let name = shared_name(&mut self.scratch, entry);
         let controller = entry
             .pod
             .metadata
@@ -852,15 +856,15 @@ impl<'c> World<'c> {
             .copied()
             .flatten()
             .and_then(|node| self.nodes.get(node));
-        let node_name = node.map_or(entry.pod.spec.node_name.as_str(), NodeRun::name);
+        let node_words =
+            node.map_or_else(|| entry.pod.spec.node_name.clone().into(), NodeRun::words);
         let ready = node.is_some_and(|node| node.condition("Ready") == Some("True"));
         let gone = ready.then(|| at.saturating_add(grace));
         let message = message(&name);
         let eviction = self.disruption.evictions.len();
         self.disruption.evictions.push(Eviction {
-            // Filled in below, once the replacement has been named from `name`.
-            pod: String::new(),
-            node: node_name.to_string(),
+            pod: Words::shared(&name),
+            node: node_words,
             at,
             cause: cause.into(),
             rescheduled_to: None,
@@ -881,15 +885,12 @@ impl<'c> World<'c> {
         self.event(
             at,
             EventKind::PodEvicted,
-            joined(&["Pod/", &name]),
+            Words::Shared("Pod/", Arc::clone(&name)),
             reason,
             message,
         );
         if replaced_now {
             self.replace(pod, eviction, &name, false);
-        }
-        if let Some(record) = self.disruption.evictions.get_mut(eviction) {
-            record.pod = name;
         }
     }
 
@@ -907,10 +908,10 @@ impl<'c> World<'c> {
         let Some(record) = self.disruption.evictions.get(eviction) else {
             return;
         };
-        let object = joined(&["Pod/", &record.pod]);
+        let object = record.pod.prefixed("Pod/");
         // A StatefulSet's pod comes back under its name.
         if stateful {
-            let name = record.pod.clone();
+            let name = record.pod.to_string();
             self.replace(pod, eviction, &name, true);
         }
         self.event(
@@ -1145,7 +1146,7 @@ impl<'c> World<'c> {
                     pod,
                     "preemption",
                     "Preempted",
-                    |_| alloc::format!("Preempted by pod {preemptor} on node {node}"),
+                    |_| alloc::format!("Preempted by pod {preemptor} on node {node}").into(),
                     None,
                 );
             }
@@ -1254,7 +1255,7 @@ impl<'c> World<'c> {
                     pod,
                     cause,
                     "Evicted",
-                    |name| alloc::format!("evicting pod {name}"),
+                    |name| Words::Shared("evicting pod ", Arc::clone(name)),
                     grace,
                 );
             }
@@ -1763,7 +1764,7 @@ impl<'c> World<'c> {
                     pod,
                     "machine-deletion",
                     "NodeDeleted",
-                    |_| String::from("the pod's node was deleted"),
+                    |_| Words::Fixed("the pod's node was deleted"),
                     Some(Duration(0)),
                 );
             }
@@ -1848,6 +1849,7 @@ impl<'c> World<'c> {
                 "Descheduled",
                 |name| {
                     alloc::format!("pod {name} evicted by the descheduler's {strategy} strategy")
+                        .into()
                 },
                 None,
             );
@@ -1860,14 +1862,14 @@ impl<'c> World<'c> {
         &mut self,
         at: Duration,
         kind: EventKind,
-        object: String,
+        object: impl Into<Words>,
         reason: &'static str,
-        message: impl Into<Cow<'static, str>>,
+        message: impl Into<Words>,
     ) {
         self.disruption.timeline.push(Event {
             at,
             kind,
-            object,
+            object: object.into(),
             reason: Cow::Borrowed(reason),
             message: message.into(),
         });
@@ -2028,6 +2030,17 @@ fn entry_name(entry: &PodEntry) -> String {
     joined(&[&metadata.namespace, "/", &metadata.name])
 }
 
+/// A pod's `namespace/name`, shared by its eviction record, events and messages; worded
+/// in `scratch` first, so that it is allocated once.
+fn shared_name(scratch: &mut String, entry: &PodEntry) -> Arc<str> {
+    let metadata = &entry.pod.metadata;
+    scratch.clear();
+    for part in [&metadata.namespace, "/", &metadata.name] {
+        scratch.push_str(part);
+    }
+    Arc::from(scratch.as_str())
+}
+
 fn machine_namespace(machines: &[MachineRun], machine: usize) -> String {
     machines
         .get(machine)
@@ -2060,6 +2073,8 @@ struct NodeRun<'c> {
     conditions: Cow<'c, [NodeCondition]>,
     /// Deleted (its machine was removed).
     gone: bool,
+    /// Its name for the report, made when a first pod leaves it and shared by the rest.
+    words: OnceCell<Arc<str>>,
 }
 
 impl<'c> NodeRun<'c> {
@@ -2070,11 +2085,17 @@ impl<'c> NodeRun<'c> {
             unschedulable: input.spec.unschedulable,
             conditions: Cow::Borrowed(&input.status.conditions),
             gone: false,
+            words: OnceCell::new(),
         }
     }
 
     fn name(&self) -> &'c str {
         &self.input.metadata.name
+    }
+
+    /// Its name, shared, for the report.
+    fn words(&self) -> Words {
+        Words::shared(self.words.get_or_init(|| Arc::from(self.name())))
     }
 
     /// The status of a condition (as [`Node::condition`], on the edited conditions).
@@ -2158,7 +2179,7 @@ mod tests {
             .iter()
             .map(|eviction| {
                 (
-                    eviction.pod.clone(),
+                    eviction.pod.to_string(),
                     eviction.at.0 / crate::duration::SECOND,
                 )
             })
@@ -2255,7 +2276,7 @@ mod tests {
         assert_eq!(eviction.node, "node1");
         assert_eq!(eviction.replacement.as_deref(), Some("default/db-0"));
         assert_eq!(eviction.rescheduled_to.as_deref(), Some("node2"));
-        let events: Vec<(i64, EventKind, &str)> = outcome
+        let events: Vec<(i64, EventKind, String)> = outcome
             .disruption
             .timeline
             .iter()
@@ -2263,17 +2284,17 @@ mod tests {
                 (
                     event.at.0 / crate::duration::SECOND,
                     event.kind,
-                    event.object.as_str(),
+                    event.object.to_string(),
                 )
             })
             .collect();
         assert_eq!(
             events,
             [
-                (0, EventKind::TaintAdded, "Node/node1"),
-                (0, EventKind::PodEvicted, "Pod/default/db-0"),
-                (10, EventKind::PodDeleted, "Pod/default/db-0"),
-                (10, EventKind::PodRescheduled, "Pod/default/db-0"),
+                (0, EventKind::TaintAdded, "Node/node1".into()),
+                (0, EventKind::PodEvicted, "Pod/default/db-0".into()),
+                (10, EventKind::PodDeleted, "Pod/default/db-0".into()),
+                (10, EventKind::PodRescheduled, "Pod/default/db-0".into()),
             ]
         );
     }

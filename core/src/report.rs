@@ -6,6 +6,7 @@
 pub mod disruption;
 pub mod scheduling;
 mod text;
+pub mod words;
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;

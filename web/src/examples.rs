@@ -302,8 +302,8 @@ mod tests {
                 .iter()
                 .map(|e| {
                     (
-                        e.pod.clone(),
-                        e.node.clone(),
+                        e.pod.to_string(),
+                        e.node.to_string(),
                         e.at.0 / SECOND,
                         e.rescheduled_to.clone(),
                     )
@@ -386,7 +386,7 @@ mod tests {
             )]
         );
         let guard = report("etcd-quorum-guard.yaml");
-        assert!(guard.disruption.timeline[0].message.contains(
+        assert!(guard.disruption.timeline[0].message.to_string().contains(
             "Drainable=False (HookPresent): Drain operation currently blocked by: [{Name:EtcdQuorumOperator Owner:clusteroperator/etcd}]"
         ));
     }

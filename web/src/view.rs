@@ -762,7 +762,7 @@ impl View {
                 .map(|event| Event {
                     at: event.at.0,
                     kind: kebab(event.kind),
-                    object: event.object.clone(),
+                    object: event.object.to_string(),
                     reason: event.reason.to_string(),
                     message: event.message.to_string(),
                 })
@@ -771,13 +771,13 @@ impl View {
                 .evictions
                 .iter()
                 .map(|eviction| Eviction {
-                    pod: eviction.pod.clone(),
-                    node: eviction.node.clone(),
+                    pod: eviction.pod.to_string(),
+                    node: eviction.node.to_string(),
                     at: eviction.at.0,
                     cause: eviction.cause.to_string(),
                     replacement: eviction.replacement.clone(),
                     rescheduled_to: eviction.rescheduled_to.clone(),
-                    message: eviction.message.clone(),
+                    message: eviction.message.to_string(),
                 })
                 .collect(),
             machines: disruption

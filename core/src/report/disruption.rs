@@ -5,6 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Serialize, Serializer};
 
+use super::words::Words;
 use crate::descheduler;
 use crate::duration::Duration;
 use crate::machine;
@@ -41,14 +42,15 @@ pub struct Event {
     /// What kind of thing happened.
     pub kind: EventKind,
     /// The object it happened to: `Node/name`, `Pod/namespace/name`, `Machine/namespace/name`.
-    pub object: String,
+    #[cfg_attr(feature = "tsify", tsify(type = "string"))]
+    pub object: Words,
     /// The upstream event or condition reason, such as `TaintManagerEviction`.
     #[cfg_attr(feature = "tsify", tsify(type = "string"))]
     pub reason: Cow<'static, str>,
-    /// What happened, in upstream's words where upstream has some (borrowed when fixed: a
-    /// large drain or taint makes tens of thousands of events).
+    /// What happened, in upstream's words where upstream has some (shared where it can
+    /// be: a large drain or taint makes tens of thousands of events).
     #[cfg_attr(feature = "tsify", tsify(type = "string"))]
-    pub message: Cow<'static, str>,
+    pub message: Words,
 }
 
 /// The kinds of [`Event`].
@@ -96,9 +98,11 @@ pub enum EventKind {
 #[serde(rename_all = "camelCase")]
 pub struct Eviction {
     /// `namespace/name`.
-    pub pod: String,
+    #[cfg_attr(feature = "tsify", tsify(type = "string"))]
+    pub pod: Words,
     /// The node it ran on.
-    pub node: String,
+    #[cfg_attr(feature = "tsify", tsify(type = "string"))]
+    pub node: Words,
     /// Seconds from the start.
     #[serde(serialize_with = "seconds")]
     #[cfg_attr(feature = "tsify", tsify(type = "number"))]
@@ -114,7 +118,8 @@ pub struct Eviction {
     #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
     pub replacement: Option<String>,
     /// Why it was evicted, and what became of its replacement.
-    pub message: String,
+    #[cfg_attr(feature = "tsify", tsify(type = "string"))]
+    pub message: Words,
 }
 
 /// One descheduler run.

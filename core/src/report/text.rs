@@ -1,6 +1,6 @@
 //! The text rendering of a report: aligned tables, like `kubectl get`.
 
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::Write;
 
@@ -122,8 +122,8 @@ fn timeline(out: &mut String, disruption: &super::disruption::Disruption) {
         events.push(alloc::vec![
             alloc::format!("{}", event.at),
             event.reason.clone().into_owned(),
-            event.object.clone(),
-            event.message.clone().into_owned(),
+            event.object.to_string(),
+            event.message.to_string(),
         ]);
     }
     let _ = writeln!(
@@ -138,8 +138,8 @@ fn timeline(out: &mut String, disruption: &super::disruption::Disruption) {
         for eviction in &disruption.evictions {
             evictions.push(alloc::vec![
                 alloc::format!("{}", eviction.at),
-                eviction.pod.clone(),
-                eviction.node.clone(),
+                eviction.pod.to_string(),
+                eviction.node.to_string(),
                 String::from(eviction.cause.as_ref()),
                 eviction
                     .replacement
