@@ -2026,16 +2026,20 @@ fn joined(parts: &[&str]) -> String {
 
 /// `namespace/name`.
 fn entry_name(entry: &PodEntry) -> String {
+    joined(&name_parts(entry))
+}
+
+/// The pieces of a pod's `namespace/name`.
+fn name_parts(entry: &PodEntry) -> [&str; 3] {
     let metadata = &entry.pod.metadata;
-    joined(&[&metadata.namespace, "/", &metadata.name])
+    [&metadata.namespace, "/", &metadata.name]
 }
 
 /// A pod's `namespace/name`, shared by its eviction record, events and messages; worded
 /// in `scratch` first, so that it is allocated once.
 fn shared_name(scratch: &mut String, entry: &PodEntry) -> Arc<str> {
-    let metadata = &entry.pod.metadata;
     scratch.clear();
-    for part in [&metadata.namespace, "/", &metadata.name] {
+    for part in name_parts(entry) {
         scratch.push_str(part);
     }
     Arc::from(scratch.as_str())
