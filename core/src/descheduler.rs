@@ -10,11 +10,13 @@ mod remove_duplicates;
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use serde::Serialize;
 
 use crate::cluster::{NodeIndex, PodEntry, PodState};
 use crate::model::{DeschedulerPolicy, Node, Pod};
+use crate::report::words::{self, Words};
 
 /// The strategies `v3.11.0` knows, in the fixed order it runs them
 /// (`pkg/descheduler/descheduler.go`); any other name in a policy is never read.
@@ -183,19 +185,23 @@ pub struct Room {
     pub memory: f64,
 }
 
-/// What a strategy decided for one pod.
+/// What a strategy decided for one pod. A run decides on every pod of the cluster, so
+/// the names are shared among its decisions ([`Words`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct PodDecision {
     /// `namespace/name`.
-    pub pod: String,
+    #[cfg_attr(feature = "tsify", tsify(type = "string"))]
+    pub pod: Words,
     /// The node it runs on.
-    pub node: String,
+    #[cfg_attr(feature = "tsify", tsify(type = "string"))]
+    pub node: Words,
     /// Evicted, kept, refused by the eviction API, or stopped by the node limit.
     pub verdict: Verdict,
     /// Why, in a few words.
-    pub reason: String,
+    #[cfg_attr(feature = "tsify", tsify(type = "string"))]
+    pub reason: Words,
 }
 
 /// The kind of a [`PodDecision`].
@@ -361,6 +367,9 @@ struct Context<'a> {
     on_node: Vec<Vec<usize>>,
     /// Per pod index: whether `IsEvictable` holds.
     evictable: Vec<bool>,
+    /// The pods it does not hold for, by index (ascending), with the rules that protect
+    /// them.
+    protections: Vec<(usize, Vec<evictable::Protection>)>,
     /// Successful evictions per node (by position in `nodes`).
     count: Vec<usize>,
     max_per_node: usize,
@@ -369,6 +378,12 @@ struct Context<'a> {
     evicted: Vec<(usize, String)>,
     evictions: Vec<Descheduled>,
     evict: &'a mut dyn FnMut(usize) -> Result<(), String>,
+    /// Per pod index, its `namespace/name` once a decision named it.
+    pod_names: Vec<Option<Arc<str>>>,
+    /// Per ready node, its name once a decision named it.
+    node_names: Vec<Option<Arc<str>>>,
+    /// Where shared names are worded.
+    scratch: String,
 }
 
 impl<'a> Context<'a> {
@@ -381,6 +396,7 @@ impl<'a> Context<'a> {
         let positions = NodeIndex::new(nodes.iter().map(|node| node.metadata.name.as_str()));
         let mut on_node = alloc::vec![Vec::new(); nodes.len()];
         let mut evictable = alloc::vec![false; pods.len()];
+        let mut protections = Vec::new();
         for (index, entry) in pods.iter().enumerate() {
             // `ListPodsOnANode`: `spec.nodeName` is the node, phase neither Succeeded nor
             // Failed (kubefit's `Terminated`); pending and rejected pods are not bound.
@@ -393,16 +409,25 @@ impl<'a> Context<'a> {
             if let Some(list) = on_node.get_mut(position) {
                 list.push(index);
             }
-            if let Some(slot) = evictable.get_mut(index) {
-                *slot = evictable::protections(&entry.pod).is_empty();
+            let rules = evictable::protections(&entry.pod);
+            if rules.is_empty() {
+                if let Some(slot) = evictable.get_mut(index) {
+                    *slot = true;
+                }
+            } else {
+                protections.push((index, rules));
             }
         }
         Self {
             pods,
             count: alloc::vec![0; nodes.len()],
+            node_names: alloc::vec![None; nodes.len()],
+            pod_names: alloc::vec![None; pods.len()],
+            scratch: String::new(),
             nodes,
             on_node,
             evictable,
+            protections,
             max_per_node: options.max_pods_to_evict_per_node,
             evicted_by: BTreeMap::new(),
             evicted: Vec::new(),
@@ -416,17 +441,20 @@ impl<'a> Context<'a> {
         let mut protected = Vec::new();
         for (position, list) in self.on_node.iter().enumerate() {
             for &index in list {
-                let Some(entry) = self.pods.get(index) else {
+                let Some(rules) = self
+                    .protections
+                    .binary_search_by_key(&index, |(pod, _)| *pod)
+                    .ok()
+                    .and_then(|found| self.protections.get(found))
+                    .map(|(_, rules)| rules)
+                else {
                     continue;
                 };
-                let reasons = evictable::protections(&entry.pod);
-                if !reasons.is_empty() {
-                    protected.push(Protected {
-                        pod: pod_name(&entry.pod),
-                        node: self.node_name(position).into(),
-                        reasons: reasons.iter().map(|r| String::from(r.as_str())).collect(),
-                    });
-                }
+                protected.push(Protected {
+                    pod: self.pod(index).map(pod_name).unwrap_or_default(),
+                    node: self.node_name(position).into(),
+                    reasons: rules.iter().map(|r| String::from(r.as_str())).collect(),
+                });
             }
         }
         protected
@@ -501,27 +529,58 @@ impl<'a> Context<'a> {
 
     /// A decision on a pod of a node.
     fn decision(
-        &self,
+        &mut self,
         index: usize,
         position: usize,
         verdict: Verdict,
-        reason: impl Into<String>,
+        reason: impl Into<Words>,
     ) -> PodDecision {
         PodDecision {
-            pod: self.pod(index).map(pod_name).unwrap_or_default(),
-            node: self.node_name(position).into(),
+            pod: self.pod_words(index),
+            node: self.node_words(position),
             verdict,
             reason: reason.into(),
         }
     }
 
+    /// A pod's `namespace/name`, worded once for all the decisions that name it.
+    fn pod_words(&mut self, index: usize) -> Words {
+        let Some(slot) = self.pod_names.get_mut(index) else {
+            return Words::default();
+        };
+        let Some(pod) = self.pods.get(index).map(|entry| &entry.pod) else {
+            return Words::default();
+        };
+        let name = slot.get_or_insert_with(|| {
+            let metadata = &pod.metadata;
+            words::share(
+                &mut self.scratch,
+                &[&metadata.namespace, "/", &metadata.name],
+            )
+        });
+        Words::shared(name)
+    }
+
+    /// A ready node's name, worded once for the whole run.
+    fn node_words(&mut self, position: usize) -> Words {
+        let Some(&node) = self.nodes.get(position) else {
+            return Words::default();
+        };
+        match self.node_names.get_mut(position) {
+            Some(slot) => {
+                Words::shared(slot.get_or_insert_with(|| Arc::from(node.metadata.name.as_str())))
+            }
+            None => Words::default(),
+        }
+    }
+
     /// The decision for an eviction attempt: `evicted` says why the strategy evicted.
     fn attempt_decision(
-        &self,
+        &mut self,
         index: usize,
         position: usize,
         attempt: &Attempt,
-        evicted: &str,
+        evicted: Words,
     ) -> PodDecision {
         match attempt {
             Attempt::Evicted => self.decision(index, position, Verdict::Evicted, evicted),
@@ -541,7 +600,7 @@ impl<'a> Context<'a> {
     }
 
     /// The decision for a pod left because the node limit was reached.
-    fn limited(&self, index: usize, position: usize) -> PodDecision {
+    fn limited(&mut self, index: usize, position: usize) -> PodDecision {
         self.decision(
             index,
             position,
@@ -636,7 +695,7 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
-    use alloc::string::String;
+    use alloc::string::{String, ToString};
     use alloc::vec;
     use alloc::vec::Vec;
 
@@ -785,7 +844,7 @@ mod tests {
             .strategies
             .get(1)
             .and_then(|s| s.pods.iter().find(|d| d.pod == "default/b"))
-            .map(|d| d.reason.contains("already evicted"));
+            .map(|d| d.reason.to_string().contains("already evicted"));
         assert_eq!(again, Some(true));
     }
 

@@ -36,7 +36,7 @@ use crate::report::disruption::{
     DeschedulerRun, Disruption, Event, EventKind, Eviction, MachineStatus,
 };
 use crate::report::scheduling::Outcome as Placed;
-use crate::report::words::Words;
+use crate::report::words::{self, Words};
 use crate::schedule::{self, ScheduleOptions, Version};
 use budget::Budgets;
 use drain::{Decision, Flags};
@@ -2038,11 +2038,7 @@ fn name_parts(entry: &PodEntry) -> [&str; 3] {
 /// A pod's `namespace/name`, shared by its eviction record, events and messages; worded
 /// in `scratch` first, so that it is allocated once.
 fn shared_name(scratch: &mut String, entry: &PodEntry) -> Arc<str> {
-    scratch.clear();
-    for part in name_parts(entry) {
-        scratch.push_str(part);
-    }
-    Arc::from(scratch.as_str())
+    words::share(scratch, &name_parts(entry))
 }
 
 fn machine_namespace(machines: &[MachineRun], machine: usize) -> String {

@@ -52,6 +52,7 @@ use super::{
 };
 use crate::model::{DeschedulerStrategy, Node, ResourceList};
 use crate::quantity::Quantity;
+use crate::report::words::Words;
 use crate::resources::{saturating_add, QosClass};
 
 /// The strategy name in the policy.
@@ -334,7 +335,7 @@ fn evict_from_node(
             );
             continue;
         }
-        let mut stopped: Option<&str> = None;
+        let mut stopped: Option<&'static str> = None;
         for &index in class {
             if let Some(why) = stopped {
                 report
@@ -357,7 +358,7 @@ fn evict_from_node(
                 index,
                 position,
                 &attempt,
-                "node above target utilization",
+                Words::Fixed("node above target utilization"),
             ));
             if !attempt.succeeded() {
                 continue;
@@ -387,10 +388,10 @@ fn has_room(room: &Room) -> bool {
 }
 
 fn keep_all(
-    context: &Context<'_>,
+    context: &mut Context<'_>,
     pods: &[usize],
     position: usize,
-    why: &str,
+    why: &'static str,
     report: &mut StrategyRun,
 ) {
     for &index in pods {
@@ -403,7 +404,7 @@ fn keep_all(
 #[cfg(test)]
 mod tests {
     use alloc::collections::BTreeMap;
-    use alloc::string::String;
+    use alloc::string::{String, ToString};
     use alloc::vec;
     use alloc::vec::Vec;
 
@@ -486,8 +487,8 @@ mod tests {
         let (report, evicted) = strategy(NAME, Some(&config), nodes, pods, 0);
         assert_eq!(evicted, [0, 1, 2, 3]);
         assert_eq!(report.evicted, 4);
-        let last = report.pods.last().map(|d| (d.pod.as_str(), d.verdict));
-        assert_eq!(last, Some(("default/p5", Verdict::Kept)));
+        let last = report.pods.last().map(|d| (d.pod.to_string(), d.verdict));
+        assert_eq!(last, Some((String::from("default/p5"), Verdict::Kept)));
     }
 
     /// `TestValidateThresholds`.

@@ -22,6 +22,7 @@
 use super::node::{self as nodes, AnyNode};
 use super::{Context, StrategyRun, Verdict};
 use crate::model::{DeschedulerStrategy, Pod};
+use crate::report::words::Words;
 
 /// The strategy name in the policy.
 pub(super) const NAME: &str = "RemovePodsViolatingNodeAffinity";
@@ -94,20 +95,19 @@ fn required(context: &mut Context<'_>, position: usize, report: &mut StrategyRun
                 Verdict::Kept,
                 "does not match its node, but no ready node matches it",
             )),
-            AnyNode::Unschedulable(first) => report.pods.push(context.decision(
-                index,
-                position,
-                Verdict::Kept,
-                alloc::format!(
-                    "does not match its node; the first node it matches, `{}`, is unschedulable",
-                    context.node_name(first)
-                ),
-            )),
-            AnyNode::Fits(target) => {
-                let why = alloc::format!(
-                    "does not match its node; it can be scheduled on `{}`",
-                    context.node_name(target)
+            AnyNode::Unschedulable(first) => {
+                let why = context.node_words(first).framed(
+                    "does not match its node; the first node it matches, `",
+                    "`, is unschedulable",
                 );
+                report
+                    .pods
+                    .push(context.decision(index, position, Verdict::Kept, why));
+            }
+            AnyNode::Fits(target) => {
+                let why = context
+                    .node_words(target)
+                    .framed("does not match its node; it can be scheduled on `", "`");
                 let attempt = context.evict(index, position, NAME);
                 if attempt.succeeded() {
                     report.evicted = report.evicted.saturating_add(1);
@@ -115,11 +115,12 @@ fn required(context: &mut Context<'_>, position: usize, report: &mut StrategyRun
                     // Upstream counts the attempt whatever its result.
                     context.count_eviction(position);
                 }
-                let mut decision = context.attempt_decision(index, position, &attempt, &why);
+                let mut decision = context.attempt_decision(index, position, &attempt, why);
                 if decision.verdict == Verdict::Refused {
-                    decision
-                        .reason
-                        .push_str(" (counted against the node limit anyway)");
+                    decision.reason = Words::Own(alloc::format!(
+                        "{} (counted against the node limit anyway)",
+                        decision.reason
+                    ));
                 }
                 report.pods.push(decision);
             }

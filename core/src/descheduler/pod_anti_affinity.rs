@@ -75,14 +75,13 @@ pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
                     "no other evictable pod on the node matches its anti-affinity",
                 )),
                 Check::Violated(other) => {
-                    let other = context.pod(other).map(super::pod_name).unwrap_or_default();
+                    let why = context
+                        .pod_words(other)
+                        .framed("its required anti-affinity matches `", "` on the node");
                     let attempt = context.evict(index, position, NAME);
-                    report.pods.push(context.attempt_decision(
-                        index,
-                        position,
-                        &attempt,
-                        &alloc::format!("its required anti-affinity matches `{other}` on the node"),
-                    ));
+                    report
+                        .pods
+                        .push(context.attempt_decision(index, position, &attempt, why));
                     if attempt.succeeded() {
                         report.evicted = report.evicted.saturating_add(1);
                         list.remove(at);

@@ -20,10 +20,11 @@
 //!   Deployment Configuration, or Job": any owner kind counts (a DaemonSet's pods are
 //!   never evictable, so never grouped).
 
-use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{Context, StrategyRun, Verdict};
+use crate::model::OwnerReference;
+use crate::report::words::{self, Words};
 
 /// The strategy name in the policy.
 pub(super) const NAME: &str = "RemoveDuplicates";
@@ -35,22 +36,23 @@ pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
             let Some((&first, rest)) = members.split_first() else {
                 continue;
             };
+            // `Kind/name`, worded once for the group's decisions.
+            let owner = Words::shared(&words::share(
+                &mut context.scratch,
+                &[&owner.kind, "/", &owner.name],
+            ));
             if rest.is_empty() {
-                report.pods.push(context.decision(
-                    first,
-                    position,
-                    Verdict::Kept,
-                    alloc::format!("not a duplicate: the only pod of `{owner}` on the node"),
-                ));
+                let why = owner.framed("not a duplicate: the only pod of `", "` on the node");
+                report
+                    .pods
+                    .push(context.decision(first, position, Verdict::Kept, why));
                 continue;
             }
-            report.pods.push(context.decision(
-                first,
-                position,
-                Verdict::Kept,
-                alloc::format!("first pod of `{owner}` on the node"),
-            ));
-            let first_name = context.pod(first).map(super::pod_name).unwrap_or_default();
+            let why = owner.framed("first pod of `", "` on the node");
+            report
+                .pods
+                .push(context.decision(first, position, Verdict::Kept, why));
+            let first_name = context.pod_words(first);
             for &index in rest {
                 if context.limit_reached(position) {
                     report.pods.push(context.limited(index, position));
@@ -60,29 +62,32 @@ pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
                 if attempt.succeeded() {
                     report.evicted = report.evicted.saturating_add(1);
                 }
-                report.pods.push(context.attempt_decision(
-                    index,
-                    position,
-                    &attempt,
-                    &alloc::format!("duplicate of `{first_name}` (owner `{owner}`)"),
+                let why = Words::Own(alloc::format!(
+                    "duplicate of `{first_name}` (owner `{owner}`)"
                 ));
+                report
+                    .pods
+                    .push(context.attempt_decision(index, position, &attempt, why));
             }
         }
     }
 }
 
-/// `FindDuplicatePods`: the pods of each owner key, keys in order of first appearance.
-fn groups(context: &Context<'_>, pods: &[usize]) -> Vec<(String, Vec<usize>)> {
-    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+/// `FindDuplicatePods`: the pods of each owner key (`Kind/name`), keys in order of first
+/// appearance.
+fn groups<'a>(context: &Context<'a>, pods: &[usize]) -> Vec<(&'a OwnerReference, Vec<usize>)> {
+    let mut groups: Vec<(&'a OwnerReference, Vec<usize>)> = Vec::new();
     for &index in pods {
         let Some(pod) = context.pod(index) else {
             continue;
         };
         for owner in &pod.metadata.owner_references {
-            let key = alloc::format!("{}/{}", owner.kind, owner.name);
-            match groups.iter_mut().find(|(existing, _)| *existing == key) {
+            let same = |(existing, _): &&mut (&OwnerReference, Vec<usize>)| {
+                existing.kind == owner.kind && existing.name == owner.name
+            };
+            match groups.iter_mut().find(same) {
                 Some((_, members)) => members.push(index),
-                None => groups.push((key, alloc::vec![index])),
+                None => groups.push((owner, alloc::vec![index])),
             }
         }
     }
@@ -91,6 +96,7 @@ fn groups(context: &Context<'_>, pods: &[usize]) -> Vec<(String, Vec<usize>)> {
 
 #[cfg(test)]
 mod tests {
+    use alloc::string::ToString;
     use alloc::vec;
 
     use crate::descheduler::pods::testing::{
@@ -160,17 +166,44 @@ mod tests {
         let pods = vec![owned("a", "rs1"), owned("b", "rs1"), owned("c", "rs2")];
         let (report, evicted) = strategy(super::NAME, None, vec![node], pods, 0);
         assert_eq!(evicted, [1]);
-        let verdicts: vec::Vec<_> = report
+        let decisions: vec::Vec<_> = report
             .pods
             .iter()
-            .map(|d| (d.pod.as_str(), d.verdict))
+            .map(|d| {
+                (
+                    d.pod.to_string(),
+                    d.node.to_string(),
+                    d.verdict,
+                    d.reason.to_string(),
+                )
+            })
             .collect();
+        let decision = |pod: &str, verdict, reason: &str| {
+            (
+                pod.to_string(),
+                "n1".to_string(),
+                verdict,
+                reason.to_string(),
+            )
+        };
         assert_eq!(
-            verdicts,
+            decisions,
             [
-                ("default/a", Verdict::Kept),
-                ("default/b", Verdict::Evicted),
-                ("default/c", Verdict::Kept)
+                decision(
+                    "default/a",
+                    Verdict::Kept,
+                    "first pod of `ReplicaSet/rs1` on the node"
+                ),
+                decision(
+                    "default/b",
+                    Verdict::Evicted,
+                    "duplicate of `default/a` (owner `ReplicaSet/rs1`)"
+                ),
+                decision(
+                    "default/c",
+                    Verdict::Kept,
+                    "not a duplicate: the only pod of `ReplicaSet/rs2` on the node"
+                ),
             ]
         );
     }

@@ -3,15 +3,16 @@
 //! A taint on a few hundred nodes evicts tens of thousands of pods, and each pod's
 //! `namespace/name` appears in its eviction, its events' objects and their messages.
 //! [`Words`] lets them share one reference-counted copy: `Pod/` before it, or
-//! `Marking for deletion Pod ` before it, costs no allocation. JSON and the text
-//! rendering see a plain string.
+//! `Marking for deletion Pod ` before it, costs no allocation. The descheduler's
+//! decisions share pod, node and owner names the same way. JSON and the text rendering
+//! see a plain string.
 
 use alloc::string::String;
 use alloc::sync::Arc;
 use core::fmt;
 use serde::{Serialize, Serializer};
 
-/// A string of the report: fixed wording, a shared name with fixed wording before it, or
+/// A string of the report: fixed wording, a shared name with fixed wording around it, or
 /// a string of its own.
 #[derive(Clone, Debug)]
 pub enum Words {
@@ -19,6 +20,9 @@ pub enum Words {
     Fixed(&'static str),
     /// Fixed wording, then a shared string (`Pod/` and `namespace/name`).
     Shared(&'static str, Arc<str>),
+    /// Fixed wording, a shared string, fixed wording (``first pod of `ReplicaSet/web` on
+    /// the node``).
+    Framed(&'static str, Arc<str>, &'static str),
     /// Worded for this entry alone.
     Own(String),
 }
@@ -40,21 +44,39 @@ impl Words {
         }
     }
 
-    /// The two pieces that make the string, in order.
+    /// This string with fixed wording around it: shared, when this is a shared string on
+    /// its own.
     #[must_use]
-    pub fn pieces(&self) -> (&str, &str) {
+    pub fn framed(&self, before: &'static str, after: &'static str) -> Self {
         match self {
-            Self::Fixed(text) => ("", text),
-            Self::Shared(before, text) => (before, text),
-            Self::Own(text) => ("", text),
+            Self::Shared("", text) => Self::Framed(before, Arc::clone(text), after),
+            _ => Self::Own(alloc::format!("{before}{self}{after}")),
+        }
+    }
+
+    /// The three pieces that make the string, in order.
+    #[must_use]
+    pub fn pieces(&self) -> [&str; 3] {
+        match self {
+            Self::Fixed(text) => ["", text, ""],
+            Self::Shared(before, text) => [before, text, ""],
+            Self::Framed(before, text, after) => [before, text, after],
+            Self::Own(text) => ["", text, ""],
+        }
+    }
+
+    /// The string in one piece, when it is one.
+    fn whole(&self) -> Option<&str> {
+        match self.pieces() {
+            ["", text, ""] => Some(text),
+            _ => None,
         }
     }
 
     /// The string's length in bytes.
     #[must_use]
     pub fn len(&self) -> usize {
-        let (before, after) = self.pieces();
-        before.len() + after.len()
+        self.pieces().iter().map(|piece| piece.len()).sum()
     }
 
     /// True for the empty string.
@@ -62,6 +84,16 @@ impl Words {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// A string made of `pieces`, to be shared: worded in `scratch` first, so that it is
+/// allocated once.
+pub fn share(scratch: &mut String, pieces: &[&str]) -> Arc<str> {
+    scratch.clear();
+    for piece in pieces {
+        scratch.push_str(piece);
+    }
+    Arc::from(scratch.as_str())
 }
 
 impl Default for Words {
@@ -84,16 +116,19 @@ impl From<String> for Words {
 
 impl fmt::Display for Words {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (before, after) = self.pieces();
-        formatter.write_str(before)?;
-        formatter.write_str(after)
+        self.pieces()
+            .iter()
+            .try_for_each(|piece| formatter.write_str(piece))
     }
 }
 
 impl PartialEq<str> for Words {
     fn eq(&self, other: &str) -> bool {
-        let (before, after) = self.pieces();
-        other.strip_prefix(before).is_some_and(|rest| rest == after)
+        let [before, text, after] = self.pieces();
+        other
+            .strip_prefix(before)
+            .and_then(|rest| rest.strip_suffix(after))
+            .is_some_and(|rest| rest == text)
     }
 }
 
@@ -106,10 +141,10 @@ impl PartialEq<&str> for Words {
 /// Equal when they read the same, however they are made up.
 impl PartialEq for Words {
     fn eq(&self, other: &Self) -> bool {
-        let (before, after) = other.pieces();
         self.len() == other.len()
-            && match self.pieces() {
-                ("", text) => text.strip_prefix(before).is_some_and(|rest| rest == after),
+            && match (self.whole(), other.whole()) {
+                (Some(text), _) => other == text,
+                (_, Some(text)) => self == text,
                 _ => *self == *alloc::format!("{other}"),
             }
     }
@@ -119,9 +154,9 @@ impl Eq for Words {}
 
 impl Serialize for Words {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self.pieces() {
-            ("", text) => serializer.serialize_str(text),
-            _ => serializer.collect_str(self),
+        match self.whole() {
+            Some(text) => serializer.serialize_str(text),
+            None => serializer.collect_str(self),
         }
     }
 }
@@ -152,6 +187,27 @@ mod tests {
         assert_eq!(
             serde_json::to_string(&quoted).ok().as_deref(),
             Some(r#""say \"hi\"""#)
+        );
+    }
+
+    #[test]
+    fn framed_words_read_as_their_three_pieces() {
+        let owner: Arc<str> = Arc::from("ReplicaSet/web");
+        let reason = Words::Framed("first pod of `", Arc::clone(&owner), "` on the node");
+        let text = "first pod of `ReplicaSet/web` on the node";
+        assert_eq!(reason, text);
+        assert_eq!(reason.to_string(), text);
+        assert_eq!(reason.len(), text.len());
+        assert_eq!(reason, Words::Own(text.into()));
+        assert_eq!(Words::Fixed(text), reason);
+        let split = Words::Shared("first pod of `", Arc::from("ReplicaSet/web` on the node"));
+        assert_eq!(reason, split);
+        assert_ne!(reason, "first pod of `ReplicaSet/web`");
+        assert_ne!(reason, "first pod of `ReplicaSet/api` on the node");
+        assert_ne!(Words::Framed("a", Arc::from(""), "a"), "a");
+        assert_eq!(
+            serde_json::to_string(&reason).ok().as_deref(),
+            Some(r#""first pod of `ReplicaSet/web` on the node""#)
         );
     }
 }
