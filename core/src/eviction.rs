@@ -187,6 +187,8 @@ struct World<'c> {
     until: Duration,
     spans: &'c [Span],
     nodes: Vec<NodeRun<'c>>,
+    /// Copies of the live nodes for the engines that read whole nodes.
+    live: LiveNodes,
     node_index: NodeIndex<'c>,
     /// The input's pods, borrowed, then the replacements.
     pods: Vec<Shared<'c, PodEntry>>,
@@ -289,6 +291,7 @@ impl<'c> World<'c> {
             until,
             spans,
             nodes,
+            live: LiveNodes::default(),
             node_index,
             pods,
             life,
@@ -378,7 +381,7 @@ impl<'c> World<'c> {
                 let Some(target) = self.nodes.get_mut(node_index) else {
                     return;
                 };
-                let taints = target.taints.to_mut();
+                let taints = target.taints_mut();
                 let before = taints.len();
                 taints.retain(|taint| {
                     taint.key != *key
@@ -523,11 +526,11 @@ impl<'c> World<'c> {
         {
             Some(existing) if target.taints.get(existing) == Some(&taint) => return,
             Some(existing) => {
-                if let Some(slot) = target.taints.to_mut().get_mut(existing) {
+                if let Some(slot) = target.taints_mut().get_mut(existing) {
                     *slot = taint;
                 }
             }
-            None => target.taints.to_mut().push(taint),
+            None => target.taints_mut().push(taint),
         }
         self.event(
             at,
@@ -553,8 +556,7 @@ impl<'c> World<'c> {
             return false;
         }
         target
-            .taints
-            .to_mut()
+            .taints_mut()
             .retain(|taint| taint.key != key || taint.effect != effect);
         let name = target.name();
         self.event(
@@ -592,7 +594,7 @@ impl<'c> World<'c> {
             );
             return;
         }
-        target.unschedulable = unschedulable;
+        target.set_unschedulable(unschedulable);
         self.event(
             at,
             EventKind::NodeSchedulability,
@@ -630,7 +632,7 @@ impl<'c> World<'c> {
         };
         let name = target.name();
         let previous = target.condition(condition).map(ToString::to_string);
-        let conditions = target.conditions.to_mut();
+        let conditions = target.conditions_mut();
         match conditions
             .iter_mut()
             .find(|existing| existing.type_ == condition)
@@ -985,8 +987,9 @@ impl<'c> World<'c> {
             return;
         }
         self.changed = false;
+        self.live.refresh(&self.nodes);
         let mut view = Cluster {
-            nodes: Vec::new(),
+            nodes: core::mem::take(&mut self.live.nodes),
             pods: Vec::new(),
             priority_classes: self.cluster.priority_classes.clone(),
             disruption_budgets: self.cluster.disruption_budgets.clone(),
@@ -999,14 +1002,6 @@ impl<'c> World<'c> {
             master_config: self.cluster.master_config.clone(),
             ..Cluster::default()
         };
-        // Each node's position in the view, which leaves removed nodes out.
-        let mut in_view = Vec::with_capacity(self.nodes.len());
-        for node in &self.nodes {
-            in_view.push((!node.gone).then_some(view.nodes.len()));
-            if !node.gone {
-                view.nodes.push(node.to_node());
-            }
-        }
         let mut from_view: BTreeMap<String, usize> = BTreeMap::new();
         for (index, (entry, life)) in self.pods.iter().zip(&self.life).enumerate() {
             match life {
@@ -1017,7 +1012,7 @@ impl<'c> World<'c> {
                     view.pods.push(bound);
                     let node = self.node_of.get(index).copied().flatten();
                     view.bound_nodes
-                        .push(node.and_then(|node| in_view.get(node).copied().flatten()));
+                        .push(node.and_then(|node| self.live.position(node)));
                 }
                 Life::Waiting => {
                     view.pods.push(PodEntry::clone(entry));
@@ -1033,6 +1028,7 @@ impl<'c> World<'c> {
             ..self.schedule.clone()
         };
         let scheduling = schedule::run(&view, &options);
+        self.live.nodes = core::mem::take(&mut view.nodes);
         // The view shares its pods with the timeline: gone before a bind changes one.
         drop(view);
         for placement in scheduling.pods {
@@ -1746,7 +1742,7 @@ impl<'c> World<'c> {
         let Some(target) = self.nodes.get_mut(node) else {
             return;
         };
-        target.gone = true;
+        target.remove();
         let name = target.name();
         self.event(
             at,
@@ -1799,12 +1795,7 @@ impl<'c> World<'c> {
             );
             return;
         };
-        let live: Vec<Node> = self
-            .nodes
-            .iter()
-            .filter(|node| !node.gone)
-            .map(NodeRun::to_node)
-            .collect();
+        self.live.refresh(&self.nodes);
         // The pods the API lists: running and terminating ones (not yet gone).
         let (listed, positions): (Vec<&PodEntry>, Vec<usize>) = self
             .pods
@@ -1826,7 +1817,7 @@ impl<'c> World<'c> {
                 _ => Ok(()),
             }
         };
-        let mut outcome = crate::descheduler::run(policy, &live, &listed, &mut evict);
+        let mut outcome = crate::descheduler::run(policy, &self.live.nodes, &listed, &mut evict);
         for (index, _) in &mut outcome.evicted {
             *index = positions.get(*index).copied().unwrap_or(usize::MAX);
         }
@@ -1951,12 +1942,8 @@ impl<'c> World<'c> {
             .collect();
         // The cluster where the timeline stopped, only when asked for (it copies every pod).
         let (nodes, pods) = if self.state_wanted {
-            let nodes = self
-                .nodes
-                .iter()
-                .filter(|node| !node.gone)
-                .map(NodeRun::to_node)
-                .collect();
+            self.live.refresh(&self.nodes);
+            let nodes = self.live.nodes;
             let pods = self
                 .pods
                 .into_iter()
@@ -2073,6 +2060,8 @@ struct NodeRun<'c> {
     conditions: Cow<'c, [NodeCondition]>,
     /// Deleted (its machine was removed).
     gone: bool,
+    /// Counts the edits above ([`LiveNodes`] copies a node again when it moved).
+    revision: u32,
     /// Its name for the report, made when a first pod leaves it and shared by the rest.
     words: OnceCell<Arc<str>>,
 }
@@ -2085,8 +2074,32 @@ impl<'c> NodeRun<'c> {
             unschedulable: input.spec.unschedulable,
             conditions: Cow::Borrowed(&input.status.conditions),
             gone: false,
+            revision: 0,
             words: OnceCell::new(),
         }
+    }
+
+    /// Its taints, to edit.
+    fn taints_mut(&mut self) -> &mut Vec<Taint> {
+        self.revision = self.revision.wrapping_add(1);
+        self.taints.to_mut()
+    }
+
+    /// Its conditions, to edit.
+    fn conditions_mut(&mut self) -> &mut Vec<NodeCondition> {
+        self.revision = self.revision.wrapping_add(1);
+        self.conditions.to_mut()
+    }
+
+    fn set_unschedulable(&mut self, unschedulable: bool) {
+        self.revision = self.revision.wrapping_add(1);
+        self.unschedulable = unschedulable;
+    }
+
+    /// Deletes the node.
+    fn remove(&mut self) {
+        self.revision = self.revision.wrapping_add(1);
+        self.gone = true;
     }
 
     fn name(&self) -> &'c str {
@@ -2109,10 +2122,72 @@ impl<'c> NodeRun<'c> {
     /// The node as it stands now.
     fn to_node(&self) -> Node {
         let mut node = self.input.clone();
+        self.edit(&mut node);
+        node
+    }
+
+    /// Brings a copy of the node up to the timeline's edits.
+    fn edit(&self, node: &mut Node) {
         node.spec.taints = self.taints.to_vec();
         node.spec.unschedulable = self.unschedulable;
         node.status.conditions = self.conditions.to_vec();
-        node
+    }
+}
+
+/// The nodes that are not gone, as they stand, kept for the engines that read whole
+/// nodes (the descheduler, each round of placing replacements): between two of them only
+/// the nodes the timeline edited are copied again. A copy of 5 000 nodes and its drop
+/// took a third of the time of placing 257 replacements.
+#[derive(Default)]
+struct LiveNodes {
+    nodes: Vec<Node>,
+    /// Per node of the timeline, its position in `nodes` (`None`: gone) and the
+    /// [`NodeRun::revision`] copied there.
+    copied: Vec<Option<(usize, u32)>>,
+}
+
+impl LiveNodes {
+    /// Brings the copies up to `runs`: the edited nodes are copied again, and every node
+    /// when one was removed since (positions move).
+    fn refresh(&mut self, runs: &[NodeRun<'_>]) {
+        let moved = self.copied.len() != runs.len()
+            || self.nodes.len() != self.copied.iter().flatten().count()
+            || runs
+                .iter()
+                .zip(&self.copied)
+                .any(|(run, copied)| run.gone != copied.is_none());
+        if moved {
+            self.nodes.clear();
+            self.copied.clear();
+            for run in runs {
+                if run.gone {
+                    self.copied.push(None);
+                } else {
+                    self.copied.push(Some((self.nodes.len(), run.revision)));
+                    self.nodes.push(run.to_node());
+                }
+            }
+            return;
+        }
+        for (run, copied) in runs.iter().zip(&mut self.copied) {
+            if let Some((position, revision)) = copied {
+                if *revision != run.revision {
+                    if let Some(node) = self.nodes.get_mut(*position) {
+                        run.edit(node);
+                    }
+                    *revision = run.revision;
+                }
+            }
+        }
+    }
+
+    /// Each timeline node's position among the live nodes.
+    fn position(&self, node: usize) -> Option<usize> {
+        self.copied
+            .get(node)
+            .copied()
+            .flatten()
+            .map(|(position, _)| position)
     }
 }
 
@@ -2311,5 +2386,45 @@ mod tests {
             evictions(&[NODE, pod, &steps].concat()),
             [("default/pod1".into(), 60)]
         );
+    }
+
+    /// The kept copies follow the timeline's edits: an edited node is copied again, the
+    /// others stay; a removed node leaves the list and the positions after it move up.
+    #[test]
+    fn live_nodes_follow_edits_and_removals() {
+        let named = |name: &str| {
+            let mut node = Node::default();
+            node.metadata.name = name.into();
+            node
+        };
+        let input = [named("a"), named("b"), named("c")];
+        let mut runs: Vec<NodeRun<'_>> = input.iter().map(NodeRun::new).collect();
+        let mut live = LiveNodes::default();
+        live.refresh(&runs);
+        assert_eq!(live.nodes.len(), 3);
+        runs[1].taints_mut().push(plain_taint("key", "NoSchedule"));
+        runs[2].set_unschedulable(true);
+        live.refresh(&runs);
+        assert_eq!(live.nodes[1].spec.taints.len(), 1);
+        assert!(live.nodes[2].spec.unschedulable);
+        assert!(live.nodes[0].spec.taints.is_empty());
+        runs[0].remove();
+        live.refresh(&runs);
+        let names: Vec<&str> = live
+            .nodes
+            .iter()
+            .map(|node| node.metadata.name.as_str())
+            .collect();
+        assert_eq!(names, ["b", "c"]);
+        assert_eq!(
+            [live.position(0), live.position(1), live.position(2)],
+            [None, Some(0), Some(1)]
+        );
+        assert_eq!(live.nodes[0].spec.taints.len(), 1);
+        assert!(live.nodes[1].spec.unschedulable);
+        // Taken for a view and not given back: copied again in full.
+        live.nodes.clear();
+        live.refresh(&runs);
+        assert_eq!(live.nodes.len(), 2);
     }
 }
