@@ -367,9 +367,6 @@ struct Context<'a> {
     on_node: Vec<Vec<usize>>,
     /// Per pod index: whether `IsEvictable` holds.
     evictable: Vec<bool>,
-    /// The pods it does not hold for, by index (ascending), with the rules that protect
-    /// them.
-    protections: Vec<(usize, Vec<evictable::Protection>)>,
     /// Successful evictions per node (by position in `nodes`).
     count: Vec<usize>,
     max_per_node: usize,
@@ -396,7 +393,6 @@ impl<'a> Context<'a> {
         let positions = NodeIndex::new(nodes.iter().map(|node| node.metadata.name.as_str()));
         let mut on_node = alloc::vec![Vec::new(); nodes.len()];
         let mut evictable = alloc::vec![false; pods.len()];
-        let mut protections = Vec::new();
         for (index, entry) in pods.iter().enumerate() {
             // `ListPodsOnANode`: `spec.nodeName` is the node, phase neither Succeeded nor
             // Failed (kubefit's `Terminated`); pending and rejected pods are not bound.
@@ -409,13 +405,8 @@ impl<'a> Context<'a> {
             if let Some(list) = on_node.get_mut(position) {
                 list.push(index);
             }
-            let rules = evictable::protections(&entry.pod);
-            if rules.is_empty() {
-                if let Some(slot) = evictable.get_mut(index) {
-                    *slot = true;
-                }
-            } else {
-                protections.push((index, rules));
+            if let Some(slot) = evictable.get_mut(index) {
+                *slot = evictable::protections(&entry.pod).is_empty();
             }
         }
         Self {
@@ -427,7 +418,6 @@ impl<'a> Context<'a> {
             nodes,
             on_node,
             evictable,
-            protections,
             max_per_node: options.max_pods_to_evict_per_node,
             evicted_by: BTreeMap::new(),
             evicted: Vec::new(),
@@ -441,20 +431,17 @@ impl<'a> Context<'a> {
         let mut protected = Vec::new();
         for (position, list) in self.on_node.iter().enumerate() {
             for &index in list {
-                let Some(rules) = self
-                    .protections
-                    .binary_search_by_key(&index, |(pod, _)| *pod)
-                    .ok()
-                    .and_then(|found| self.protections.get(found))
-                    .map(|(_, rules)| rules)
-                else {
+                let Some(entry) = self.pods.get(index) else {
                     continue;
                 };
-                protected.push(Protected {
-                    pod: self.pod(index).map(pod_name).unwrap_or_default(),
-                    node: self.node_name(position).into(),
-                    reasons: rules.iter().map(|r| String::from(r.as_str())).collect(),
-                });
+                let reasons = evictable::protections(&entry.pod);
+                if !reasons.is_empty() {
+                    protected.push(Protected {
+                        pod: pod_name(&entry.pod),
+                        node: self.node_name(position).into(),
+                        reasons: reasons.iter().map(|r| String::from(r.as_str())).collect(),
+                    });
+                }
             }
         }
         protected
