@@ -37,6 +37,7 @@ use crate::report::disruption::{
 };
 use crate::report::scheduling::Outcome as Placed;
 use crate::report::words::{self, Words};
+use crate::schedule::snapshot::PodUsage;
 use crate::schedule::{self, ScheduleOptions, Version};
 use budget::Budgets;
 use drain::{Decision, Flags};
@@ -205,6 +206,9 @@ struct World<'c> {
     /// Replacements waiting for a node, and whether the cluster changed since they last
     /// tried.
     waiting: Vec<usize>,
+    /// Per pod, what it adds to a node as the scheduler counts it, once a round of placing
+    /// worked it out: kept for the next round's snapshot.
+    usage: Vec<Option<PodUsage>>,
     changed: bool,
     /// Where pod names are worded before they are shared.
     scratch: String,
@@ -302,6 +306,7 @@ impl<'c> World<'c> {
             machines,
             drains: Vec::new(),
             waiting: Vec::new(),
+            usage: Vec::new(),
             changed: false,
             scratch: String::new(),
             replaces: BTreeMap::new(),
@@ -1003,6 +1008,10 @@ impl<'c> World<'c> {
             ..Cluster::default()
         };
         let mut from_view: BTreeMap<String, usize> = BTreeMap::new();
+        // Each view pod's index among the timeline's pods, and its usage if known.
+        let mut in_view = Vec::new();
+        let mut usage = Vec::new();
+        self.usage.resize_with(self.pods.len(), || None);
         for (index, (entry, life)) in self.pods.iter().zip(&self.life).enumerate() {
             match life {
                 // Terminating pods still hold their room until they are gone.
@@ -1019,15 +1028,22 @@ impl<'c> World<'c> {
                     view.bound_nodes.push(None);
                     from_view.insert(entry_name(entry), index);
                 }
-                Life::Gone | Life::Elsewhere => {}
+                Life::Gone | Life::Elsewhere => continue,
             }
+            in_view.push(index);
+            usage.push(self.usage.get_mut(index).and_then(Option::take));
         }
         let options = ScheduleOptions {
             version: Some(self.version),
             max_node_verdicts: Some(0),
             ..self.schedule.clone()
         };
-        let scheduling = schedule::run(&view, &options);
+        let (scheduling, usage) = schedule::run_with_usage(&view, &options, usage);
+        for (index, usage) in in_view.into_iter().zip(usage) {
+            if let Some(slot) = self.usage.get_mut(index) {
+                *slot = usage;
+            }
+        }
         self.live.nodes = core::mem::take(&mut view.nodes);
         // The view shares its pods with the timeline: gone before a bind changes one.
         drop(view);

@@ -37,7 +37,7 @@ use crate::report::scheduling::{
     Configuration, NodeVerdict, NodeVerdicts, Outcome, Placement, PredicateVerdict,
     ProfileConfiguration, Sampled, Scheduling, ScoreMap,
 };
-use snapshot::{Accounting, Snapshot};
+use snapshot::{Accounting, PodUsage, Snapshot};
 use status::{Code, Status};
 
 /// Which upstream release a profile reproduces.
@@ -303,6 +303,16 @@ pub trait Profile {
 /// Places every pending pod of the cluster and reports each decision.
 #[must_use]
 pub fn run(cluster: &Cluster, options: &ScheduleOptions) -> Scheduling {
+    run_with_usage(cluster, options, Vec::new()).0
+}
+
+/// [`run`], starting from what each pod adds to a node where that is known
+/// ([`Snapshot::with_usage`]); returns it with what this run worked out.
+pub(crate) fn run_with_usage(
+    cluster: &Cluster,
+    options: &ScheduleOptions,
+    usage: Vec<Option<PodUsage>>,
+) -> (Scheduling, Vec<Option<PodUsage>>) {
     let version = version(cluster, options);
     let preemption = !options.disable_preemption;
     let (profiles, source): (Vec<Box<dyn Profile>>, String) = match version {
@@ -339,7 +349,7 @@ pub fn run(cluster: &Cluster, options: &ScheduleOptions) -> Scheduling {
             ),
         },
     };
-    schedule_all(cluster, &profiles, version, source, options)
+    schedule_all(cluster, &profiles, version, source, options, usage)
 }
 
 /// The driver: queue order, one cycle per pod, binding as it goes.
@@ -349,8 +359,9 @@ fn schedule_all(
     version: Version,
     source: String,
     options: &ScheduleOptions,
-) -> Scheduling {
-    let mut snapshot = Snapshot::new(cluster, version.accounting());
+    usage: Vec<Option<PodUsage>>,
+) -> (Scheduling, Vec<Option<PodUsage>>) {
+    let mut snapshot = Snapshot::with_usage(cluster, version.accounting(), usage);
     let mut driver = Driver {
         selector: select::HostSelector::new(version, options.seed),
         sampling: select::Sampling::default(),
@@ -418,7 +429,7 @@ fn schedule_all(
         }
         placements.push(placement);
     }
-    Scheduling {
+    let scheduling = Scheduling {
         profile: version.profile_name().into(),
         configuration: Configuration {
             source,
@@ -428,7 +439,8 @@ fn schedule_all(
                 .collect(),
         },
         pods: placements,
-    }
+    };
+    (scheduling, snapshot.into_usage())
 }
 
 /// What placement carries from one pod to the next: the tie-break state, the sampling

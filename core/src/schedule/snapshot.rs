@@ -389,6 +389,21 @@ impl<'c> Snapshot<'c> {
     /// The cluster as it is before placement: bound pods on their nodes.
     #[must_use]
     pub fn new(cluster: &'c Cluster, accounting: Accounting) -> Self {
+        Self::with_usage(cluster, accounting, Vec::new())
+    }
+
+    /// [`Snapshot::new`], with what each pod adds to a node where that is known already:
+    /// `usage` by pod index, from [`Snapshot::into_usage`] of an earlier snapshot of the
+    /// same pods counted the same way. The timeline places replacements round after
+    /// round on one cluster, and working out 150 000 pods' usage again each round was
+    /// most of building its snapshot.
+    #[must_use]
+    pub fn with_usage(
+        cluster: &'c Cluster,
+        accounting: Accounting,
+        mut usage: Vec<Option<PodUsage>>,
+    ) -> Self {
+        usage.resize_with(cluster.pods.len(), || None);
         let (name_order, name_ranks) = name_order(&cluster.nodes);
         let mut snapshot = Self {
             cluster,
@@ -405,7 +420,7 @@ impl<'c> Snapshot<'c> {
                 })
                 .map(|(pod, _)| pod)
                 .collect(),
-            usage: alloc::vec![None; cluster.pods.len()],
+            usage,
             volumes: super::volumes::Assumed::default(),
             image_table: core::cell::OnceCell::new(),
             required_matches: core::cell::RefCell::new(Vec::new()),
@@ -422,6 +437,13 @@ impl<'c> Snapshot<'c> {
             }
         }
         snapshot
+    }
+
+    /// What each pod adds to a node, by pod index, as far as this snapshot worked it out
+    /// (for [`Snapshot::with_usage`]).
+    #[must_use]
+    pub fn into_usage(self) -> Vec<Option<PodUsage>> {
+        self.usage
     }
 
     /// The nodes in descending byte order of their names (1.11's tie order).
@@ -608,6 +630,46 @@ mod tests {
             .node_selector
             .insert(String::from("node-pool"), String::from(pool));
         pinned
+    }
+
+    /// A snapshot given an earlier one's usage counts the nodes as one that works it out
+    /// afresh, and a pod the earlier one did not know (a list shorter than the pods) is
+    /// worked out.
+    #[test]
+    fn usage_carried_over_counts_the_same() {
+        use crate::schedule::predicates::testing::on;
+        let pods = alloc::vec![
+            on(pod("a", &[(Some("500m"), Some("1000"))]), "n1"),
+            on(pod("b", &[(None, None)]), "n1"),
+            on(pod("c", &[(Some("250m"), None)]), "n2"),
+        ];
+        let cluster = cluster(
+            alloc::vec![node("n1", 4000, 1 << 30), node("n2", 4000, 1 << 30)],
+            pods,
+        );
+        let totals = |snapshot: &Snapshot<'_>| {
+            snapshot
+                .nodes
+                .iter()
+                .map(|info| {
+                    (
+                        info.requested.clone(),
+                        info.non_zero_milli_cpu,
+                        info.non_zero_memory,
+                    )
+                })
+                .collect::<alloc::vec::Vec<_>>()
+        };
+        let fresh = Snapshot::new(&cluster, Accounting::Current);
+        let expected = totals(&fresh);
+        let mut usage = fresh.into_usage();
+        assert!(usage.iter().all(Option::is_some));
+        let carried = Snapshot::with_usage(&cluster, Accounting::Current, usage.clone());
+        assert_eq!(totals(&carried), expected);
+        usage.truncate(1);
+        let extended = Snapshot::with_usage(&cluster, Accounting::Current, usage);
+        assert_eq!(totals(&extended), expected);
+        assert_eq!(expected[0].1, 500 + super::DEFAULT_MILLI_CPU_REQUEST);
     }
 
     /// Pods with the same node selector share NodeAffinity's verdicts; a pod without one
