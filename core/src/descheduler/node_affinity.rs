@@ -96,10 +96,10 @@ fn required(context: &mut Context<'_>, position: usize, report: &mut StrategyRun
                 "does not match its node, but no ready node matches it",
             )),
             AnyNode::Unschedulable(first) => {
-                let why = context.node_words(first).framed(
+                let why = context.node_words(first).framed(&(
                     "does not match its node; the first node it matches, `",
                     "`, is unschedulable",
-                );
+                ));
                 report
                     .pods
                     .push(context.decision(index, position, Verdict::Kept, why));
@@ -107,7 +107,7 @@ fn required(context: &mut Context<'_>, position: usize, report: &mut StrategyRun
             AnyNode::Fits(target) => {
                 let why = context
                     .node_words(target)
-                    .framed("does not match its node; it can be scheduled on `", "`");
+                    .framed(&("does not match its node; it can be scheduled on `", "`"));
                 let attempt = context.evict(index, position, NAME);
                 if attempt.succeeded() {
                     report.evicted = report.evicted.saturating_add(1);

@@ -77,7 +77,7 @@ pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
                 Check::Violated(other) => {
                     let why = context
                         .pod_words(other)
-                        .framed("its required anti-affinity matches `", "` on the node");
+                        .framed(&("its required anti-affinity matches `", "` on the node"));
                     let attempt = context.evict(index, position, NAME);
                     report
                         .pods

@@ -42,13 +42,13 @@ pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
                 &[&owner.kind, "/", &owner.name],
             ));
             if rest.is_empty() {
-                let why = owner.framed("not a duplicate: the only pod of `", "` on the node");
+                let why = owner.framed(&("not a duplicate: the only pod of `", "` on the node"));
                 report
                     .pods
                     .push(context.decision(first, position, Verdict::Kept, why));
                 continue;
             }
-            let why = owner.framed("first pod of `", "` on the node");
+            let why = owner.framed(&("first pod of `", "` on the node"));
             report
                 .pods
                 .push(context.decision(first, position, Verdict::Kept, why));
