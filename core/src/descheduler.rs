@@ -538,13 +538,8 @@ impl<'a> Context<'a> {
         let Some(pod) = self.pods.get(index).map(|entry| &entry.pod) else {
             return Words::default();
         };
-        let name = slot.get_or_insert_with(|| {
-            let metadata = &pod.metadata;
-            words::share(
-                &mut self.scratch,
-                &[&metadata.namespace, "/", &metadata.name],
-            )
-        });
+        let name =
+            slot.get_or_insert_with(|| words::share(&mut self.scratch, &pod.metadata.name_parts()));
         Words::shared(name)
     }
 

@@ -2029,19 +2029,13 @@ fn joined(parts: &[&str]) -> String {
 
 /// `namespace/name`.
 fn entry_name(entry: &PodEntry) -> String {
-    joined(&name_parts(entry))
-}
-
-/// The pieces of a pod's `namespace/name`.
-fn name_parts(entry: &PodEntry) -> [&str; 3] {
-    let metadata = &entry.pod.metadata;
-    [&metadata.namespace, "/", &metadata.name]
+    joined(&entry.pod.metadata.name_parts())
 }
 
 /// A pod's `namespace/name`, shared by its eviction record, events and messages; worded
 /// in `scratch` first, so that it is allocated once.
 fn shared_name(scratch: &mut String, entry: &PodEntry) -> Arc<str> {
-    words::share(scratch, &name_parts(entry))
+    words::share(scratch, &entry.pod.metadata.name_parts())
 }
 
 fn machine_namespace(machines: &[MachineRun], machine: usize) -> String {

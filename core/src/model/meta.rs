@@ -33,6 +33,12 @@ pub struct OwnerReference {
 }
 
 impl ObjectMeta {
+    /// The pieces of `namespace/name`, for joining without the formatting machinery.
+    #[must_use]
+    pub fn name_parts(&self) -> [&str; 3] {
+        [&self.namespace, "/", &self.name]
+    }
+
     /// The owner reference marked as the managing controller, if any.
     #[must_use]
     pub fn controller(&self) -> Option<&OwnerReference> {
