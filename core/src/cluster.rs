@@ -4,9 +4,12 @@
 //! defaulting and Priority admission are applied, and pod owners contribute the pods
 //! they are missing.
 
+mod deletion;
 mod node_index;
 pub mod storage;
 
+use deletion::Sharing;
+pub use deletion::{Controller, Deletion};
 pub use node_index::NodeIndex;
 
 use alloc::borrow::Cow;
@@ -50,6 +53,10 @@ pub struct PodEntry {
     /// The pod, defaulted and admitted; shared, so that views of the cluster (the
     /// timeline places replacements on one) copy entries without copying pods.
     pub pod: Arc<Pod>,
+    /// `namespace/name`, worded once: the report's entries that name the pod share it.
+    pub key: Arc<str>,
+    /// What deleting the pod reads of it.
+    pub deletion: Deletion,
     /// Bound, pending, rejected or terminated.
     pub state: PodState,
     /// `spec.priority` after admission (0 for rejected pods).
@@ -64,6 +71,30 @@ pub struct PodEntry {
     pub generated_from: Option<String>,
     /// Where the pod is in the input (`None` for generated pods).
     pub spans: Option<PodSpans>,
+}
+
+impl PodEntry {
+    /// The entry for a pod as it stands, with what is derived from it (with its own
+    /// toleration list: [`Cluster::build`] shares them).
+    #[must_use]
+    pub fn new(pod: Pod, state: PodState, priority: i32) -> Self {
+        Self::derived(pod, state, priority, &mut Sharing::default())
+    }
+
+    fn derived(pod: Pod, state: PodState, priority: i32, sharing: &mut Sharing) -> Self {
+        Self {
+            key: sharing.key(&pod),
+            deletion: sharing.deletion(&pod),
+            state,
+            priority,
+            qos: resources::qos_class(&pod.spec),
+            requests: resources::pod_requests(&pod.spec),
+            rejection: None,
+            generated_from: None,
+            spans: None,
+            pod: Arc::new(pod),
+        }
+    }
 }
 
 /// Where a pod and the fields later stages report on are in the input.
@@ -233,9 +264,10 @@ impl Cluster {
             &cluster.priority_classes,
             cluster.master_config.as_ref(),
         );
+        let mut sharing = Sharing::default();
         let entries: Vec<PodEntry> = pods
             .into_iter()
-            .map(|(pod, span)| admit(&chain, pod, span, &mut diagnostics))
+            .map(|(pod, span)| admit(&chain, &mut sharing, pod, span, &mut diagnostics))
             .collect();
         cluster.pods = entries;
         cluster.locate_pods();
@@ -292,6 +324,7 @@ fn locate(nodes: &[Node], pods: &[PodEntry]) -> Vec<Option<usize>> {
 
 fn admit(
     chain: &Chain<'_>,
+    sharing: &mut Sharing,
     mut pod: Pod,
     spans: Option<PodSpans>,
     diagnostics: &mut Vec<Diagnostic>,
@@ -361,19 +394,16 @@ fn admit(
     } else {
         PodState::Bound
     };
+    let priority = if rejection.is_some() {
+        0
+    } else {
+        pod.spec.priority.unwrap_or(0)
+    };
     PodEntry {
-        state,
-        priority: if rejection.is_some() {
-            0
-        } else {
-            pod.spec.priority.unwrap_or(0)
-        },
-        qos: resources::qos_class(&pod.spec),
-        requests: resources::pod_requests(&pod.spec),
         rejection,
         generated_from,
         spans,
-        pod: Arc::new(pod),
+        ..PodEntry::derived(pod, state, priority, sharing)
     }
 }
 

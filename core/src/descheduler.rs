@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::cluster::{NodeIndex, PodEntry, PodState};
 use crate::model::{DeschedulerPolicy, Node, Pod};
-use crate::report::words::{self, Words};
+use crate::report::words::Words;
 
 /// The strategies `v3.11.0` knows, in the fixed order it runs them
 /// (`pkg/descheduler/descheduler.go`); any other name in a policy is never read.
@@ -375,8 +375,6 @@ struct Context<'a> {
     evicted: Vec<(usize, String)>,
     evictions: Vec<Descheduled>,
     evict: &'a mut dyn FnMut(usize) -> Result<(), String>,
-    /// Per pod index, its `namespace/name` once a decision named it.
-    pod_names: Vec<Option<Arc<str>>>,
     /// Per ready node, its name once a decision named it.
     node_names: Vec<Option<Arc<str>>>,
     /// Where shared names are worded.
@@ -413,7 +411,6 @@ impl<'a> Context<'a> {
             pods,
             count: alloc::vec![0; nodes.len()],
             node_names: alloc::vec![None; nodes.len()],
-            pod_names: alloc::vec![None; pods.len()],
             scratch: String::new(),
             nodes,
             on_node,
@@ -530,17 +527,11 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// A pod's `namespace/name`, worded once for all the decisions that name it.
-    fn pod_words(&mut self, index: usize) -> Words {
-        let Some(slot) = self.pod_names.get_mut(index) else {
-            return Words::default();
-        };
-        let Some(pod) = self.pods.get(index).map(|entry| &entry.pod) else {
-            return Words::default();
-        };
-        let name =
-            slot.get_or_insert_with(|| words::share(&mut self.scratch, &pod.metadata.name_parts()));
-        Words::shared(name)
+    /// A pod's `namespace/name`, shared by all the decisions that name it.
+    fn pod_words(&self, index: usize) -> Words {
+        self.pods
+            .get(index)
+            .map_or_else(Words::default, |entry| Words::shared(&entry.key))
     }
 
     /// A ready node's name, worded once for the whole run.

@@ -26,7 +26,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::cell::OnceCell;
 
-use crate::cluster::{Cluster, NodeIndex, PodEntry, PodState};
+use crate::cluster::{Cluster, Controller, NodeIndex, PodEntry, PodState};
 use crate::diagnostic::Diagnostic;
 use crate::duration::Duration;
 use crate::input::Span;
@@ -36,7 +36,7 @@ use crate::report::disruption::{
     DeschedulerRun, Disruption, Event, EventKind, Eviction, MachineStatus,
 };
 use crate::report::scheduling::Outcome as Placed;
-use crate::report::words::{self, Words};
+use crate::report::words::Words;
 use crate::schedule::snapshot::PodUsage;
 use crate::schedule::{self, ScheduleOptions, Version};
 use budget::Budgets;
@@ -210,8 +210,6 @@ struct World<'c> {
     /// worked it out: kept for the next round's snapshot.
     usage: Vec<Option<PodUsage>>,
     changed: bool,
-    /// Where pod names are worded before they are shared.
-    scratch: String,
     /// Which eviction each replacement replaces.
     replaces: BTreeMap<usize, usize>,
     /// Replacements already reported Pending.
@@ -308,7 +306,6 @@ impl<'c> World<'c> {
             waiting: Vec::new(),
             usage: Vec::new(),
             changed: false,
-            scratch: String::new(),
             replaces: BTreeMap::new(),
             reported_pending: BTreeSet::new(),
             reschedule: true,
@@ -724,26 +721,17 @@ impl<'c> World<'c> {
         }
     }
 
-    /// Reads one byte of each field that deleting these pods reads (tolerations, owner,
-    /// names, grace period), pod after pod, before the work starts. A node's pods lie
-    /// scattered through memory and have long left the cache: touched back to back, their
-    /// loads overlap, where a loop that deletes as it goes waits on each pod in turn.
-    /// Wasm has no prefetch instruction; this is one. (The 17 553 deletions of the
-    /// benchmark's taints: 27.5 → 19 ms in wasm.)
+    /// Reads each entry's name and generated-name base ([`crate::cluster::Deletion`]),
+    /// pod after pod, before the work starts. A node's pods lie scattered through memory and
+    /// have long left the cache: touched back to back, their loads overlap, where a loop
+    /// that deletes as it goes waits on each pod in turn. Wasm has no prefetch
+    /// instruction; this is one.
     fn prefetch(&self, pods: &[usize]) {
         let first = |text: &str| text.as_bytes().first().copied().map_or(0, usize::from);
         let mut touched = 0_usize;
         for entry in pods.iter().filter_map(|pod| self.pods.get(*pod)) {
-            let (metadata, spec) = (&entry.pod.metadata, &entry.pod.spec);
-            for toleration in &spec.tolerations {
-                touched ^= first(&toleration.key) ^ first(&toleration.effect);
-            }
-            for owner in &metadata.owner_references {
-                touched ^= first(&owner.kind);
-            }
-            touched ^= first(&metadata.name) ^ first(&metadata.namespace);
-            touched ^= first(&metadata.generate_name);
-            touched ^= usize::from(spec.termination_grace_period_seconds.is_some());
+            touched ^= first(&entry.key);
+            touched ^= entry.deletion.generated_base.as_deref().map_or(0, first);
         }
         core::hint::black_box(touched);
     }
@@ -753,10 +741,10 @@ impl<'c> World<'c> {
         let (Some(target), Some(entry)) = (self.nodes.get(node), self.pods.get(pod)) else {
             return;
         };
-        let verdict = taint_manager::verdict(&target.taints, &entry.pod.spec.tolerations);
+        let verdict = taint_manager::verdict(&target.taints, &entry.deletion.tolerations);
         // Named only where an event here says so: most pods of a tainted node are deleted
         // at once, and `terminate` names them itself.
-        let name = || entry_name(entry);
+        let name = || String::from(&*entry.key);
         match verdict {
             Verdict::NoTaints | Verdict::Never => {
                 if self.taint_queue.remove(&pod).is_some() {
@@ -841,20 +829,17 @@ impl<'c> World<'c> {
         let Some(entry) = self.pods.get(pod) else {
             return;
         };
-        let name = shared_name(&mut self.scratch, entry);
-        let controller = entry
-            .pod
-            .metadata
-            .controller()
-            .map(|owner| owner.kind.as_str());
-        let stateful = controller == Some("StatefulSet");
+        // A copy of its own, not the entry's: the pod's memory is cold, and the evictions'
+        // records and events read it again when the pod is gone.
+        let name: Arc<str> = Arc::from(&*entry.key);
+        let controller = entry.deletion.controller;
+        let stateful = controller == Some(Controller::StatefulSet);
         // A StatefulSet recreates the pod, under the same name, once it is gone.
-        let replaced_now = controller.is_some_and(|kind| kind != "DaemonSet" && !stateful);
+        let replaced_now = controller == Some(Controller::Other);
         let grace = grace.unwrap_or_else(|| {
             entry
-                .pod
-                .spec
-                .termination_grace_period_seconds
+                .deletion
+                .grace_seconds
                 .map_or(DEFAULT_GRACE, Duration::from_seconds)
         });
         let node = self
@@ -897,7 +882,7 @@ impl<'c> World<'c> {
             message,
         );
         if replaced_now {
-            self.replace(pod, eviction, &name, false);
+            self.replace(pod, eviction, false);
         }
     }
 
@@ -918,8 +903,7 @@ impl<'c> World<'c> {
         let object = record.pod.prefixed("Pod/");
         // A StatefulSet's pod comes back under its name.
         if stateful {
-            let name = record.pod.to_string();
-            self.replace(pod, eviction, &name, true);
+            self.replace(pod, eviction, true);
         }
         self.event(
             at,
@@ -944,30 +928,33 @@ impl<'c> World<'c> {
         }
     }
 
-    /// The controller's new pod for an evicted one (`name` is the evicted pod's
-    /// `namespace/name`): the same spec, not bound (a StatefulSet's keeps the name).
-    /// Without rescheduling only its name is recorded.
-    fn replace(&mut self, pod: usize, eviction: usize, name: &str, stateful: bool) {
-        let Some(old) = self.pods.get(pod) else {
+    /// The controller's new pod for the pod of `eviction`: the same spec, not bound (a
+    /// StatefulSet's keeps the name). Without rescheduling only its name is recorded.
+    fn replace(&mut self, pod: usize, eviction: usize, stateful: bool) {
+        let (Some(old), Some(record)) =
+            (self.pods.get(pod), self.disruption.evictions.get(eviction))
+        else {
             return;
         };
-        let metadata = &old.pod.metadata;
         let replacement = if stateful {
-            name.to_string()
+            record.pod.clone()
         } else {
-            let suffix = crate::owners::suffix(&metadata.name, eviction);
-            match metadata.generate_name.as_str() {
-                "" => joined(&[name, "-", suffix.as_str()]),
-                base => joined(&[&metadata.namespace, "/", base, suffix.as_str()]),
+            let (_, own_name) = old.key.split_once('/').unwrap_or_default();
+            let suffix = crate::owners::suffix(own_name, eviction);
+            match &old.deletion.generated_base {
+                None => Words::tailed(&old.key, &["-", suffix.as_str()]),
+                Some(base) => Words::tailed(base, &[suffix.as_str()]),
             }
         };
         if self.reschedule {
             let mut entry = PodEntry::clone(old);
             let pod = Arc::make_mut(&mut entry.pod);
             if !stateful {
-                let (_, own_name) = replacement.split_once('/').unwrap_or_default();
+                let key = replacement.to_string();
+                let (_, own_name) = key.split_once('/').unwrap_or_default();
                 pod.metadata.name = own_name.to_string();
                 pod.metadata.uid = String::new();
+                entry.key = Arc::from(key);
             }
             pod.spec.node_name = String::new();
             pod.status = crate::model::PodStatus::default();
@@ -1026,7 +1013,7 @@ impl<'c> World<'c> {
                 Life::Waiting => {
                     view.pods.push(PodEntry::clone(entry));
                     view.bound_nodes.push(None);
-                    from_view.insert(entry_name(entry), index);
+                    from_view.insert(String::from(&*entry.key), index);
                 }
                 Life::Gone | Life::Elsewhere => continue,
             }
@@ -1093,7 +1080,7 @@ impl<'c> World<'c> {
         };
         Arc::make_mut(&mut entry.pod).spec.node_name = node_name.to_string();
         entry.state = PodState::Bound;
-        let name = entry_name(entry);
+        let name = String::from(&*entry.key);
         self.budgets.restore(&entry.pod);
         if let Some(life) = self.life.get_mut(pod) {
             *life = Life::Running;
@@ -1131,7 +1118,7 @@ impl<'c> World<'c> {
         let Some(entry) = self.pods.get(pod) else {
             return;
         };
-        let name = entry_name(entry);
+        let name = String::from(&*entry.key);
         self.event(
             at,
             EventKind::PodPending,
@@ -1209,12 +1196,14 @@ impl<'c> World<'c> {
             match drain::decide(&entry.pod, &drain.flags) {
                 Decision::Evict => evict.push(pod),
                 Decision::EvictWithWarning(warning) => {
-                    warnings.push((warning, entry_name(entry)));
+                    warnings.push((warning, String::from(&*entry.key)));
                     evict.push(pod);
                 }
-                Decision::LeaveWithWarning(warning) => warnings.push((warning, entry_name(entry))),
+                Decision::LeaveWithWarning(warning) => {
+                    warnings.push((warning, String::from(&*entry.key)))
+                }
                 Decision::Skip => {}
-                Decision::Refuse(reason) => refusals.push((reason, entry_name(entry))),
+                Decision::Refuse(reason) => refusals.push((reason, String::from(&*entry.key))),
             }
         }
         if !refusals.is_empty() {
@@ -2017,27 +2006,6 @@ fn node_id(name: &str) -> String {
     alloc::format!("Node/{name}")
 }
 
-/// The parts, joined into one string of the exact size: the timeline words tens of
-/// thousands of pods, and this skips the formatting machinery.
-fn joined(parts: &[&str]) -> String {
-    let mut out = String::with_capacity(parts.iter().map(|part| part.len()).sum());
-    for part in parts {
-        out.push_str(part);
-    }
-    out
-}
-
-/// `namespace/name`.
-fn entry_name(entry: &PodEntry) -> String {
-    joined(&entry.pod.metadata.name_parts())
-}
-
-/// A pod's `namespace/name`, shared by its eviction record, events and messages; worded
-/// in `scratch` first, so that it is allocated once.
-fn shared_name(scratch: &mut String, entry: &PodEntry) -> Arc<str> {
-    words::share(scratch, &entry.pod.metadata.name_parts())
-}
-
 fn machine_namespace(machines: &[MachineRun], machine: usize) -> String {
     machines
         .get(machine)
@@ -2359,7 +2327,7 @@ mod tests {
         let eviction = &outcome.disruption.evictions[0];
         assert_eq!(eviction.pod, "default/db-0");
         assert_eq!(eviction.node, "node1");
-        assert_eq!(eviction.replacement.as_deref(), Some("default/db-0"));
+        assert_eq!(eviction.replacement, Some(Words::Fixed("default/db-0")));
         assert_eq!(eviction.rescheduled_to.as_deref(), Some("node2"));
         let events: Vec<(i64, EventKind, String)> = outcome
             .disruption

@@ -775,7 +775,7 @@ impl View {
                     node: eviction.node.to_string(),
                     at: eviction.at.0,
                     cause: eviction.cause.to_string(),
-                    replacement: eviction.replacement.clone(),
+                    replacement: eviction.replacement.as_ref().map(ToString::to_string),
                     rescheduled_to: eviction.rescheduled_to.clone(),
                     message: eviction.message.to_string(),
                 })

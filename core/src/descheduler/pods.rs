@@ -90,7 +90,6 @@ pub(super) mod testing {
     use crate::cluster::{PodEntry, PodState};
     use crate::model::{Container, Node, NodeCondition, OwnerReference, Pod, ResourceList, Volume};
     use crate::quantity::{Format, Quantity};
-    use crate::resources;
 
     /// `BuildTestPod`: one container requesting `cpu` millicores and `memory` bytes
     /// (negative leaves the request out), in `default`, bound to `node`.
@@ -200,15 +199,9 @@ pub(super) mod testing {
     /// Bound entries, as `Cluster::build` would make them for bound pods.
     pub fn entries(pods: Vec<Pod>) -> Vec<PodEntry> {
         pods.into_iter()
-            .map(|pod| PodEntry {
-                state: PodState::Bound,
-                priority: pod.spec.priority.unwrap_or(0),
-                qos: resources::qos_class(&pod.spec),
-                requests: resources::pod_requests(&pod.spec),
-                rejection: None,
-                generated_from: None,
-                spans: None,
-                pod: pod.into(),
+            .map(|pod| {
+                let priority = pod.spec.priority.unwrap_or(0);
+                PodEntry::new(pod, PodState::Bound, priority)
             })
             .collect()
     }

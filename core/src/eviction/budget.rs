@@ -169,16 +169,7 @@ mod tests {
         pod.metadata.namespace = "default".into();
         pod.metadata.labels.insert("app".into(), "web".into());
         pod.spec.node_name = "n1".into();
-        PodEntry {
-            pod: pod.into(),
-            state: PodState::Bound,
-            priority: 0,
-            qos: crate::resources::QosClass::BestEffort,
-            requests: crate::model::ResourceList::new(),
-            rejection: None,
-            generated_from: None,
-            spans: None,
-        }
+        PodEntry::new(pod, PodState::Bound, 0)
     }
 
     #[test]

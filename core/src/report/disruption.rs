@@ -116,7 +116,7 @@ pub struct Eviction {
     pub rescheduled_to: Option<String>,
     /// The replacement pod, when the pod's controller creates one.
     #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
-    pub replacement: Option<String>,
+    pub replacement: Option<Words>,
     /// Why it was evicted, and what became of its replacement.
     #[cfg_attr(feature = "tsify", tsify(type = "string"))]
     pub message: Words,

@@ -4,6 +4,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::Write;
 
+use super::words::Words;
 use super::Report;
 use crate::diagnostic::Severity;
 
@@ -143,8 +144,8 @@ fn timeline(out: &mut String, disruption: &super::disruption::Disruption) {
                 String::from(eviction.cause.as_ref()),
                 eviction
                     .replacement
-                    .clone()
-                    .unwrap_or_else(|| String::from("<none>")),
+                    .as_ref()
+                    .map_or_else(|| String::from("<none>"), Words::to_string),
                 match (&eviction.replacement, &eviction.rescheduled_to) {
                     (None, _) => String::from("-"),
                     (Some(_), None) => String::from("<pending>"),

@@ -4,8 +4,9 @@
 //! `namespace/name` appears in its eviction, its events' objects and their messages.
 //! [`Words`] lets them share one reference-counted copy: `Pod/` before it, or
 //! `Marking for deletion Pod ` before it, costs no allocation. The descheduler's
-//! decisions share pod, node and owner names the same way. JSON and the text rendering
-//! see a plain string.
+//! decisions share pod, node and owner names the same way, and a replacement's name is
+//! its owner's shared base with its five-character suffix kept inline. JSON and the
+//! text rendering see a plain string.
 
 use alloc::string::String;
 use alloc::sync::Arc;
@@ -23,12 +24,50 @@ pub enum Words {
     /// A shared string in a frame of fixed wording (``first pod of `ReplicaSet/web` on
     /// the node``).
     Framed(&'static Frame, Arc<str>),
+    /// A shared string, then a short tail of its own (`shop/web-7d9f-` and `x5k2q`).
+    Tailed(Arc<str>, Tail),
     /// Worded for this entry alone.
     Own(String),
 }
 
 /// The fixed wording before and after a shared string.
 pub type Frame = (&'static str, &'static str);
+
+/// A few bytes of text kept inline (a generated name's suffix).
+#[derive(Clone, Copy, Debug)]
+pub struct Tail {
+    bytes: [u8; TAIL_BYTES],
+    len: u8,
+}
+
+const TAIL_BYTES: usize = 7;
+
+impl Tail {
+    /// `pieces` in a row, if they fit.
+    fn of(pieces: &[&str]) -> Option<Self> {
+        let mut tail = Self {
+            bytes: [0; TAIL_BYTES],
+            len: 0,
+        };
+        for piece in pieces {
+            let start = usize::from(tail.len);
+            let end = start.checked_add(piece.len())?;
+            tail.bytes
+                .get_mut(start..end)?
+                .copy_from_slice(piece.as_bytes());
+            tail.len = u8::try_from(end).ok()?;
+        }
+        Some(tail)
+    }
+
+    fn as_str(&self) -> &str {
+        // Whole strings were copied in, so the bytes are UTF-8.
+        self.bytes
+            .get(..usize::from(self.len))
+            .and_then(|bytes| core::str::from_utf8(bytes).ok())
+            .unwrap_or_default()
+    }
+}
 
 impl Words {
     /// A shared string on its own.
@@ -57,6 +96,19 @@ impl Words {
         }
     }
 
+    /// A shared string followed by `tail`'s pieces: kept inline when they are short.
+    #[must_use]
+    pub fn tailed(text: &Arc<str>, tail: &[&str]) -> Self {
+        match Tail::of(tail) {
+            Some(tail) => Self::Tailed(Arc::clone(text), tail),
+            None => {
+                let mut own = String::from(&**text);
+                tail.iter().for_each(|piece| own.push_str(piece));
+                Self::Own(own)
+            }
+        }
+    }
+
     /// The three pieces that make the string, in order.
     #[must_use]
     pub fn pieces(&self) -> [&str; 3] {
@@ -64,6 +116,7 @@ impl Words {
             Self::Fixed(text) => ["", text, ""],
             Self::Shared(before, text) => [before, text, ""],
             Self::Framed((before, after), text) => [before, text, after],
+            Self::Tailed(text, tail) => ["", text, tail.as_str()],
             Self::Own(text) => ["", text, ""],
         }
     }
@@ -211,6 +264,22 @@ mod tests {
         assert_eq!(
             core::mem::size_of::<Words>(),
             5 * core::mem::size_of::<usize>()
+        );
+        let base: Arc<str> = Arc::from("shop/web-7d9f-");
+        let replacement = Words::tailed(&base, &["x5k2q"]);
+        assert!(matches!(replacement, Words::Tailed(..)));
+        assert_eq!(replacement, "shop/web-7d9f-x5k2q");
+        assert_eq!(replacement.to_string(), "shop/web-7d9f-x5k2q");
+        assert_eq!(
+            Words::tailed(&base, &["-", "x5k2q"]),
+            "shop/web-7d9f--x5k2q"
+        );
+        let long = Words::tailed(&base, &["-", "x5k2q", "!!"]);
+        assert!(matches!(long, Words::Own(_)));
+        assert_eq!(long, "shop/web-7d9f--x5k2q!!");
+        assert_eq!(
+            serde_json::to_string(&replacement).ok().as_deref(),
+            Some(r#""shop/web-7d9f-x5k2q""#)
         );
         assert_eq!(
             serde_json::to_string(&reason).ok().as_deref(),

@@ -298,7 +298,6 @@ pub(crate) mod testing {
     use crate::cluster::{Cluster, PodEntry, PodState};
     use crate::model::{Container, Node, Pod, ResourceList};
     use crate::quantity::Quantity;
-    use crate::resources;
 
     /// A resource list from `(name, quantity)` pairs.
     pub fn list(pairs: &[(&str, &str)]) -> ResourceList {
@@ -350,19 +349,13 @@ pub(crate) mod testing {
     pub fn cluster(nodes: Vec<Node>, pods: Vec<Pod>) -> Cluster {
         let pods = pods
             .into_iter()
-            .map(|pod| PodEntry {
-                state: if pod.spec.node_name.is_empty() {
+            .map(|pod| {
+                let state = if pod.spec.node_name.is_empty() {
                     PodState::Pending
                 } else {
                     PodState::Bound
-                },
-                priority: 0,
-                qos: resources::qos_class(&pod.spec),
-                requests: resources::pod_requests(&pod.spec),
-                rejection: None,
-                generated_from: None,
-                spans: None,
-                pod: pod.into(),
+                };
+                PodEntry::new(pod, state, 0)
             })
             .collect();
         Cluster {

@@ -1,0 +1,246 @@
+//! What deleting a pod reads of it, worked out once per pod when the cluster is built.
+//!
+//! A NoExecute taint on a few hundred nodes deletes tens of thousands of pods at once
+//! (`eviction`). Their pods lie scattered through memory and have long left the cache:
+//! reading each one's tolerations, owners and names cost more than deciding. A
+//! [`Deletion`] sits in the pod's entry; the toleration lists it points to are shared by
+//! every pod with the same list (a cluster has a handful), so they stay in the cache.
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+
+use crate::model::{Pod, Toleration};
+
+/// What the taint eviction controller and a pod's controller read when the pod goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deletion {
+    /// `spec.tolerations` after admission, shared by the pods with the same list.
+    pub tolerations: Arc<[Toleration]>,
+    /// The kind of the managing controller.
+    pub controller: Option<Controller>,
+    /// `spec.terminationGracePeriodSeconds`.
+    pub grace_seconds: Option<i64>,
+    /// `namespace/generateName` (`None` without a generateName), shared by the pods of
+    /// one owner: the controller names a replacement from it.
+    pub generated_base: Option<Arc<str>>,
+}
+
+/// The managing controller, as far as deleting its pod goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Controller {
+    /// Its pods stay on their node; a drain leaves them.
+    DaemonSet,
+    /// Recreates a pod under its name once it is gone.
+    StatefulSet,
+    /// Any other: creates a replacement at once.
+    Other,
+}
+
+impl Controller {
+    fn of(pod: &Pod) -> Option<Self> {
+        pod.metadata
+            .controller()
+            .map(|owner| match owner.kind.as_str() {
+                "DaemonSet" => Self::DaemonSet,
+                "StatefulSet" => Self::StatefulSet,
+                _ => Self::Other,
+            })
+    }
+}
+
+/// Makes each pod's key and [`Deletion`], sharing toleration lists and generated-name
+/// bases between pods, and allocating nothing it throws away: the scattered leftovers
+/// of 150 000 pods would scatter later allocations after them.
+#[derive(Default)]
+pub struct Sharing {
+    /// The distinct toleration lists, by digest.
+    tolerations: BTreeMap<u64, Vec<Arc<[Toleration]>>>,
+    /// The distinct `namespace/generateName`s, by digest.
+    bases: BTreeMap<u64, Vec<Arc<str>>>,
+    scratch: String,
+}
+
+impl Sharing {
+    /// The pod's `namespace/name`.
+    pub fn key(&mut self, pod: &Pod) -> Arc<str> {
+        Arc::from(joined(&mut self.scratch, &pod.metadata.name_parts()))
+    }
+
+    /// The pod's [`Deletion`].
+    pub fn deletion(&mut self, pod: &Pod) -> Deletion {
+        let metadata = &pod.metadata;
+        let generated_base = (!metadata.generate_name.is_empty()).then(|| {
+            let base = joined(
+                &mut self.scratch,
+                &[&metadata.namespace, "/", &metadata.generate_name],
+            );
+            let digest = Digest::of(&[base.as_bytes()]);
+            share(
+                &mut self.bases,
+                digest,
+                |shared| **shared == *base,
+                || Arc::from(base),
+            )
+        });
+        let list = &pod.spec.tolerations;
+        let mut digest = Digest::default();
+        for toleration in list {
+            for text in [
+                &toleration.key,
+                &toleration.operator,
+                &toleration.value,
+                &toleration.effect,
+            ] {
+                digest.add(text.as_bytes());
+                digest.add(&[0]);
+            }
+            digest.add(
+                &toleration
+                    .toleration_seconds
+                    .unwrap_or(i64::MIN)
+                    .to_le_bytes(),
+            );
+        }
+        let tolerations = share(
+            &mut self.tolerations,
+            digest.0,
+            |shared| **shared == **list,
+            || Arc::from(list.as_slice()),
+        );
+        Deletion {
+            tolerations,
+            controller: Controller::of(pod),
+            grace_seconds: pod.spec.termination_grace_period_seconds,
+            generated_base,
+        }
+    }
+}
+
+/// `pieces` in one string, worded in `scratch`.
+fn joined<'s>(scratch: &'s mut String, pieces: &[&str]) -> &'s str {
+    scratch.clear();
+    for piece in pieces {
+        scratch.push_str(piece);
+    }
+    scratch
+}
+
+/// The shared copy among `distinct` that `is` picks, or a new one from `make`.
+fn share<T: ?Sized>(
+    distinct: &mut BTreeMap<u64, Vec<Arc<T>>>,
+    digest: u64,
+    is: impl Fn(&Arc<T>) -> bool,
+    make: impl FnOnce() -> Arc<T>,
+) -> Arc<T> {
+    let same = distinct.entry(digest).or_default();
+    if let Some(shared) = same.iter().find(|shared| is(shared)) {
+        return Arc::clone(shared);
+    }
+    let shared = make();
+    same.push(Arc::clone(&shared));
+    shared
+}
+
+/// FNV-1a (no_std has no hasher to hand; a digest only picks the candidates to compare).
+struct Digest(u64);
+
+impl Default for Digest {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Digest {
+    fn of(pieces: &[&[u8]]) -> u64 {
+        let mut digest = Self::default();
+        for piece in pieces {
+            digest.add(piece);
+        }
+        digest.0
+    }
+
+    fn add(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 ^= u64::from(*byte);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::OwnerReference;
+
+    fn replica(name: &str) -> Pod {
+        let mut pod = Pod::default();
+        pod.metadata.namespace = "shop".into();
+        pod.metadata.name = name.into();
+        pod.metadata.generate_name = "web-7d9f-".into();
+        pod.metadata.owner_references.push(OwnerReference {
+            kind: "ReplicaSet".into(),
+            name: "web-7d9f".into(),
+            controller: Some(true),
+            ..OwnerReference::default()
+        });
+        pod.spec.termination_grace_period_seconds = Some(10);
+        pod.spec.tolerations.push(Toleration {
+            key: "node.kubernetes.io/not-ready".into(),
+            operator: "Exists".into(),
+            effect: "NoExecute".into(),
+            toleration_seconds: Some(300),
+            ..Toleration::default()
+        });
+        pod
+    }
+
+    #[test]
+    fn siblings_share_their_lists_and_base() {
+        let mut sharing = Sharing::default();
+        let first = replica("web-7d9f-abcde");
+        assert_eq!(&*sharing.key(&first), "shop/web-7d9f-abcde");
+        let a = sharing.deletion(&first);
+        assert_eq!(a.generated_base.as_deref(), Some("shop/web-7d9f-"));
+        assert_eq!(a.controller, Some(Controller::Other));
+        assert_eq!(a.grace_seconds, Some(10));
+        assert_eq!(*a.tolerations, *first.spec.tolerations);
+        let b = sharing.deletion(&replica("web-7d9f-fghij"));
+        assert!(Arc::ptr_eq(&a.tolerations, &b.tolerations));
+        assert!(Arc::ptr_eq(
+            a.generated_base.as_ref().unwrap(),
+            b.generated_base.as_ref().unwrap()
+        ));
+        let mut tolerant = replica("web-7d9f-klmno");
+        tolerant.spec.tolerations[0].toleration_seconds = Some(60);
+        let c = sharing.deletion(&tolerant);
+        assert!(!Arc::ptr_eq(&a.tolerations, &c.tolerations));
+        assert_eq!(c.tolerations[0].toleration_seconds, Some(60));
+    }
+
+    #[test]
+    fn a_bare_pod_has_no_base_and_no_controller() {
+        let mut pod = Pod::default();
+        pod.metadata.name = "solo".into();
+        let deletion = Sharing::default().deletion(&pod);
+        assert_eq!(deletion.generated_base, None);
+        assert_eq!(deletion.controller, None);
+        assert!(deletion.tolerations.is_empty());
+    }
+
+    #[test]
+    fn controllers_are_told_apart_by_kind() {
+        let mut pod = replica("web-0");
+        for (kind, controller) in [
+            ("DaemonSet", Controller::DaemonSet),
+            ("StatefulSet", Controller::StatefulSet),
+            ("Job", Controller::Other),
+        ] {
+            pod.metadata.owner_references[0].kind = kind.into();
+            assert_eq!(Controller::of(&pod), Some(controller));
+        }
+        pod.metadata.owner_references[0].controller = None;
+        assert_eq!(Controller::of(&pod), None);
+    }
+}
