@@ -167,6 +167,9 @@ pub struct Cluster {
     /// [`Cluster::build`] (every engine asks, and 150 000 name lookups cost more than the
     /// engines' own work on a small change).
     pub(crate) bound_nodes: Vec<Option<usize>>,
+    /// The slots of [`Cluster::node_index`], made with `bound_nodes`, and for how many
+    /// nodes.
+    pub(crate) node_slots: (usize, Vec<u32>),
 }
 
 impl Cluster {
@@ -302,18 +305,35 @@ impl Cluster {
         if self.bound_nodes.len() == self.pods.len() {
             Cow::Borrowed(&self.bound_nodes)
         } else {
-            Cow::Owned(locate(&self.nodes, &self.pods))
+            Cow::Owned(locate(&node_index(&self.nodes), &self.pods))
+        }
+    }
+
+    /// The nodes' positions by name (kept since the last [`Cluster::locate_pods`]; made
+    /// afresh for a cluster made otherwise).
+    #[must_use]
+    pub fn node_index(&self) -> NodeIndex<'_> {
+        let (count, slots) = &self.node_slots;
+        if *count == self.nodes.len() && !slots.is_empty() {
+            NodeIndex::of_nodes(&self.nodes, slots)
+        } else {
+            node_index(&self.nodes)
         }
     }
 
     /// Looks up each bound pod's node by name, once for every engine that asks.
     pub fn locate_pods(&mut self) {
-        self.bound_nodes = locate(&self.nodes, &self.pods);
+        let index = node_index(&self.nodes);
+        self.bound_nodes = locate(&index, &self.pods);
+        self.node_slots = (self.nodes.len(), index.into_slots());
     }
 }
 
-fn locate(nodes: &[Node], pods: &[PodEntry]) -> Vec<Option<usize>> {
-    let index = NodeIndex::new(nodes.iter().map(|node| node.metadata.name.as_str()));
+fn node_index(nodes: &[Node]) -> NodeIndex<'_> {
+    NodeIndex::new(nodes.iter().map(|node| node.metadata.name.as_str()))
+}
+
+fn locate(index: &NodeIndex<'_>, pods: &[PodEntry]) -> Vec<Option<usize>> {
     pods.iter()
         .map(|entry| match entry.state {
             PodState::Bound => index.get(&entry.pod.spec.node_name),

@@ -7,8 +7,15 @@
 //! compares one candidate. Hand-written because kubefit-core's only required dependency is
 //! serde (no hash map in `alloc`), and a table that only ever holds a slice's names
 //! needs none of a general map's machinery.
+//!
+//! [`Cluster::build`](super::Cluster::build) keeps its table of the nodes' slots, and
+//! the timeline borrows it: hashing 5 000 names whose strings have left the cache took
+//! a millisecond.
 
+use alloc::borrow::Cow;
 use alloc::vec::Vec;
+
+use crate::model::Node;
 
 /// An empty slot.
 const EMPTY: u32 = u32::MAX;
@@ -18,10 +25,26 @@ const EMPTY: u32 = u32::MAX;
 #[derive(Clone, Debug)]
 pub struct NodeIndex<'a> {
     /// The names, by position.
-    names: Vec<&'a str>,
+    names: Names<'a>,
     /// Open addressing with linear probing: a position into `names` or [`EMPTY`]. Its
     /// length is a power of two, at least twice the number of names.
-    slots: Vec<u32>,
+    slots: Cow<'a, [u32]>,
+}
+
+/// The names an index finds positions in.
+#[derive(Clone, Debug)]
+enum Names<'a> {
+    Listed(Vec<&'a str>),
+    Nodes(&'a [Node]),
+}
+
+impl<'a> Names<'a> {
+    fn get(&self, position: usize) -> Option<&'a str> {
+        match self {
+            Self::Listed(names) => names.get(position).copied(),
+            Self::Nodes(nodes) => nodes.get(position).map(|node| node.metadata.name.as_str()),
+        }
+    }
 }
 
 impl<'a> NodeIndex<'a> {
@@ -31,33 +54,53 @@ impl<'a> NodeIndex<'a> {
         let wanted = names.len().saturating_mul(2).max(8);
         let capacity = wanted.checked_next_power_of_two().unwrap_or(wanted);
         let mut index = Self {
-            slots: alloc::vec![EMPTY; capacity],
-            names: Vec::new(),
+            slots: Cow::Owned(alloc::vec![EMPTY; capacity]),
+            names: Names::Listed(names),
         };
-        for (position, name) in names.iter().enumerate() {
+        let count = match &index.names {
+            Names::Listed(names) => names.len(),
+            Names::Nodes(nodes) => nodes.len(),
+        };
+        for position in 0..count {
             // Positions beyond u32 cannot be stored; no cluster comes near.
-            let Ok(stored) = u32::try_from(position) else {
+            let (Ok(stored), Some(name)) = (u32::try_from(position), index.names.get(position))
+            else {
                 break;
             };
-            let (Ok(slot) | Err(slot)) = index.find(&names, name);
-            if let Some(entry) = index.slots.get_mut(slot) {
+            let (Ok(slot) | Err(slot)) = index.find(name);
+            if let Some(entry) = index.slots.to_mut().get_mut(slot) {
                 *entry = stored;
             }
         }
-        index.names = names;
         index
+    }
+
+    /// The index of `nodes` by name, on the slots that [`NodeIndex::into_slots`] gave for
+    /// an index of their names.
+    #[must_use]
+    pub fn of_nodes(nodes: &'a [Node], slots: &'a [u32]) -> Self {
+        Self {
+            names: Names::Nodes(nodes),
+            slots: Cow::Borrowed(slots),
+        }
+    }
+
+    /// The slots, to keep for [`NodeIndex::of_nodes`].
+    #[must_use]
+    pub fn into_slots(self) -> Vec<u32> {
+        self.slots.into_owned()
     }
 
     /// The position of `name`.
     #[must_use]
     pub fn get(&self, name: &str) -> Option<usize> {
-        let slot = self.find(&self.names, name).ok()?;
+        let slot = self.find(name).ok()?;
         let position = *self.slots.get(slot)?;
         usize::try_from(position).ok()
     }
 
     /// The slot holding `name` (`Ok`) or the free slot where it would go (`Err`).
-    fn find(&self, names: &[&str], name: &str) -> Result<usize, usize> {
+    fn find(&self, name: &str) -> Result<usize, usize> {
         let mask = self.slots.len().saturating_sub(1);
         let mut slot = home(fnv1a(name), mask);
         // At most half the slots are full, so a free one ends every probe.
@@ -65,8 +108,10 @@ impl<'a> NodeIndex<'a> {
             match self.slots.get(slot) {
                 Some(&EMPTY) | None => return Err(slot),
                 Some(&position) => {
-                    let stored = usize::try_from(position).ok().and_then(|at| names.get(at));
-                    if stored == Some(&name) {
+                    let stored = usize::try_from(position)
+                        .ok()
+                        .and_then(|at| self.names.get(at));
+                    if stored == Some(name) {
                         return Ok(slot);
                     }
                 }
@@ -121,5 +166,23 @@ mod tests {
         assert_eq!(index.get("a"), Some(2));
         assert_eq!(index.get("b"), Some(1));
         assert_eq!(NodeIndex::new([]).get("a"), None);
+    }
+
+    #[test]
+    fn kept_slots_find_the_same_nodes() {
+        let nodes: Vec<Node> = ["a", "b", "c"]
+            .into_iter()
+            .map(|name| {
+                let mut node = Node::default();
+                node.metadata.name = name.into();
+                node
+            })
+            .collect();
+        let slots =
+            NodeIndex::new(nodes.iter().map(|node| node.metadata.name.as_str())).into_slots();
+        let index = NodeIndex::of_nodes(&nodes, &slots);
+        assert_eq!(index.get("b"), Some(1));
+        assert_eq!(index.get("c"), Some(2));
+        assert_eq!(index.get("d"), None);
     }
 }
