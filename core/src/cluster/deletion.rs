@@ -55,10 +55,9 @@ impl Controller {
 /// of 150 000 pods would scatter later allocations after them.
 #[derive(Default)]
 pub struct Sharing {
-    /// The distinct toleration lists, by digest.
-    tolerations: BTreeMap<u64, Vec<Arc<[Toleration]>>>,
-    /// The distinct `namespace/generateName`s, by digest.
-    bases: BTreeMap<u64, Vec<Arc<str>>>,
+    tolerations: Distinct<[Toleration]>,
+    /// `namespace/generateName`s.
+    bases: Distinct<str>,
     scratch: String,
 }
 
@@ -76,38 +75,33 @@ impl Sharing {
                 &mut self.scratch,
                 &[&metadata.namespace, "/", &metadata.generate_name],
             );
-            let digest = Digest::of(&[base.as_bytes()]);
-            share(
-                &mut self.bases,
-                digest,
-                |shared| **shared == *base,
+            self.bases.share(
+                |shared| shared == base,
+                || Digest::of(base.as_bytes()),
                 || Arc::from(base),
             )
         });
-        let list = &pod.spec.tolerations;
-        let mut digest = Digest::default();
-        for toleration in list {
-            for text in [
-                &toleration.key,
-                &toleration.operator,
-                &toleration.value,
-                &toleration.effect,
-            ] {
-                digest.add(text.as_bytes());
-                digest.add(&[0]);
-            }
-            digest.add(
-                &toleration
-                    .toleration_seconds
-                    .unwrap_or(i64::MIN)
-                    .to_le_bytes(),
-            );
-        }
-        let tolerations = share(
-            &mut self.tolerations,
-            digest.0,
-            |shared| **shared == **list,
-            || Arc::from(list.as_slice()),
+        let list = pod.spec.tolerations.as_slice();
+        let tolerations = self.tolerations.share(
+            |shared| shared == list,
+            || {
+                let mut digest = Digest::default();
+                for toleration in list {
+                    for text in [
+                        &toleration.key,
+                        &toleration.operator,
+                        &toleration.value,
+                        &toleration.effect,
+                    ] {
+                        digest.add(text.as_bytes());
+                        digest.add(&[0]);
+                    }
+                    let seconds = toleration.toleration_seconds.unwrap_or(i64::MIN);
+                    digest.add(&seconds.to_le_bytes());
+                }
+                digest.0
+            },
+            || Arc::from(list),
         );
         Deletion {
             tolerations,
@@ -127,20 +121,45 @@ fn joined<'s>(scratch: &'s mut String, pieces: &[&str]) -> &'s str {
     scratch
 }
 
-/// The shared copy among `distinct` that `is` picks, or a new one from `make`.
-fn share<T: ?Sized>(
-    distinct: &mut BTreeMap<u64, Vec<Arc<T>>>,
-    digest: u64,
-    is: impl Fn(&Arc<T>) -> bool,
-    make: impl FnOnce() -> Arc<T>,
-) -> Arc<T> {
-    let same = distinct.entry(digest).or_default();
-    if let Some(shared) = same.iter().find(|shared| is(shared)) {
-        return Arc::clone(shared);
+/// One shared copy of each distinct value, found by a digest; the last one shared is
+/// tried first (a dump lists a ReplicaSet's pods one after another).
+struct Distinct<T: ?Sized> {
+    by_digest: BTreeMap<u64, Vec<Arc<T>>>,
+    last: Option<Arc<T>>,
+}
+
+impl<T: ?Sized> Default for Distinct<T> {
+    fn default() -> Self {
+        Self {
+            by_digest: BTreeMap::new(),
+            last: None,
+        }
     }
-    let shared = make();
-    same.push(Arc::clone(&shared));
-    shared
+}
+
+impl<T: ?Sized> Distinct<T> {
+    /// The shared copy that `is` picks, or a new one from `make`.
+    fn share(
+        &mut self,
+        is: impl Fn(&T) -> bool,
+        digest: impl FnOnce() -> u64,
+        make: impl FnOnce() -> Arc<T>,
+    ) -> Arc<T> {
+        if let Some(last) = self.last.as_ref().filter(|last| is(last)) {
+            return Arc::clone(last);
+        }
+        let same = self.by_digest.entry(digest()).or_default();
+        let shared = match same.iter().find(|shared| is(shared)) {
+            Some(shared) => Arc::clone(shared),
+            None => {
+                let made = make();
+                same.push(Arc::clone(&made));
+                made
+            }
+        };
+        self.last = Some(Arc::clone(&shared));
+        shared
+    }
 }
 
 /// FNV-1a (no_std has no hasher to hand; a digest only picks the candidates to compare).
@@ -153,11 +172,9 @@ impl Default for Digest {
 }
 
 impl Digest {
-    fn of(pieces: &[&[u8]]) -> u64 {
+    fn of(bytes: &[u8]) -> u64 {
         let mut digest = Self::default();
-        for piece in pieces {
-            digest.add(piece);
-        }
+        digest.add(bytes);
         digest.0
     }
 
@@ -217,6 +234,9 @@ mod tests {
         let c = sharing.deletion(&tolerant);
         assert!(!Arc::ptr_eq(&a.tolerations, &c.tolerations));
         assert_eq!(c.tolerations[0].toleration_seconds, Some(60));
+        // Back to the first list, which is no longer the last one shared.
+        let d = sharing.deletion(&replica("web-7d9f-uvwxy"));
+        assert!(Arc::ptr_eq(&a.tolerations, &d.tolerations));
     }
 
     #[test]
