@@ -20,6 +20,7 @@ pub mod cluster;
 pub mod defaults;
 pub mod descheduler;
 pub mod diagnostic;
+mod digest;
 pub mod duration;
 pub mod eviction;
 pub mod input;

@@ -9,6 +9,7 @@ use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use crate::digest;
 use crate::labels;
 use crate::model::{
     Affinity, Node, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm,
@@ -383,14 +384,8 @@ fn pod_for(kind: WorkloadKind, workload: &Workload, name: String, owner: OwnerRe
 /// drawn at random so that results are reproducible.
 pub(crate) fn suffix(seed: &str, index: impl TryInto<u64>) -> Suffix {
     const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in seed
-        .bytes()
-        .chain(index.try_into().unwrap_or(u64::MAX).to_le_bytes())
-    {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
+    let index = index.try_into().unwrap_or(u64::MAX).to_le_bytes();
+    let mut hash = digest::fnv1a(digest::fnv1a(digest::EMPTY, seed.as_bytes()), &index);
     let mut out = [b'x'; 5];
     for slot in &mut out {
         let position = usize::try_from(hash % 27).unwrap_or(0);

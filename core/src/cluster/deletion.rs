@@ -11,6 +11,7 @@ use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
+use crate::digest;
 use crate::model::{Pod, Toleration};
 
 /// What the taint eviction controller and a pod's controller read when the pod goes.
@@ -77,7 +78,7 @@ impl Sharing {
             );
             self.bases.share(
                 |shared| shared == base,
-                || Digest::of(base.as_bytes()),
+                || digest::fnv1a(digest::EMPTY, base.as_bytes()),
                 || Arc::from(base),
             )
         });
@@ -85,21 +86,14 @@ impl Sharing {
         let tolerations = self.tolerations.share(
             |shared| shared == list,
             || {
-                let mut digest = Digest::default();
-                for toleration in list {
-                    for text in [
-                        &toleration.key,
-                        &toleration.operator,
-                        &toleration.value,
-                        &toleration.effect,
-                    ] {
-                        digest.add(text.as_bytes());
-                        digest.add(&[0]);
-                    }
+                list.iter().fold(digest::EMPTY, |sum, toleration| {
                     let seconds = toleration.toleration_seconds.unwrap_or(i64::MIN);
-                    digest.add(&seconds.to_le_bytes());
-                }
-                digest.0
+                    [&toleration.key, &toleration.value, &toleration.effect]
+                        .into_iter()
+                        .fold(digest::fnv1a(sum, &seconds.to_le_bytes()), |sum, text| {
+                            digest::fnv1a(digest::fnv1a(sum, text.as_bytes()), &[0])
+                        })
+                })
             },
             || Arc::from(list),
         );
@@ -159,30 +153,6 @@ impl<T: ?Sized> Distinct<T> {
         };
         self.last = Some(Arc::clone(&shared));
         shared
-    }
-}
-
-/// FNV-1a (no_std has no hasher to hand; a digest only picks the candidates to compare).
-struct Digest(u64);
-
-impl Default for Digest {
-    fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Digest {
-    fn of(bytes: &[u8]) -> u64 {
-        let mut digest = Self::default();
-        digest.add(bytes);
-        digest.0
-    }
-
-    fn add(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 ^= u64::from(*byte);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
     }
 }
 

@@ -15,6 +15,7 @@
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
+use crate::digest;
 use crate::model::Node;
 
 /// An empty slot.
@@ -102,7 +103,7 @@ impl<'a> NodeIndex<'a> {
     /// The slot holding `name` (`Ok`) or the free slot where it would go (`Err`).
     fn find(&self, name: &str) -> Result<usize, usize> {
         let mask = self.slots.len().saturating_sub(1);
-        let mut slot = home(fnv1a(name), mask);
+        let mut slot = home(digest::fnv1a(digest::EMPTY, name.as_bytes()), mask);
         // At most half the slots are full, so a free one ends every probe.
         for _ in 0..self.slots.len() {
             match self.slots.get(slot) {
@@ -127,13 +128,6 @@ impl<'a> NodeIndex<'a> {
 fn home(hash: u64, mask: usize) -> usize {
     let mask64 = u64::try_from(mask).unwrap_or(u64::MAX);
     usize::try_from(hash & mask64).unwrap_or(0)
-}
-
-/// The 64-bit FNV-1a hash.
-fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 #[cfg(test)]
