@@ -52,15 +52,12 @@ impl<'a> NodeIndex<'a> {
     /// Indexes `names` by position.
     pub fn new(names: impl IntoIterator<Item = &'a str>) -> Self {
         let names: Vec<&'a str> = names.into_iter().collect();
-        let wanted = names.len().saturating_mul(2).max(8);
+        let count = names.len();
+        let wanted = count.saturating_mul(2).max(8);
         let capacity = wanted.checked_next_power_of_two().unwrap_or(wanted);
         let mut index = Self {
             slots: Cow::Owned(alloc::vec![EMPTY; capacity]),
             names: Names::Listed(names),
-        };
-        let count = match &index.names {
-            Names::Listed(names) => names.len(),
-            Names::Nodes(nodes) => nodes.len(),
         };
         for position in 0..count {
             // Positions beyond u32 cannot be stored; no cluster comes near.
