@@ -939,8 +939,7 @@ impl<'c> World<'c> {
         let replacement = if stateful {
             record.pod.clone()
         } else {
-            let (_, own_name) = old.key.split_once('/').unwrap_or_default();
-            let suffix = crate::owners::suffix(own_name, eviction);
+            let suffix = crate::owners::suffix_of_digest(old.deletion.name_seed, eviction);
             match &old.deletion.generated_base {
                 None => Words::tailed(&old.key, &["-", suffix.as_str()]),
                 Some(base) => Words::tailed(base, &[suffix.as_str()]),
@@ -954,6 +953,7 @@ impl<'c> World<'c> {
                 let (_, own_name) = key.split_once('/').unwrap_or_default();
                 pod.metadata.name = own_name.to_string();
                 pod.metadata.uid = String::new();
+                entry.deletion.name_seed = crate::owners::seed_digest(own_name);
                 entry.key = Arc::from(key);
             }
             pod.spec.node_name = String::new();

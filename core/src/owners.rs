@@ -383,14 +383,29 @@ fn pod_for(kind: WorkloadKind, workload: &Workload, name: String, owner: OwnerRe
 /// (`k8s.io/apimachinery/pkg/util/rand`), derived from the seed and index instead of
 /// drawn at random so that results are reproducible.
 pub(crate) fn suffix(seed: &str, index: impl TryInto<u64>) -> Suffix {
+    suffix_of_digest(seed_digest(seed), index)
+}
+
+/// The digest [`suffix`] makes of its seed, for callers that keep it (a pod's entry keeps
+/// its name's, so that naming its replacement does not read the name again).
+pub(crate) fn seed_digest(seed: &str) -> u64 {
+    digest::fnv1a(digest::EMPTY, seed.as_bytes())
+}
+
+/// [`suffix`] from the seed's digest.
+pub(crate) fn suffix_of_digest(seed: u64, index: impl TryInto<u64>) -> Suffix {
     const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+    /// The suffix is the hash's five lowest digits in base 27: one 64-bit division
+    /// leaves them all, and 32-bit arithmetic splits them.
+    const FIVE_DIGITS: u64 = 27 * 27 * 27 * 27 * 27;
     let index = index.try_into().unwrap_or(u64::MAX).to_le_bytes();
-    let mut hash = digest::fnv1a(digest::fnv1a(digest::EMPTY, seed.as_bytes()), &index);
+    let hash = digest::fnv1a(seed, &index);
+    let mut digits = u32::try_from(hash % FIVE_DIGITS).unwrap_or(0);
     let mut out = [b'x'; 5];
     for slot in &mut out {
-        let position = usize::try_from(hash % 27).unwrap_or(0);
+        let position = usize::try_from(digits % 27).unwrap_or(0);
         *slot = *ALPHABET.get(position).unwrap_or(&b'x');
-        hash /= 27;
+        digits /= 27;
     }
     Suffix(out)
 }
@@ -410,5 +425,31 @@ impl Suffix {
 impl core::fmt::Display for Suffix {
     fn fmt(&self, formatter: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         formatter.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The suffix is the hash's five lowest base-27 digits, lowest first: what dividing
+    /// the 64-bit hash by 27 five times gives (the form the replacements in the scenario
+    /// fixtures were named with).
+    #[test]
+    fn suffix_digits_are_the_hash_in_base_27() {
+        const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+        for (seed, index) in [("web-7d9f8c6b5-x5k2q", 0_u64), ("", 1), ("a", u64::MAX)]
+            .into_iter()
+            .chain((0..500).map(|index| ("db-0", index * 7919)))
+        {
+            let mut hash = digest::fnv1a(seed_digest(seed), &index.to_le_bytes());
+            let mut expected = alloc::string::String::new();
+            for _ in 0..5 {
+                let digit = usize::try_from(hash % 27).unwrap_or(0);
+                expected.push(char::from(ALPHABET[digit]));
+                hash /= 27;
+            }
+            assert_eq!(suffix(seed, index).as_str(), expected, "{seed} {index}");
+        }
     }
 }

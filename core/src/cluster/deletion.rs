@@ -11,8 +11,8 @@ use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
-use crate::digest;
 use crate::model::{Pod, Toleration};
+use crate::{digest, owners};
 
 /// What the taint eviction controller and a pod's controller read when the pod goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,6 +26,8 @@ pub struct Deletion {
     /// `namespace/generateName` (`None` without a generateName), shared by the pods of
     /// one owner: the controller names a replacement from it.
     pub generated_base: Option<Arc<str>>,
+    /// The digest of the pod's name that seeds its replacements' generated suffixes.
+    pub name_seed: u64,
 }
 
 /// The managing controller, as far as deleting its pod goes.
@@ -102,6 +104,7 @@ impl Sharing {
             controller: Controller::of(pod),
             grace_seconds: pod.spec.termination_grace_period_seconds,
             generated_base,
+            name_seed: owners::seed_digest(&metadata.name),
         }
     }
 }
