@@ -82,15 +82,14 @@ pub fn run(cluster: &Cluster, schedule: &ScheduleOptions, options: &Options) -> 
     let mut world = World::new(cluster, schedule, until, spans);
     world.reschedule = !options.skip_rescheduling;
     world.state_wanted = options.at.is_some();
+    let mut steps: Vec<Option<Action>> = alloc::vec![None; scenario.spec.steps.len()];
     for timed in scenario::actions(scenario) {
         world.agenda_push(timed.at, Happening::Step(timed.step));
+        if let Some(slot) = steps.get_mut(timed.step) {
+            *slot = Some(timed.action);
+        }
     }
-    let steps: Vec<Option<Action>> = scenario
-        .spec
-        .steps
-        .iter()
-        .map(|step| scenario::read(step).ok().map(|(_, action)| action))
-        .collect();
+    world.find_step_nodes(&steps);
     world.play(&steps);
     Some(world.finish())
 }
@@ -202,6 +201,8 @@ struct World<'c> {
     /// life says so): taking each of a tainted node's pods out of the list as it went
     /// cost time in the square of the node's pods.
     on_node: Vec<Vec<usize>>,
+    /// Per step, the node it names, found once.
+    step_nodes: Vec<Option<usize>>,
     taint_queue: BTreeMap<usize, Scheduled>,
     /// What is due when, in the order it was planned.
     agenda: BTreeMap<Duration, VecDeque<Happening>>,
@@ -303,6 +304,7 @@ impl<'c> World<'c> {
             life,
             node_of,
             on_node,
+            step_nodes: Vec::new(),
             taint_queue: BTreeMap::new(),
             agenda: BTreeMap::new(),
             machines,
@@ -320,6 +322,39 @@ impl<'c> World<'c> {
             },
             diagnostics: Vec::new(),
         }
+    }
+
+    /// Finds the nodes the steps name, and sizes the report's lists for the pods on the
+    /// nodes they taint NoExecute, drain or re-condition, most of which go: lists grown
+    /// record by record to tens of thousands copied them again and again.
+    fn find_step_nodes(&mut self, steps: &[Option<Action>]) {
+        self.step_nodes = steps
+            .iter()
+            .map(|action| {
+                let name = action.as_ref().and_then(Action::node)?;
+                self.node_index.get(name)
+            })
+            .collect();
+        let mut counted = alloc::vec![false; self.nodes.len()];
+        let mut pods = 0_usize;
+        for (action, node) in steps.iter().zip(&self.step_nodes) {
+            let evicts = match action {
+                Some(Action::Taint { taint, .. }) => taint.effect == "NoExecute",
+                Some(Action::Drain { .. } | Action::NodeCondition { .. }) => true,
+                _ => false,
+            };
+            let Some(node) = node.filter(|_| evicts) else {
+                continue;
+            };
+            if let Some(seen) = counted.get_mut(node).filter(|seen| !**seen) {
+                *seen = true;
+                pods = pods.saturating_add(self.on_node.get(node).map_or(0, Vec::len));
+            }
+        }
+        self.disruption.evictions.reserve(pods);
+        self.disruption
+            .timeline
+            .reserve(pods.saturating_mul(2).saturating_add(steps.len()));
     }
 
     fn agenda_push(&mut self, at: Duration, happening: Happening) {
@@ -469,7 +504,7 @@ impl<'c> World<'c> {
     }
 
     fn node(&mut self, name: &str, step: usize) -> Option<usize> {
-        match self.node_index.get(name) {
+        match self.step_nodes.get(step).copied().flatten() {
             Some(node) if self.nodes.get(node).is_some_and(|target| !target.gone) => Some(node),
             found => {
                 let message = if found.is_some() {

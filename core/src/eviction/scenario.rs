@@ -58,6 +58,25 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// The node the step names, if it names one.
+    #[must_use]
+    pub fn node(&self) -> Option<&str> {
+        match self {
+            Self::Taint { node, .. }
+            | Self::Untaint { node, .. }
+            | Self::Cordon(node)
+            | Self::Uncordon(node)
+            | Self::Drain { node, .. }
+            | Self::NodeCondition { node, .. } => Some(node),
+            Self::DeleteMachine { .. }
+            | Self::RemoveHook { .. }
+            | Self::Deschedule
+            | Self::ScaleMachineSet { .. } => None,
+        }
+    }
+}
+
 /// Where a lifecycle hook pauses a machine's deletion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum HookPhase {
