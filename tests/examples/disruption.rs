@@ -11,7 +11,7 @@
 //!
 //! The same program runs in wasm (`wasm32-wasip1`, see `wasm/bench/disruption.mjs`), so
 //! the figures for wasm also exclude decode. Each case is timed `KUBEFIT_BENCH_ROUNDS`
-//! times (default 3); the best is printed with the first.
+//! times (default 3); the best and the median of the warm rounds are printed with the first.
 
 use std::time::Instant;
 
@@ -80,9 +80,12 @@ fn main() {
                 placed
             );
         }
-        let best = times.iter().skip(1).copied().fold(f64::INFINITY, f64::min);
+        let mut warm: Vec<f64> = times.iter().skip(1).copied().collect();
+        warm.sort_by(f64::total_cmp);
+        let best = warm.first().copied().unwrap_or(f64::NAN);
+        let median = warm.get(warm.len() / 2).copied().unwrap_or(f64::NAN);
         println!(
-            "{name}: first {:.1} ms, best {best:.1} ms ({summary})",
+            "{name}: first {:.1} ms, best {best:.1} ms, median {median:.1} ms ({summary})",
             times[0]
         );
     }
