@@ -2258,8 +2258,8 @@ mod tests {
     use crate::{input, Limits, Source};
     use alloc::vec::Vec;
 
-    /// Plays the Scenario of `yaml`; every eviction as `(pod, seconds)`.
-    fn evictions(yaml: &str) -> Vec<(String, i64)> {
+    /// Plays the Scenario of `yaml`.
+    fn play(yaml: &str) -> Outcome {
         let sources = [Source::new("test", yaml)];
         let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources);
         assert!(
@@ -2267,8 +2267,11 @@ mod tests {
             "{:?}",
             cluster.diagnostics
         );
-        let outcome =
-            run(&cluster, &ScheduleOptions::default(), &Options::default()).expect("a Scenario");
+        run(&cluster, &ScheduleOptions::default(), &Options::default()).expect("a Scenario")
+    }
+
+    /// Every eviction of the outcome as `(pod, seconds)`.
+    fn evicted(outcome: &Outcome) -> Vec<(String, i64)> {
         outcome
             .disruption
             .evictions
@@ -2280,6 +2283,11 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// Plays the Scenario of `yaml`; every eviction as `(pod, seconds)`.
+    fn evictions(yaml: &str) -> Vec<(String, i64)> {
+        evicted(&play(yaml))
     }
 
     const NODE: &str = "---\nkind: Node\napiVersion: v1\nmetadata: {name: node1}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}, conditions: [{type: Ready, status: 'True'}]}\n";
@@ -2362,11 +2370,7 @@ mod tests {
         let node2 = NODE.replace("node1", "node2");
         let pod = "---\nkind: Pod\napiVersion: v1\nmetadata:\n  name: db-0\n  namespace: default\n  ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: u1, controller: true}]\nspec:\n  nodeName: node1\n  terminationGracePeriodSeconds: 10\n  containers: [{name: c, image: c}]\nstatus: {phase: Running}\n";
         let steps = scenario("  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n");
-        let yaml = [NODE, &node2, pod, &steps].concat();
-        let sources = [Source::new("test", &yaml)];
-        let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources);
-        let outcome =
-            run(&cluster, &ScheduleOptions::default(), &Options::default()).expect("a Scenario");
+        let outcome = play(&[NODE, &node2, pod, &steps].concat());
         let eviction = &outcome.disruption.evictions[0];
         assert_eq!(eviction.pod, "default/db-0");
         assert_eq!(eviction.node, "node1");
@@ -2422,11 +2426,7 @@ mod tests {
         let steps = scenario(
             "  - {at: 0s, taint: 'node1 testTaint1=test1:NoExecute'}\n  - {at: 110s, drain: {node: node1, force: true}}\n",
         );
-        let yaml = [NODE, &pods, &steps].concat();
-        let sources = [Source::new("test", &yaml)];
-        let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources);
-        let outcome =
-            run(&cluster, &ScheduleOptions::default(), &Options::default()).expect("a Scenario");
+        let outcome = play(&[NODE, &pods, &steps].concat());
         let drain = outcome
             .disruption
             .timeline
@@ -2438,19 +2438,8 @@ mod tests {
             drain.as_deref(),
             Some("Warning: deleting Pods that declare no controller: default/pod2, default/pod3")
         );
-        let evicted: Vec<(String, i64)> = outcome
-            .disruption
-            .evictions
-            .iter()
-            .map(|eviction| {
-                (
-                    eviction.pod.to_string(),
-                    eviction.at.0 / crate::duration::SECOND,
-                )
-            })
-            .collect();
         assert_eq!(
-            evicted,
+            evicted(&outcome),
             [
                 ("default/pod1".into(), 0),
                 ("default/pod2".into(), 100),
