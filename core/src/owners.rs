@@ -379,6 +379,9 @@ fn pod_for(kind: WorkloadKind, workload: &Workload, name: String, owner: OwnerRe
     pod
 }
 
+/// The alphabet of generated-name suffixes (`rand.String`).
+const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+
 /// A five-character suffix in the alphabet Kubernetes uses for generated names
 /// (`k8s.io/apimachinery/pkg/util/rand`), derived from the seed and index instead of
 /// drawn at random so that results are reproducible.
@@ -394,7 +397,6 @@ pub(crate) fn seed_digest(seed: &str) -> u64 {
 
 /// [`suffix`] from the seed's digest.
 pub(crate) fn suffix_of_digest(seed: u64, index: impl TryInto<u64>) -> Suffix {
-    const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
     /// The suffix is the hash's five lowest digits in base 27: one 64-bit division
     /// leaves them all, and 32-bit arithmetic splits them.
     const FIVE_DIGITS: u64 = 27 * 27 * 27 * 27 * 27;
@@ -437,7 +439,6 @@ mod tests {
     /// fixtures were named with).
     #[test]
     fn suffix_digits_are_the_hash_in_base_27() {
-        const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
         for (seed, index) in [("web-7d9f8c6b5-x5k2q", 0_u64), ("", 1), ("a", u64::MAX)]
             .into_iter()
             .chain((0..500).map(|index| ("db-0", index * 7919)))
