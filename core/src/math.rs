@@ -1,4 +1,4 @@
-//! Floating-point helpers the scheduler's formulas need and `core` does not offer.
+//! Arithmetic helpers the scheduler's formulas need and `core` does not offer.
 //!
 //! `f64::sqrt` lives in `std` only. kubefit-core keeps serde as its single required
 //! dependency, so the square root is written here once: exact integer square root of
@@ -11,6 +11,21 @@
 //! scheduler's logarithms are Go's rather than the correctly rounded ones (they differ by
 //! at most one ulp, e.g. for ln 3; the unit tests bound the distance to `std`). `round` is Go's
 //! `math.Round` (halves away from zero).
+//!
+//! [`saturating_mul`] is `i64::saturating_mul` without its overflow check where the
+//! factors are small enough not to overflow: wasm32 has no 128-bit multiply, so the check
+//! is a call to a software routine, and scores multiply on every node for every pod.
+
+/// `a.saturating_mul(b)`, with a plain multiply when the magnitudes' bit lengths add up
+/// to at most 63 (the product is then below 2^63).
+#[must_use]
+pub fn saturating_mul(a: i64, b: i64) -> i64 {
+    if a.unsigned_abs().leading_zeros() + b.unsigned_abs().leading_zeros() >= 65 {
+        a.wrapping_mul(b)
+    } else {
+        a.saturating_mul(b)
+    }
+}
 
 /// The correctly rounded square root; NaN for negative inputs and NaN.
 #[must_use]
@@ -135,6 +150,39 @@ pub fn round(x: f64) -> i64 {
 
 #[cfg(test)]
 mod tests {
+    /// The fast path agrees with `i64::saturating_mul` at the edges of its bound.
+    #[test]
+    fn saturating_mul_matches_the_checked_one() {
+        let values = [
+            0,
+            1,
+            -1,
+            100,
+            -100,
+            i64::from(i32::MAX),
+            i64::from(i32::MIN),
+            1 << 31,
+            1 << 32,
+            (1 << 32) - 1,
+            -(1 << 32),
+            1 << 62,
+            i64::MAX,
+            i64::MIN,
+            i64::MIN + 1,
+            3_037_000_499,
+            3_037_000_500,
+        ];
+        for a in values {
+            for b in values {
+                assert_eq!(
+                    super::saturating_mul(a, b),
+                    a.saturating_mul(b),
+                    "{a} * {b}"
+                );
+            }
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -890,7 +890,7 @@ fn totals(scores: &[(String, i64, Vec<i64>)], count: usize) -> Vec<i64> {
     let mut totals = alloc::vec![0i64; count];
     for (_, weight, values) in scores {
         for (total, value) in totals.iter_mut().zip(values) {
-            *total = total.saturating_add(value.saturating_mul(*weight));
+            *total = total.saturating_add(crate::math::saturating_mul(*value, *weight));
         }
     }
     totals

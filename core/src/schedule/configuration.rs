@@ -11,7 +11,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::framework::{FrameworkProfile, DEFAULT_FILTERS, DEFAULT_SCORES};
-use super::plugins::node_resources_fit::{ScoredResource, Strategy};
+use super::plugins::node_resources_fit::{Resource, ScoredResource, Strategy};
 use crate::model::{KubeSchedulerConfiguration, PluginSet, ResourceSpec};
 
 fn disables(sets: &[&PluginSet], name: &str) -> bool {
@@ -31,7 +31,7 @@ fn scored_resources(specs: &[ResourceSpec]) -> Vec<ScoredResource> {
     specs
         .iter()
         .map(|spec| ScoredResource {
-            name: spec.name.clone(),
+            resource: Resource::named(&spec.name),
             weight: if spec.weight == 0 { 1 } else { spec.weight },
         })
         .collect()

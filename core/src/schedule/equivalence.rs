@@ -713,7 +713,7 @@ impl<'p> Class<'p> {
             .enumerate()
             .fold(0i64, |total, (index, score)| {
                 let value = self.score(node, index, bounds);
-                total.saturating_add(value.saturating_mul(score.weight))
+                total.saturating_add(crate::math::saturating_mul(value, score.weight))
             })
     }
 

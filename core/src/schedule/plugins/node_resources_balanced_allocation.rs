@@ -18,7 +18,7 @@ pub const NAME: &str = "NodeResourcesBalancedAllocation";
 pub fn skips(resources: &[ScoredResource], pod: &PodUsage) -> bool {
     resources
         .iter()
-        .all(|resource| pod.requested.get(&resource.name) == 0)
+        .all(|resource| pod.requested.get(resource.resource.name()) == 0)
 }
 
 /// How many resources' fractions are kept without allocating.
@@ -33,7 +33,8 @@ pub fn score(resources: &[ScoredResource], node: &NodeInfo<'_>, pod: &PodUsage) 
     let mut spilled: Vec<f64> = Vec::new();
     let mut count = 0_usize;
     for resource in resources {
-        let (allocatable, requested) = allocatable_and_requested(node, pod, &resource.name, true);
+        let (allocatable, requested) =
+            allocatable_and_requested(node, pod, &resource.resource, true);
         if allocatable == 0 {
             continue;
         }
@@ -75,14 +76,14 @@ pub fn score(resources: &[ScoredResource], node: &NodeInfo<'_>, pod: &PodUsage) 
 mod tests {
     use super::*;
     use crate::model::Node;
+    use crate::schedule::plugins::node_resources_fit::Resource;
     use crate::schedule::resources::Resources;
-    use alloc::string::String;
 
     fn scored(names: &[&str]) -> Vec<ScoredResource> {
         names
             .iter()
             .map(|name| ScoredResource {
-                name: String::from(*name),
+                resource: Resource::named(name),
                 weight: 1,
             })
             .collect()

@@ -101,11 +101,49 @@ pub enum Strategy {
     RequestedToCapacityRatio(Vec<(i64, i64)>),
 }
 
+/// A resource the scores look up on every node: the three a node keeps as fields,
+/// resolved from the name once rather than compared on every node, or another by name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resource {
+    /// `cpu`.
+    Cpu,
+    /// `memory`.
+    Memory,
+    /// `ephemeral-storage`.
+    EphemeralStorage,
+    /// Any other (extended resources, hugepages).
+    Scalar(String),
+}
+
+impl Resource {
+    /// The resource of a name.
+    #[must_use]
+    pub fn named(name: &str) -> Self {
+        match name {
+            "cpu" => Self::Cpu,
+            "memory" => Self::Memory,
+            "ephemeral-storage" => Self::EphemeralStorage,
+            other => Self::Scalar(other.into()),
+        }
+    }
+
+    /// Its name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        match self {
+            Self::Cpu => "cpu",
+            Self::Memory => "memory",
+            Self::EphemeralStorage => "ephemeral-storage",
+            Self::Scalar(name) => name,
+        }
+    }
+}
+
 /// A scored resource and its weight.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScoredResource {
-    /// The resource name.
-    pub name: String,
+    /// The resource.
+    pub resource: Resource,
     /// Its weight.
     pub weight: i64,
 }
@@ -115,11 +153,11 @@ pub struct ScoredResource {
 pub fn default_resources() -> Vec<ScoredResource> {
     alloc::vec![
         ScoredResource {
-            name: "cpu".into(),
+            resource: Resource::Cpu,
             weight: 1
         },
         ScoredResource {
-            name: "memory".into(),
+            resource: Resource::Memory,
             weight: 1
         },
     ]
@@ -133,11 +171,11 @@ pub fn default_resources() -> Vec<ScoredResource> {
 pub fn allocatable_and_requested(
     node: &NodeInfo<'_>,
     pod: &PodUsage,
-    resource: &str,
+    resource: &Resource,
     use_requested: bool,
 ) -> (i64, i64) {
     match resource {
-        "cpu" => {
+        Resource::Cpu => {
             let (node_cpu, pod_cpu) = if use_requested {
                 (node.requested.milli_cpu, pod.requested.milli_cpu)
             } else {
@@ -145,7 +183,7 @@ pub fn allocatable_and_requested(
             };
             (node.allocatable.milli_cpu, node_cpu.saturating_add(pod_cpu))
         }
-        "memory" => {
+        Resource::Memory => {
             let (node_memory, pod_memory) = if use_requested {
                 (node.requested.memory, pod.requested.memory)
             } else {
@@ -156,13 +194,13 @@ pub fn allocatable_and_requested(
                 node_memory.saturating_add(pod_memory),
             )
         }
-        "ephemeral-storage" => (
+        Resource::EphemeralStorage => (
             node.allocatable.ephemeral_storage,
             node.requested
                 .ephemeral_storage
                 .saturating_add(pod.requested.ephemeral_storage),
         ),
-        name => {
+        Resource::Scalar(name) => {
             let wanted = pod.requested.get(name);
             let present = node
                 .allocatable
@@ -193,7 +231,8 @@ pub fn score(
     let mut total = 0i64;
     let mut weights = 0i64;
     for resource in resources {
-        let (allocatable, requested) = allocatable_and_requested(node, pod, &resource.name, false);
+        let (allocatable, requested) =
+            allocatable_and_requested(node, pod, &resource.resource, false);
         if allocatable == 0 {
             continue;
         }
@@ -214,7 +253,7 @@ pub fn score(
                 score
             }
         };
-        total = total.saturating_add(resource_score.saturating_mul(resource.weight));
+        total = total.saturating_add(crate::math::saturating_mul(resource_score, resource.weight));
         weights = weights.saturating_add(resource.weight);
     }
     if weights == 0 {
@@ -233,7 +272,7 @@ pub fn least_requested(requested: i64, capacity: i64, max: i64) -> i64 {
     if capacity == 0 || requested > capacity {
         return 0;
     }
-    capacity.saturating_sub(requested).saturating_mul(max) / capacity
+    crate::math::saturating_mul(capacity.saturating_sub(requested), max) / capacity
 }
 
 /// 1.11: `(requested * max) / capacity`, 0 when the capacity is 0 or exceeded.

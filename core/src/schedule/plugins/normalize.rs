@@ -21,7 +21,7 @@ pub fn normalized(score: i64, highest: i64, max_score: i64, reverse: bool) -> i6
     if highest == 0 {
         return if reverse { max_score } else { score };
     }
-    let scaled = max_score.saturating_mul(score) / highest;
+    let scaled = crate::math::saturating_mul(max_score, score) / highest;
     if reverse {
         max_score - scaled
     } else {

@@ -5,7 +5,7 @@
 //! either is **≥ 1**, else `int((1 - |cpu - memory|) * 10)` truncated from a float64.
 
 use super::{truncate, MAX_PRIORITY_F64};
-use crate::schedule::plugins::node_resources_fit::allocatable_and_requested;
+use crate::schedule::plugins::node_resources_fit::{allocatable_and_requested, Resource};
 use crate::schedule::snapshot::{NodeInfo, PodUsage};
 
 #[allow(clippy::cast_precision_loss)]
@@ -20,8 +20,8 @@ fn fraction(requested: i64, capacity: i64) -> f64 {
 /// The node's score.
 #[must_use]
 pub fn score(node: &NodeInfo<'_>, pod: &PodUsage) -> i64 {
-    let (cpu_capacity, cpu) = allocatable_and_requested(node, pod, "cpu", false);
-    let (memory_capacity, memory) = allocatable_and_requested(node, pod, "memory", false);
+    let (cpu_capacity, cpu) = allocatable_and_requested(node, pod, &Resource::Cpu, false);
+    let (memory_capacity, memory) = allocatable_and_requested(node, pod, &Resource::Memory, false);
     let cpu = fraction(cpu, cpu_capacity);
     let memory = fraction(memory, memory_capacity);
     if cpu >= 1.0 || memory >= 1.0 {

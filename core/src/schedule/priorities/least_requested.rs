@@ -5,14 +5,16 @@
 //! integer mean of cpu and memory.
 
 use crate::schedule::legacy::MAX_PRIORITY;
-use crate::schedule::plugins::node_resources_fit::{allocatable_and_requested, least_requested};
+use crate::schedule::plugins::node_resources_fit::{
+    allocatable_and_requested, least_requested, Resource,
+};
 use crate::schedule::snapshot::{NodeInfo, PodUsage};
 
 /// The node's score.
 #[must_use]
 pub fn score(node: &NodeInfo<'_>, pod: &PodUsage) -> i64 {
-    let (cpu_capacity, cpu) = allocatable_and_requested(node, pod, "cpu", false);
-    let (memory_capacity, memory) = allocatable_and_requested(node, pod, "memory", false);
+    let (cpu_capacity, cpu) = allocatable_and_requested(node, pod, &Resource::Cpu, false);
+    let (memory_capacity, memory) = allocatable_and_requested(node, pod, &Resource::Memory, false);
     (least_requested(cpu, cpu_capacity, MAX_PRIORITY)
         + least_requested(memory, memory_capacity, MAX_PRIORITY))
         / 2

@@ -4,14 +4,16 @@
 //! non-zero requests (0 when the capacity is 0 or exceeded), then the integer mean.
 
 use crate::schedule::legacy::MAX_PRIORITY;
-use crate::schedule::plugins::node_resources_fit::{allocatable_and_requested, most_requested};
+use crate::schedule::plugins::node_resources_fit::{
+    allocatable_and_requested, most_requested, Resource,
+};
 use crate::schedule::snapshot::{NodeInfo, PodUsage};
 
 /// The node's score.
 #[must_use]
 pub fn score(node: &NodeInfo<'_>, pod: &PodUsage) -> i64 {
-    let (cpu_capacity, cpu) = allocatable_and_requested(node, pod, "cpu", false);
-    let (memory_capacity, memory) = allocatable_and_requested(node, pod, "memory", false);
+    let (cpu_capacity, cpu) = allocatable_and_requested(node, pod, &Resource::Cpu, false);
+    let (memory_capacity, memory) = allocatable_and_requested(node, pod, &Resource::Memory, false);
     (most_requested(cpu, cpu_capacity, MAX_PRIORITY)
         + most_requested(memory, memory_capacity, MAX_PRIORITY))
         / 2

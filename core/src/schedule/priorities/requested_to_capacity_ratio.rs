@@ -9,7 +9,7 @@
 
 use alloc::vec::Vec;
 
-use crate::schedule::plugins::node_resources_fit::allocatable_and_requested;
+use crate::schedule::plugins::node_resources_fit::{allocatable_and_requested, Resource};
 use crate::schedule::snapshot::{NodeInfo, PodUsage};
 
 /// The default shape: `(0, 10), (100, 0)` (a least-requested variant).
@@ -54,8 +54,8 @@ fn resource_score(shape: &[(i64, i64)], requested: i64, capacity: i64) -> i64 {
 /// The node's score.
 #[must_use]
 pub fn score(shape: &[(i64, i64)], node: &NodeInfo<'_>, pod: &PodUsage) -> i64 {
-    let (cpu_capacity, cpu) = allocatable_and_requested(node, pod, "cpu", false);
-    let (memory_capacity, memory) = allocatable_and_requested(node, pod, "memory", false);
+    let (cpu_capacity, cpu) = allocatable_and_requested(node, pod, &Resource::Cpu, false);
+    let (memory_capacity, memory) = allocatable_and_requested(node, pod, &Resource::Memory, false);
     (resource_score(shape, cpu, cpu_capacity) + resource_score(shape, memory, memory_capacity)) / 2
 }
 
