@@ -242,7 +242,22 @@ pub fn run(
     pods: &[&PodEntry],
     evict: &mut dyn FnMut(usize) -> Result<(), String>,
 ) -> Descheduling {
-    run_with(policy, nodes, pods, Options::default(), evict)
+    let bound = bound_positions(nodes, pods);
+    run_with(policy, nodes, pods, &bound, Options::default(), evict)
+}
+
+/// Per pod, the position in `nodes` of the node its `spec.nodeName` names, for the bound
+/// ones (what [`run_with`] takes from a caller that already knows where its pods are).
+#[must_use]
+pub fn bound_positions(nodes: &[Node], pods: &[&PodEntry]) -> Vec<Option<usize>> {
+    let positions = NodeIndex::new(nodes.iter().map(|node| node.metadata.name.as_str()));
+    pods.iter()
+        .map(|entry| {
+            (entry.state == PodState::Bound)
+                .then(|| positions.get(&entry.pod.spec.node_name))
+                .flatten()
+        })
+        .collect()
 }
 
 /// [`run`] with the descheduler's flags.
@@ -258,10 +273,13 @@ pub fn run(
 /// kubefit's stand-in for the API list order (namespace, then name). Only
 /// LowNodeUtilization orders pods by QoS class; the OpenShift 3.11 documentation's "best
 /// effort pods are evicted before Burstable and Guaranteed pods" holds for it alone.
+///
+/// `bound` gives each pod's node as a position in `nodes` ([`bound_positions`]).
 pub fn run_with(
     policy: &DeschedulerPolicy,
     nodes: &[Node],
     pods: &[&PodEntry],
+    bound: &[Option<usize>],
     options: Options,
     evict: &mut dyn FnMut(usize) -> Result<(), String>,
 ) -> Descheduling {
@@ -275,7 +293,10 @@ pub fn run_with(
         ..Descheduling::default()
     };
     let mut ready = Vec::new();
+    // Per node of `nodes`, its position among the ready ones.
+    let mut ready_position = Vec::with_capacity(nodes.len());
     for node in nodes {
+        ready_position.push(node::is_ready(node).then_some(ready.len()));
         if node::is_ready(node) {
             outcome.ready_nodes.push(node.metadata.name.clone());
             ready.push(node);
@@ -296,7 +317,10 @@ pub fn run_with(
         }
         return outcome;
     }
-    let mut context = Context::new(ready, pods, options, evict);
+    let on_ready_node = bound
+        .iter()
+        .map(|node| node.and_then(|node| ready_position.get(node).copied().flatten()));
+    let mut context = Context::new(ready, pods, on_ready_node, options, evict);
     outcome.protected = context.protected();
     for name in STRATEGIES {
         let mut report = StrategyRun::new(name);
@@ -382,22 +406,20 @@ struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
+    /// `on_ready_node` gives each pod's node as a position in `nodes`, the ready ones.
     fn new(
         nodes: Vec<&'a Node>,
         pods: &'a [&'a PodEntry],
+        on_ready_node: impl Iterator<Item = Option<usize>>,
         options: Options,
         evict: &'a mut dyn FnMut(usize) -> Result<(), String>,
     ) -> Self {
-        let positions = NodeIndex::new(nodes.iter().map(|node| node.metadata.name.as_str()));
         let mut on_node = alloc::vec![Vec::new(); nodes.len()];
         let mut evictable = alloc::vec![false; pods.len()];
-        for (index, entry) in pods.iter().enumerate() {
+        for ((index, entry), position) in pods.iter().enumerate().zip(on_ready_node) {
             // `ListPodsOnANode`: `spec.nodeName` is the node, phase neither Succeeded nor
             // Failed (kubefit's `Terminated`); pending and rejected pods are not bound.
-            if entry.state != PodState::Bound {
-                continue;
-            }
-            let Some(position) = positions.get(&entry.pod.spec.node_name) else {
+            let Some(position) = position.filter(|_| entry.state == PodState::Bound) else {
                 continue;
             };
             if let Some(list) = on_node.get_mut(position) {
@@ -427,7 +449,7 @@ impl<'a> Context<'a> {
     fn protected(&self) -> Vec<Protected> {
         let mut protected = Vec::new();
         for (position, list) in self.on_node.iter().enumerate() {
-            for &index in list {
+            for &index in list.iter().filter(|&&index| !self.is_evictable(index)) {
                 let Some(entry) = self.pods.get(index) else {
                     continue;
                 };
@@ -644,14 +666,21 @@ pub(crate) mod testing {
                 Ok(())
             }
         };
-        let ready = nodes
-            .iter()
-            .filter(|node| super::node::is_ready(node))
+        let ready: Vec<Node> = nodes
+            .into_iter()
+            .filter(super::node::is_ready)
             .collect();
+        let bound = super::bound_positions(&ready, &entries);
         let options = Options {
             max_pods_to_evict_per_node: max_per_node,
         };
-        let mut context = Context::new(ready, &entries, options, &mut evict);
+        let mut context = Context::new(
+            ready.iter().collect(),
+            &entries,
+            bound.into_iter(),
+            options,
+            &mut evict,
+        );
         match name {
             remove_duplicates::NAME => remove_duplicates::run(&mut context, &mut report),
             low_node_utilization::NAME => {
@@ -752,7 +781,8 @@ mod tests {
         let options = Options {
             max_pods_to_evict_per_node: 1,
         };
-        let outcome = run_with(&policy, &nodes, &pods, options, &mut |_| Ok(()));
+        let bound = bound_positions(&nodes, &pods);
+        let outcome = run_with(&policy, &nodes, &pods, &bound, options, &mut |_| Ok(()));
         let names: Vec<&str> = outcome.strategies.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, STRATEGIES);
         assert_eq!(

@@ -1845,14 +1845,18 @@ impl<'c> World<'c> {
         };
         self.live.refresh(&self.nodes);
         // The pods the API lists: running and terminating ones (not yet gone).
-        let (listed, positions): (Vec<&PodEntry>, Vec<usize>) = self
-            .pods
-            .iter()
-            .zip(&self.life)
-            .enumerate()
-            .filter(|(_, (_, life))| matches!(life, Life::Running | Life::Terminating { .. }))
-            .map(|(index, (entry, _))| (&**entry, index))
-            .unzip();
+        let mut listed: Vec<&PodEntry> = Vec::new();
+        let mut positions = Vec::new();
+        // Where each listed pod is, as a position among the live nodes.
+        let mut bound = Vec::new();
+        for (index, (entry, life)) in self.pods.iter().zip(&self.life).enumerate() {
+            if matches!(life, Life::Running | Life::Terminating { .. }) {
+                listed.push(entry);
+                positions.push(index);
+                let node = self.node_of.get(index).copied().flatten();
+                bound.push(node.and_then(|node| self.live.position(node)));
+            }
+        }
         let budgets = &mut self.budgets;
         let life = &self.life;
         let mut evict = |index: usize| {
@@ -1865,7 +1869,14 @@ impl<'c> World<'c> {
                 _ => Ok(()),
             }
         };
-        let mut outcome = crate::descheduler::run(policy, &self.live.nodes, &listed, &mut evict);
+        let mut outcome = crate::descheduler::run_with(
+            policy,
+            &self.live.nodes,
+            &listed,
+            &bound,
+            crate::descheduler::Options::default(),
+            &mut evict,
+        );
         for (index, _) in &mut outcome.evicted {
             *index = positions.get(*index).copied().unwrap_or(usize::MAX);
         }
