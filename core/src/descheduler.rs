@@ -666,10 +666,7 @@ pub(crate) mod testing {
                 Ok(())
             }
         };
-        let ready: Vec<Node> = nodes
-            .into_iter()
-            .filter(super::node::is_ready)
-            .collect();
+        let ready: Vec<Node> = nodes.into_iter().filter(super::node::is_ready).collect();
         let bound = super::bound_positions(&ready, &entries);
         let options = Options {
             max_pods_to_evict_per_node: max_per_node,

@@ -47,6 +47,8 @@ type Subset = Option<(Vec<bool>, Vec<&'static str>)>;
 struct Class<'p> {
     /// The pod the entries were computed for (index into the cluster's pods).
     pod: usize,
+    /// Its [`request_digest`].
+    digest: u64,
     /// The cycle prepared for the class's first pod, kept up to date with every change
     /// of pods on nodes up to `clock` ([`Cycle::follow`]); `None` when it must be
     /// prepared again.
@@ -148,8 +150,10 @@ impl<'p> EquivalenceCache<'p> {
             return Lookup::Full(profile.prepare(snapshot, pod));
         };
         let node_count = snapshot.nodes.len();
+        let digest = request_digest(entry);
         let found = self.classes.iter().position(|class| {
-            class.stamps.len() == node_count
+            class.digest == digest
+                && class.stamps.len() == node_count
                 && snapshot
                     .pod(class.pod)
                     .is_some_and(|other| equivalent(other, entry))
@@ -163,7 +167,8 @@ impl<'p> EquivalenceCache<'p> {
                 let shared = match &prepared {
                     Prepared::Filter { cycle, only } if cycle.reads_only_its_spec(snapshot) => {
                         self.classes.iter().position(|class| {
-                            class.spec_only
+                            class.digest == digest
+                                && class.spec_only
                                 && class.stamps.len() == node_count
                                 && class.only == *only
                                 && snapshot
@@ -181,6 +186,7 @@ impl<'p> EquivalenceCache<'p> {
             }
         };
         class.pod = pod;
+        class.digest = digest;
         self.tick = self.tick.saturating_add(1);
         class.used = self.tick;
         let lookup = self.refresh(&mut class, profile, snapshot, pod, fresh);
@@ -523,6 +529,7 @@ impl<'p> Class<'p> {
     fn new(node_count: usize) -> Self {
         let mut class = Self {
             pod: 0,
+            digest: 0,
             cycle: None,
             only: None,
             scores: Vec::new(),
@@ -825,6 +832,19 @@ impl<'p> Class<'p> {
     }
 }
 
+/// A digest of what [`alike_by_spec`] compares first (priority, QoS class and requests):
+/// pods alike by spec have the same, so the classes of other digests are passed over
+/// without comparing their specs (pods of many templates alternate in the queue).
+fn request_digest(entry: &PodEntry) -> u64 {
+    let mut digest = crate::digest::fnv1a(crate::digest::EMPTY, &entry.priority.to_le_bytes());
+    digest = crate::digest::fnv1a(digest, &[entry.qos as u8]);
+    for (name, quantity) in &entry.requests {
+        digest = crate::digest::fnv1a(digest, name.as_bytes());
+        digest = crate::digest::fnv1a(digest, &quantity.milli_value().to_le_bytes());
+    }
+    digest
+}
+
 /// True if two pods look the same to every filter and node-local score: the same spec
 /// (but for names no plugin reads), namespace, labels, annotations, owners, effective
 /// requests, priority and QoS class. Pod names, uids and timestamps differ within a
@@ -963,4 +983,28 @@ fn same_volume(a: &Volume, b: &Volume) -> bool {
         && *rbd == b.rbd
         && *iscsi == b.iscsi
         && *ephemeral == b.ephemeral
+}
+
+#[cfg(test)]
+mod tests {
+    use super::request_digest;
+    use crate::cluster::{PodEntry, PodState};
+    use crate::schedule::predicates::testing::pod;
+
+    /// Requests equal in value but spelled differently have one digest (the cache would
+    /// otherwise keep two classes for one spec), and different requests differ.
+    #[test]
+    fn request_digests_read_values_not_spellings() {
+        let digest = |containers: &[(Option<&str>, Option<&str>)]| {
+            request_digest(&PodEntry::new(pod("p", containers), PodState::Pending, 0))
+        };
+        assert_eq!(
+            digest(&[(Some("1"), Some("1Ki"))]),
+            digest(&[(Some("1000m"), Some("1024"))])
+        );
+        assert_ne!(
+            digest(&[(Some("1"), Some("1Ki"))]),
+            digest(&[(Some("1"), Some("1k"))])
+        );
+    }
 }
