@@ -63,8 +63,9 @@ pub struct PodEntry {
     pub priority: i32,
     /// The QoS class.
     pub qos: QosClass,
-    /// Effective requests (`PodRequests`).
-    pub requests: ResourceList,
+    /// Effective requests (`PodRequests`), shared by the copies of the entry (the
+    /// timeline's views copy every entry for each round of placing).
+    pub requests: Arc<ResourceList>,
     /// Why admission rejected the pod.
     pub rejection: Option<String>,
     /// The owner that would create this pod, for pods kubefit generated.
@@ -88,7 +89,7 @@ impl PodEntry {
             state,
             priority,
             qos: resources::qos_class(&pod.spec),
-            requests: resources::pod_requests(&pod.spec),
+            requests: Arc::new(resources::pod_requests(&pod.spec)),
             rejection: None,
             generated_from: None,
             spans: None,

@@ -178,7 +178,7 @@ impl Report {
                     state: entry.state,
                     priority: entry.priority,
                     qos_class: entry.qos,
-                    requests: entry.requests.clone(),
+                    requests: ResourceList::clone(&entry.requests),
                     generated_from: entry.generated_from.clone(),
                     rejection: entry.rejection.clone(),
                 })
@@ -213,7 +213,7 @@ fn node_rows(nodes: &[Node], pods: &[crate::cluster::PodEntry]) -> Vec<NodeRow> 
             continue;
         };
         *pods += 1;
-        for (name, quantity) in &entry.requests {
+        for (name, quantity) in entry.requests.iter() {
             let sum = match requested.get(name) {
                 Some(current) => resources::saturating_add(*current, *quantity),
                 None => *quantity,

@@ -232,7 +232,7 @@ fn node_usage<'a>(context: &Context<'a>, position: usize) -> Option<NodeUsage<'a
         if class == QosClass::BestEffort {
             continue;
         }
-        let requests: ResourceList = pods::requests(entry);
+        let requests = pods::requests(entry);
         if let Some(request) = requests.get("cpu") {
             cpu = saturating_add(cpu, *request);
         }

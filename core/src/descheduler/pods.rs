@@ -14,6 +14,8 @@
 //! The two agree for pods without init containers, overhead or pod-level resources, so
 //! those reuse the entry's values.
 
+use alloc::sync::Arc;
+
 use crate::cluster::PodEntry;
 use crate::model::{Container, PodSpec, ResourceList};
 use crate::quantity::Quantity;
@@ -37,12 +39,12 @@ pub(super) fn qos(entry: &PodEntry) -> QosClass {
 }
 
 /// The requests 1.9's `PodRequestsAndLimits` gives.
-pub(super) fn requests(entry: &PodEntry) -> ResourceList {
+pub(super) fn requests(entry: &PodEntry) -> Arc<ResourceList> {
     let spec = &entry.pod.spec;
     if !differs_from_current(spec) {
-        return entry.requests.clone();
+        return Arc::clone(&entry.requests);
     }
-    resources::pod_requests(&PodSpec {
+    Arc::new(resources::pod_requests(&PodSpec {
         containers: spec.containers.clone(),
         init_containers: spec
             .init_containers
@@ -53,7 +55,7 @@ pub(super) fn requests(entry: &PodEntry) -> ResourceList {
             })
             .collect(),
         ..PodSpec::default()
-    })
+    }))
 }
 
 /// 1.9's `GetResourceRequest`: the containers' requests summed per container (cpu in

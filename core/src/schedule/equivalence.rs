@@ -838,7 +838,7 @@ impl<'p> Class<'p> {
 fn request_digest(entry: &PodEntry) -> u64 {
     let mut digest = crate::digest::fnv1a(crate::digest::EMPTY, &entry.priority.to_le_bytes());
     digest = crate::digest::fnv1a(digest, &[entry.qos as u8]);
-    for (name, quantity) in &entry.requests {
+    for (name, quantity) in entry.requests.iter() {
         digest = crate::digest::fnv1a(digest, name.as_bytes());
         digest = crate::digest::fnv1a(digest, &quantity.milli_value().to_le_bytes());
     }
