@@ -246,17 +246,13 @@ pub fn run(
     run_with(policy, nodes, pods, &bound, Options::default(), evict)
 }
 
-/// Per pod, the position in `nodes` of the node its `spec.nodeName` names, for the bound
-/// ones (what [`run_with`] takes from a caller that already knows where its pods are).
+/// Per pod, the position in `nodes` of the node its `spec.nodeName` names (what
+/// [`run_with`] takes from a caller that already knows where its pods are).
 #[must_use]
 pub fn bound_positions(nodes: &[Node], pods: &[&PodEntry]) -> Vec<Option<usize>> {
     let positions = NodeIndex::new(nodes.iter().map(|node| node.metadata.name.as_str()));
     pods.iter()
-        .map(|entry| {
-            (entry.state == PodState::Bound)
-                .then(|| positions.get(&entry.pod.spec.node_name))
-                .flatten()
-        })
+        .map(|entry| positions.get(&entry.pod.spec.node_name))
         .collect()
 }
 
@@ -296,8 +292,9 @@ pub fn run_with(
     // Per node of `nodes`, its position among the ready ones.
     let mut ready_position = Vec::with_capacity(nodes.len());
     for node in nodes {
-        ready_position.push(node::is_ready(node).then_some(ready.len()));
-        if node::is_ready(node) {
+        let is_ready = node::is_ready(node);
+        ready_position.push(is_ready.then_some(ready.len()));
+        if is_ready {
             outcome.ready_nodes.push(node.metadata.name.clone());
             ready.push(node);
         } else {
