@@ -16,7 +16,7 @@ use super::plugins::{
     node_resources_balanced_allocation, node_resources_fit, node_unschedulable, node_volume_limits,
     pod_topology_spread, taint_toleration, volume_binding, volume_restrictions, volume_zone,
 };
-use super::snapshot::{Change, NodeInfo, PodUsage, Snapshot};
+use super::snapshot::{pod_host_ports, Change, HostPort, NodeInfo, PodUsage, Snapshot};
 use super::status::{Code, Status};
 use super::{Cycle, NodeLocalScore, Prepared, Profile, Reach, Reduce, Version};
 use crate::cluster::PodEntry;
@@ -337,6 +337,7 @@ impl Profile for FrameworkProfile {
                 cluster: snapshot.cluster,
                 entry,
                 request: snapshot.accounting.request(entry),
+                host_ports: pod_host_ports(&entry.pod, snapshot.accounting).collect(),
                 images,
                 required_matches: self
                     .filters
@@ -406,6 +407,8 @@ struct FrameworkCycle<'a> {
     cluster: &'a crate::cluster::Cluster,
     entry: &'a PodEntry,
     request: PodUsage,
+    /// The host ports the pod asks for (NodePorts).
+    host_ports: Vec<HostPort>,
     /// ImageLocality's view of the pod's images.
     images: image_locality::PodImages,
     /// NodeAffinity's filter verdicts for the pod's selector and terms (`None`: it has
@@ -453,7 +456,7 @@ impl<'a> FrameworkCycle<'a> {
                 .required_matches
                 .as_ref()
                 .map_or_else(Status::success, |matches| matches.filter(node, info.node)),
-            FilterPlugin::NodePorts => node_ports::filter(pod, info),
+            FilterPlugin::NodePorts => node_ports::filter(&self.host_ports, info),
             FilterPlugin::NodeResourcesFit => {
                 node_resources_fit::filter(&self.request.requested, info)
             }

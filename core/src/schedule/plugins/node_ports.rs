@@ -4,8 +4,7 @@
 //! `pkg/scheduler/framework/types.go` (`HostPortInfo`): a wanted `0.0.0.0` port collides
 //! with the same protocol and port on any IP, and a used `0.0.0.0` with any wanted IP.
 
-use crate::model::Pod;
-use crate::schedule::snapshot::{pod_host_ports, Accounting, NodeInfo};
+use crate::schedule::snapshot::{HostPort, NodeInfo};
 use crate::schedule::status::Status;
 
 /// The plugin name.
@@ -14,10 +13,11 @@ pub const NAME: &str = "NodePorts";
 /// Upstream's reason.
 pub const REASON: &str = "node(s) didn't have free ports for the requested pod ports";
 
-/// Filter.
+/// Filter, given the host ports the pod asks for (`pod_host_ports`, listed once per pod:
+/// without any, upstream's PreFilter skips the plugin).
 #[must_use]
-pub fn filter(pod: &Pod, node: &NodeInfo<'_>) -> Status {
-    let conflict = pod_host_ports(pod, Accounting::Current).any(|wanted| {
+pub fn filter(wanted: &[HostPort], node: &NodeInfo<'_>) -> Status {
+    let conflict = wanted.iter().any(|wanted| {
         node.used_ports
             .iter()
             .any(|used| wanted.conflicts_with(used))

@@ -36,20 +36,17 @@ pub fn filter(pod: &Pod, node: &Node) -> Status {
 /// is empty or PreferNoSchedule.
 #[must_use]
 pub fn count_intolerable(pod: &Pod, node: &Node) -> i64 {
-    let tolerations: Vec<_> = pod
-        .spec
-        .tolerations
-        .iter()
-        .filter(|toleration| matches!(toleration.effect.as_str(), "" | "PreferNoSchedule"))
-        .cloned()
-        .collect();
+    let tolerated = |taint| {
+        pod.spec.tolerations.iter().any(|toleration| {
+            matches!(toleration.effect.as_str(), "" | "PreferNoSchedule")
+                && taints::tolerates(toleration, taint)
+        })
+    };
     let count = node
         .spec
         .taints
         .iter()
-        .filter(|taint| {
-            taint.effect == "PreferNoSchedule" && !taints::tolerated(&tolerations, taint)
-        })
+        .filter(|taint| taint.effect == "PreferNoSchedule" && !tolerated(taint))
         .count();
     i64::try_from(count).unwrap_or(i64::MAX)
 }
