@@ -37,7 +37,7 @@ use crate::report::disruption::{
 };
 use crate::report::scheduling::Outcome as Placed;
 use crate::report::words::Words;
-use crate::schedule::snapshot::PodUsage;
+use crate::schedule::snapshot::Footprint;
 use crate::schedule::{self, ScheduleOptions, Version};
 use budget::Budgets;
 use drain::{Decision, Flags};
@@ -212,9 +212,9 @@ struct World<'c> {
     /// Replacements waiting for a node, and whether the cluster changed since they last
     /// tried.
     waiting: Vec<usize>,
-    /// Per pod, what it adds to a node as the scheduler counts it, once a round of placing
-    /// worked it out: kept for the next round's snapshot.
-    usage: Vec<Option<PodUsage>>,
+    /// Per pod, what it brings to a node as the scheduler counts it, once a round of
+    /// placing worked it out: kept for the next round's snapshot.
+    footprints: Vec<Option<Footprint>>,
     changed: bool,
     /// Which eviction each replacement replaces.
     replaces: BTreeMap<usize, usize>,
@@ -310,7 +310,7 @@ impl<'c> World<'c> {
             machines,
             drains: Vec::new(),
             waiting: Vec::new(),
-            usage: Vec::new(),
+            footprints: Vec::new(),
             changed: false,
             replaces: BTreeMap::new(),
             reported_pending: BTreeSet::new(),
@@ -1030,10 +1030,10 @@ impl<'c> World<'c> {
             ..Cluster::default()
         };
         let mut from_view: BTreeMap<String, usize> = BTreeMap::new();
-        // Each view pod's index among the timeline's pods, and its usage if known.
+        // Each view pod's index among the timeline's pods, and its footprint if known.
         let mut in_view = Vec::new();
-        let mut usage = Vec::new();
-        self.usage.resize_with(self.pods.len(), || None);
+        let mut footprints = Vec::new();
+        self.footprints.resize_with(self.pods.len(), || None);
         for (index, (entry, life)) in self.pods.iter().zip(&self.life).enumerate() {
             match life {
                 // Terminating pods still hold their room until they are gone.
@@ -1053,17 +1053,17 @@ impl<'c> World<'c> {
                 Life::Gone | Life::Elsewhere => continue,
             }
             in_view.push(index);
-            usage.push(self.usage.get_mut(index).and_then(Option::take));
+            footprints.push(self.footprints.get_mut(index).and_then(Option::take));
         }
         let options = ScheduleOptions {
             version: Some(self.version),
             max_node_verdicts: Some(0),
             ..self.schedule.clone()
         };
-        let (scheduling, usage) = schedule::run_with_usage(&view, &options, usage);
-        for (index, usage) in in_view.into_iter().zip(usage) {
-            if let Some(slot) = self.usage.get_mut(index) {
-                *slot = usage;
+        let (scheduling, footprints) = schedule::run_with_footprints(&view, &options, footprints);
+        for (index, footprint) in in_view.into_iter().zip(footprints) {
+            if let Some(slot) = self.footprints.get_mut(index) {
+                *slot = footprint;
             }
         }
         self.live.nodes = core::mem::take(&mut view.nodes);

@@ -37,7 +37,7 @@ use crate::report::scheduling::{
     Configuration, NodeVerdict, NodeVerdicts, Outcome, Placement, PredicateVerdict,
     ProfileConfiguration, Sampled, Scheduling, ScoreMap,
 };
-use snapshot::{Accounting, PodUsage, Snapshot};
+use snapshot::{Accounting, Footprint, Snapshot};
 use status::{Code, Status};
 
 /// Which upstream release a profile reproduces.
@@ -303,16 +303,16 @@ pub trait Profile {
 /// Places every pending pod of the cluster and reports each decision.
 #[must_use]
 pub fn run(cluster: &Cluster, options: &ScheduleOptions) -> Scheduling {
-    run_with_usage(cluster, options, Vec::new()).0
+    run_with_footprints(cluster, options, Vec::new()).0
 }
 
-/// [`run`], starting from what each pod adds to a node where that is known
-/// ([`Snapshot::with_usage`]); returns it with what this run worked out.
-pub(crate) fn run_with_usage(
+/// [`run`], starting from what each pod brings to a node where that is known
+/// ([`Snapshot::with_footprints`]); returns it with what this run worked out.
+pub(crate) fn run_with_footprints(
     cluster: &Cluster,
     options: &ScheduleOptions,
-    usage: Vec<Option<PodUsage>>,
-) -> (Scheduling, Vec<Option<PodUsage>>) {
+    footprints: Vec<Option<Footprint>>,
+) -> (Scheduling, Vec<Option<Footprint>>) {
     let version = version(cluster, options);
     let preemption = !options.disable_preemption;
     let (profiles, source): (Vec<Box<dyn Profile>>, String) = match version {
@@ -349,7 +349,7 @@ pub(crate) fn run_with_usage(
             ),
         },
     };
-    schedule_all(cluster, &profiles, version, source, options, usage)
+    schedule_all(cluster, &profiles, version, source, options, footprints)
 }
 
 /// The driver: queue order, one cycle per pod, binding as it goes.
@@ -359,9 +359,9 @@ fn schedule_all(
     version: Version,
     source: String,
     options: &ScheduleOptions,
-    usage: Vec<Option<PodUsage>>,
-) -> (Scheduling, Vec<Option<PodUsage>>) {
-    let mut snapshot = Snapshot::with_usage(cluster, version.accounting(), usage);
+    footprints: Vec<Option<Footprint>>,
+) -> (Scheduling, Vec<Option<Footprint>>) {
+    let mut snapshot = Snapshot::with_footprints(cluster, version.accounting(), footprints);
     let mut driver = Driver {
         selector: select::HostSelector::new(version, options.seed),
         sampling: select::Sampling::default(),
@@ -440,7 +440,7 @@ fn schedule_all(
         },
         pods: placements,
     };
-    (scheduling, snapshot.into_usage())
+    (scheduling, snapshot.into_footprints())
 }
 
 /// What placement carries from one pod to the next: the tie-break state, the sampling

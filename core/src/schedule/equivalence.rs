@@ -39,6 +39,10 @@ use crate::report::scheduling::{NodeVerdict, ScoreMap};
 /// The total of a node that is not feasible (below any real total).
 const NOT_FEASIBLE: i64 = i64::MIN;
 
+/// The stamp of a node whose entries are to evaluate: a [`Snapshot::node_version`] never
+/// reaches it (the clock counts changes of pods from 0).
+const UNSTAMPED: u64 = u64::MAX;
+
 /// A PreFilter's node subset, with the plugins that made it.
 type Subset = Option<(Vec<bool>, Vec<&'static str>)>;
 
@@ -59,9 +63,9 @@ struct Class<'p> {
     scores: Vec<NodeLocalScore>,
     /// [`super::volumes::Assumed::changes`] when the cycle was prepared.
     volumes: u64,
-    /// Per node, the [`Snapshot::node_version`] its entries were computed at (`None`: to
+    /// Per node, the [`Snapshot::node_version`] its entries were computed at ([`UNSTAMPED`]: to
     /// evaluate).
-    stamps: Vec<Option<u64>>,
+    stamps: Vec<u64>,
     /// [`Snapshot::clock`] when every node and the cycle were last brought up to date.
     clock: Option<u64>,
     /// Per node, the filters' code ([`Code::Success`] where it fits).
@@ -119,6 +123,10 @@ pub struct EquivalenceCache<'p> {
     tick: u64,
     /// The nodes with each label pair, made when a change first reaches a domain.
     labelled: Option<Labelled<'p>>,
+    /// Buffers [`EquivalenceCache::refresh`] reuses from pod to pod: the nodes to evaluate
+    /// again, and those whose entries changed (up to every node each).
+    candidates: Vec<usize>,
+    changed: Vec<usize>,
 }
 
 /// The cached outcome for one pod: where it fits and each node's total.
@@ -189,7 +197,20 @@ impl<'p> EquivalenceCache<'p> {
         class.digest = digest;
         self.tick = self.tick.saturating_add(1);
         class.used = self.tick;
-        let lookup = self.refresh(&mut class, profile, snapshot, pod, fresh);
+        let mut candidates = core::mem::take(&mut self.candidates);
+        let mut changed = core::mem::take(&mut self.changed);
+        candidates.clear();
+        changed.clear();
+        let lookup = self.refresh(
+            &mut class,
+            profile,
+            snapshot,
+            pod,
+            fresh,
+            (&mut candidates, &mut changed),
+        );
+        self.candidates = candidates;
+        self.changed = changed;
         self.classes.push(class);
         match (lookup, self.classes.last()) {
             (None, Some(class)) => Lookup::Cached(Cached { class }),
@@ -217,6 +238,7 @@ impl<'p> EquivalenceCache<'p> {
     /// Brings `class` up to date for `pod`: `None` when it answers, else the pod's
     /// PreFilter for the full evaluation. `fresh` is the pod's PreFilter when the class is
     /// not of its template, with whether the class shares per-node results with it.
+    /// `buffers` are two empty lists to work in.
     fn refresh(
         &mut self,
         class: &mut Class<'p>,
@@ -224,12 +246,13 @@ impl<'p> EquivalenceCache<'p> {
         snapshot: &Snapshot<'p>,
         pod: usize,
         fresh: Option<(Prepared<'p>, bool)>,
+        buffers: (&mut Vec<usize>, &mut Vec<usize>),
     ) -> Option<Prepared<'p>> {
         let node_count = snapshot.nodes.len();
         let volumes = snapshot.volumes.changes();
         // The nodes to evaluate again: those whose pods changed and those the changes
         // reached; every node when the cycle is prepared afresh.
-        let mut candidates = Vec::new();
+        let (candidates, changed) = buffers;
         match fresh {
             // The class's results depend on each node alone: the pod's own cycle takes
             // over, and the nodes whose pods changed since are evaluated again.
@@ -242,7 +265,7 @@ impl<'p> EquivalenceCache<'p> {
                         .stamps
                         .iter()
                         .enumerate()
-                        .filter(|(node, stamp)| **stamp != Some(snapshot.node_version(*node)))
+                        .filter(|(node, stamp)| **stamp != snapshot.node_version(*node))
                         .map(|(node, _)| node),
                 );
             }
@@ -257,7 +280,7 @@ impl<'p> EquivalenceCache<'p> {
             None => {
                 let followed = class.volumes == volumes
                     && class.cycle.is_some()
-                    && self.follow(class, snapshot, &mut candidates);
+                    && self.follow(class, snapshot, candidates);
                 if !followed {
                     match profile.prepare(snapshot, pod) {
                         Prepared::Filter { cycle, only } => class.restart(cycle, only, volumes),
@@ -266,7 +289,8 @@ impl<'p> EquivalenceCache<'p> {
                             return Some(other);
                         }
                     }
-                    candidates = (0..node_count).collect();
+                    candidates.clear();
+                    candidates.extend(0..node_count);
                 }
             }
         }
@@ -282,17 +306,17 @@ impl<'p> EquivalenceCache<'p> {
         };
         if scores != class.scores {
             class.set_scores(scores);
-            candidates = (0..node_count).collect();
+            candidates.clear();
+            candidates.extend(0..node_count);
         }
-        let mut changed = Vec::new();
         let mut renormalize = class.stale;
-        for node in candidates {
+        for &node in candidates.iter() {
             let version = snapshot.node_version(node);
             let Some(stamp) = class.stamps.get_mut(node) else {
                 continue;
             };
-            if *stamp != Some(version) {
-                *stamp = Some(version);
+            if *stamp != version {
+                *stamp = version;
                 renormalize |= class.evaluate(profile, &*cycle, snapshot, node);
                 changed.push(node);
             }
@@ -312,7 +336,7 @@ impl<'p> EquivalenceCache<'p> {
                 class.set_all_totals();
             }
             _ => {
-                for node in changed {
+                for &node in changed.iter() {
                     class.set_total(node);
                 }
             }
@@ -364,7 +388,7 @@ impl<'p> EquivalenceCache<'p> {
                 everywhere,
             } = reach;
             if everywhere {
-                class.stamps.fill(None);
+                class.stamps.fill(UNSTAMPED);
                 candidates.clear();
                 candidates.extend(0..class.stamps.len());
                 continue;
@@ -379,7 +403,7 @@ impl<'p> EquivalenceCache<'p> {
                 let labelled = self.labelled.get_or_insert_with(|| Labelled::new(snapshot));
                 for other in labelled.nodes(key.as_str(), value.as_str()) {
                     if let Some(stamp) = class.stamps.get_mut(other) {
-                        *stamp = None;
+                        *stamp = UNSTAMPED;
                         candidates.push(other);
                     }
                 }
@@ -550,7 +574,7 @@ impl<'p> Class<'p> {
             used: 0,
             spec_only: false,
         };
-        class.stamps.resize(node_count, None);
+        class.stamps.resize(node_count, UNSTAMPED);
         class.forget();
         class
     }
@@ -565,7 +589,7 @@ impl<'p> Class<'p> {
         self.bounds.clear();
         self.totals.clear();
         self.totals.resize(node_count, NOT_FEASIBLE);
-        self.stamps.fill(None);
+        self.stamps.fill(UNSTAMPED);
         // Every node is evaluated before its code is read.
         self.codes.clear();
         self.codes
@@ -601,7 +625,7 @@ impl<'p> Class<'p> {
         self.bounds.clear();
         self.bounds.resize(scores.len(), (0, 0));
         self.scores = scores;
-        self.stamps.fill(None);
+        self.stamps.fill(UNSTAMPED);
         self.stale = true;
     }
 

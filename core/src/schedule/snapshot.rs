@@ -61,6 +61,18 @@ pub struct PodUsage {
     pub non_zero_memory: i64,
 }
 
+/// What a pod on a node brings to it, worked out on the pod's first bind and kept: binding
+/// it again (a later round, a trial eviction) reads nothing of the pod.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Footprint {
+    /// What it counts for.
+    pub usage: PodUsage,
+    /// The host ports it holds ([`pod_host_ports`]).
+    pub host_ports: Vec<HostPort>,
+    /// It has pod affinity or anti-affinity terms.
+    pub pod_affinity: bool,
+}
+
 impl Accounting {
     /// What a pod already on a node counts for.
     #[must_use]
@@ -81,6 +93,16 @@ impl Accounting {
             requested,
             non_zero_milli_cpu,
             non_zero_memory,
+        }
+    }
+
+    /// What a pod brings to the node it is bound to.
+    #[must_use]
+    pub fn footprint(self, entry: &PodEntry) -> Footprint {
+        Footprint {
+            usage: self.usage(entry),
+            host_ports: pod_host_ports(&entry.pod, self).collect(),
+            pod_affinity: super::selection::has_pod_affinity(&entry.pod),
         }
     }
 
@@ -323,25 +345,27 @@ impl<'c> NodeInfo<'c> {
         &self.node.metadata.name
     }
 
-    fn add(&mut self, index: usize, pod: &Pod, usage: &PodUsage, accounting: Accounting) {
+    fn add(&mut self, index: usize, footprint: &Footprint) {
+        let usage = &footprint.usage;
         self.requested.add(&usage.requested);
         self.non_zero_milli_cpu = self
             .non_zero_milli_cpu
             .saturating_add(usage.non_zero_milli_cpu);
         self.non_zero_memory = self.non_zero_memory.saturating_add(usage.non_zero_memory);
         self.pods.push(index);
-        self.used_ports.extend(pod_host_ports(pod, accounting));
+        self.used_ports.extend_from_slice(&footprint.host_ports);
     }
 
-    fn remove(&mut self, index: usize, pod: &Pod, usage: &PodUsage, accounting: Accounting) {
+    fn remove(&mut self, index: usize, footprint: &Footprint) {
+        let usage = &footprint.usage;
         self.requested.subtract(&usage.requested);
         self.non_zero_milli_cpu = self
             .non_zero_milli_cpu
             .saturating_sub(usage.non_zero_milli_cpu);
         self.non_zero_memory = self.non_zero_memory.saturating_sub(usage.non_zero_memory);
         self.pods.retain(|&other| other != index);
-        for port in pod_host_ports(pod, accounting) {
-            if let Some(position) = self.used_ports.iter().position(|used| *used == port) {
+        for port in &footprint.host_ports {
+            if let Some(position) = self.used_ports.iter().position(|used| used == port) {
                 self.used_ports.remove(position);
             }
         }
@@ -367,8 +391,8 @@ pub struct Snapshot<'c> {
     /// NodeAffinity's verdicts for the node selectors and required terms of the pods
     /// prepared last (at most [`REQUIRED_MATCHES`]).
     required_matches: core::cell::RefCell<Vec<Rc<RequiredMatches>>>,
-    /// For each pod of the cluster, what it adds to a node (worked out on its first bind).
-    usage: Vec<Option<PodUsage>>,
+    /// For each pod of the cluster, what it brings to a node (worked out on its first bind).
+    footprints: Vec<Option<Footprint>>,
     /// Volumes and claims the scheduler assumed bound as it placed pods.
     pub volumes: super::volumes::Assumed,
     /// For each node, the value of `clock` when its pods last changed (0: never).
@@ -389,21 +413,21 @@ impl<'c> Snapshot<'c> {
     /// The cluster as it is before placement: bound pods on their nodes.
     #[must_use]
     pub fn new(cluster: &'c Cluster, accounting: Accounting) -> Self {
-        Self::with_usage(cluster, accounting, Vec::new())
+        Self::with_footprints(cluster, accounting, Vec::new())
     }
 
-    /// [`Snapshot::new`], with what each pod adds to a node where that is known already:
-    /// `usage` by pod index, from [`Snapshot::into_usage`] of an earlier snapshot of the
-    /// same pods counted the same way. The timeline places replacements round after
-    /// round on one cluster, and working out 150 000 pods' usage again each round was
+    /// [`Snapshot::new`], with what each pod brings to a node where that is known already:
+    /// `footprints` by pod index, from [`Snapshot::into_footprints`] of an earlier
+    /// snapshot of the same pods counted the same way. The timeline places replacements
+    /// round after round on one cluster, and reading 150 000 pods again each round was
     /// most of building its snapshot.
     #[must_use]
-    pub fn with_usage(
+    pub fn with_footprints(
         cluster: &'c Cluster,
         accounting: Accounting,
-        mut usage: Vec<Option<PodUsage>>,
+        mut footprints: Vec<Option<Footprint>>,
     ) -> Self {
-        usage.resize_with(cluster.pods.len(), || None);
+        footprints.resize_with(cluster.pods.len(), || None);
         let (name_order, name_ranks) = name_order(&cluster.nodes);
         let mut snapshot = Self {
             cluster,
@@ -420,7 +444,7 @@ impl<'c> Snapshot<'c> {
                 })
                 .map(|(pod, _)| pod)
                 .collect(),
-            usage,
+            footprints,
             volumes: super::volumes::Assumed::default(),
             image_table: core::cell::OnceCell::new(),
             required_matches: core::cell::RefCell::new(Vec::new()),
@@ -439,11 +463,11 @@ impl<'c> Snapshot<'c> {
         snapshot
     }
 
-    /// What each pod adds to a node, by pod index, as far as this snapshot worked it out
-    /// (for [`Snapshot::with_usage`]).
+    /// What each pod brings to a node, by pod index, as far as this snapshot worked it
+    /// out (for [`Snapshot::with_footprints`]).
     #[must_use]
-    pub fn into_usage(self) -> Vec<Option<PodUsage>> {
-        self.usage
+    pub fn into_footprints(self) -> Vec<Option<Footprint>> {
+        self.footprints
     }
 
     /// The nodes in descending byte order of their names (1.11's tie order).
@@ -495,37 +519,36 @@ impl<'c> Snapshot<'c> {
             return;
         };
         self.unbind(pod);
-        let Some(slot) = self.usage.get_mut(pod) else {
+        let Some(slot) = self.footprints.get_mut(pod) else {
             return;
         };
-        // A pod's usage never changes: worked out on its first bind, kept after (trial
+        // A pod's footprint never changes: worked out on its first bind, kept after (trial
         // evictions bind and unbind the same pods many times).
-        let usage = slot.get_or_insert_with(|| self.accounting.usage(entry));
+        let footprint = slot.get_or_insert_with(|| self.accounting.footprint(entry));
         if let (Some(info), Some(assigned)) = (self.nodes.get_mut(node), self.assigned.get_mut(pod))
         {
-            info.add(pod, &entry.pod, usage, self.accounting);
+            info.add(pod, footprint);
             *assigned = Some(node);
-            self.changed(node, pod, &entry.pod, true);
+            let pod_affinity = footprint.pod_affinity;
+            self.changed(node, pod, pod_affinity, true);
         }
     }
 
     /// Takes a pod off its node (preemption victims, evictions).
     pub fn unbind(&mut self, pod: usize) {
-        let Some(entry) = self.cluster.pods.get(pod) else {
-            return;
-        };
         let node = self.assigned.get_mut(pod).and_then(Option::take);
-        let usage = self.usage.get(pod).and_then(Option::as_ref);
-        if let (Some(node), Some(usage)) = (node, usage) {
+        let footprint = self.footprints.get(pod).and_then(Option::as_ref);
+        if let (Some(node), Some(footprint)) = (node, footprint) {
             if let Some(info) = self.nodes.get_mut(node) {
-                info.remove(pod, &entry.pod, usage, self.accounting);
-                self.changed(node, pod, &entry.pod, false);
+                info.remove(pod, footprint);
+                let pod_affinity = footprint.pod_affinity;
+                self.changed(node, pod, pod_affinity, false);
             }
         }
     }
 
-    /// Records that `pod` joined or left `node`.
-    fn changed(&mut self, node: usize, index: usize, pod: &Pod, joined: bool) {
+    /// Records that pod `index` (with pod affinity terms or not) joined or left `node`.
+    fn changed(&mut self, node: usize, index: usize, pod_affinity: bool, joined: bool) {
         self.clock = self.clock.wrapping_add(1);
         if let Some(version) = self.versions.get_mut(node) {
             *version = self.clock;
@@ -540,7 +563,7 @@ impl<'c> Snapshot<'c> {
                 joined,
             };
         }
-        if super::selection::has_pod_affinity(pod) {
+        if pod_affinity {
             self.placed_with_pod_affinity = if joined {
                 self.placed_with_pod_affinity.saturating_add(1)
             } else {
@@ -662,12 +685,12 @@ mod tests {
         };
         let fresh = Snapshot::new(&cluster, Accounting::Current);
         let expected = totals(&fresh);
-        let mut usage = fresh.into_usage();
-        assert!(usage.iter().all(Option::is_some));
-        let carried = Snapshot::with_usage(&cluster, Accounting::Current, usage.clone());
+        let mut footprints = fresh.into_footprints();
+        assert!(footprints.iter().all(Option::is_some));
+        let carried = Snapshot::with_footprints(&cluster, Accounting::Current, footprints.clone());
         assert_eq!(totals(&carried), expected);
-        usage.truncate(1);
-        let extended = Snapshot::with_usage(&cluster, Accounting::Current, usage);
+        footprints.truncate(1);
+        let extended = Snapshot::with_footprints(&cluster, Accounting::Current, footprints);
         assert_eq!(totals(&extended), expected);
         assert_eq!(expected[0].1, 500 + super::DEFAULT_MILLI_CPU_REQUEST);
     }
