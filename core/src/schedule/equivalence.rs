@@ -105,8 +105,8 @@ struct Class<'p> {
     spec_only: bool,
 }
 
-/// How many per-node entries the cache's classes hold together at most (about 80-100 MB: a
-/// node's entry takes 16 B of stamp, 8 B of total, 1 B of code and 8 B per node-local
+/// How many per-node entries the cache's classes hold together at most (about 115 MB: a
+/// node's entry takes 8 B of stamp, 8 B of total, 1 B of code and 8 B per node-local
 /// score, seven of them by default): it keeps as many classes as fit, between
 /// [`MIN_CLASSES`] and [`MAX_CLASSES`], and the least recently used goes first. Pods of
 /// many templates alternate in the queue, as the replacements of a drained node's owners
@@ -529,16 +529,17 @@ impl Cached<'_, '_> {
         let class = self.class;
         let bounds = class.bounds_over(nodes.iter().copied());
         // Normalised as over every feasible node: the totals kept are the answer.
-        nodes
-            .iter()
-            .map(|&node| {
-                if bounds == class.bounds {
-                    class.totals.get(node).copied().unwrap_or(0)
-                } else {
-                    class.total(node, &bounds)
-                }
-            })
-            .collect()
+        if bounds == class.bounds {
+            nodes
+                .iter()
+                .map(|&node| class.totals.get(node).copied().unwrap_or(0))
+                .collect()
+        } else {
+            nodes
+                .iter()
+                .map(|&node| class.total(node, &bounds))
+                .collect()
+        }
     }
 
     /// The class's cycle (to reserve what the pod takes on its node).
