@@ -317,7 +317,8 @@ pub fn run_with(
     let on_ready_node = bound
         .iter()
         .map(|node| node.and_then(|node| ready_position.get(node).copied().flatten()));
-    let mut context = Context::new(ready, pods, on_ready_node, options, evict);
+    let requested = is_enabled(policy, low_node_utilization::NAME);
+    let mut context = Context::new(ready, pods, on_ready_node, options, requested, evict);
     outcome.protected = context.protected();
     for name in STRATEGIES {
         let mut report = StrategyRun::new(name);
@@ -400,19 +401,25 @@ struct Context<'a> {
     node_names: Vec<Option<Arc<str>>>,
     /// Where shared names are worded.
     scratch: String,
+    /// LowNodeUtilization's reading of the pods, when it runs: gathered as they are listed.
+    requested: Option<low_node_utilization::Requested>,
 }
 
 impl<'a> Context<'a> {
-    /// `on_ready_node` gives each pod's node as a position in `nodes`, the ready ones.
+    /// `on_ready_node` gives each pod's node as a position in `nodes`, the ready ones;
+    /// `requested`: LowNodeUtilization will run, so its reading of each pod is taken too.
     fn new(
         nodes: Vec<&'a Node>,
         pods: &'a [&'a PodEntry],
         on_ready_node: impl Iterator<Item = Option<usize>>,
         options: Options,
+        requested: bool,
         evict: &'a mut dyn FnMut(usize) -> Result<(), String>,
     ) -> Self {
         let mut on_node = alloc::vec![Vec::new(); nodes.len()];
         let mut evictable = alloc::vec![false; pods.len()];
+        let mut requested =
+            requested.then(|| low_node_utilization::Requested::new(pods.len(), nodes.len()));
         for ((index, entry), position) in pods.iter().enumerate().zip(on_ready_node) {
             // `ListPodsOnANode`: `spec.nodeName` is the node, phase neither Succeeded nor
             // Failed (kubefit's `Terminated`); pending and rejected pods are not bound.
@@ -424,6 +431,9 @@ impl<'a> Context<'a> {
             }
             if let Some(slot) = evictable.get_mut(index) {
                 *slot = evictable::protections(&entry.pod).is_empty();
+            }
+            if let Some(requested) = requested.as_mut() {
+                requested.add(index, entry, position);
             }
         }
         Self {
@@ -439,6 +449,7 @@ impl<'a> Context<'a> {
             evicted: Vec::new(),
             evictions: Vec::new(),
             evict,
+            requested,
         }
     }
 
@@ -673,6 +684,7 @@ pub(crate) mod testing {
             &entries,
             bound.into_iter(),
             options,
+            false,
             &mut evict,
         );
         match name {

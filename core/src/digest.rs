@@ -1,6 +1,7 @@
-//! FNV-1a, the one hash kubefit-core needs: node names to slots, shared toleration lists
-//! and generated-name suffixes. (`core` has no hasher and kubefit-core keeps serde as its
-//! only required dependency; a digest here only picks candidates or seeds a suffix.)
+//! FNV-1a, the one hash kubefit-core needs: node names to slots, shared toleration lists,
+//! owner keys and generated-name suffixes. (`core` has no hasher and kubefit-core keeps
+//! serde as its only required dependency; a digest here only picks candidates or seeds a
+//! suffix.)
 
 /// The FNV-1a offset basis: the digest of nothing.
 pub(crate) const EMPTY: u64 = 0xcbf2_9ce4_8422_2325;

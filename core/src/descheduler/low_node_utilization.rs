@@ -50,6 +50,7 @@ use alloc::vec::Vec;
 use super::{
     node, pods, Context, NodeClass, NodeUtilization, Room, StrategyRun, Usage, Utilization, Verdict,
 };
+use crate::cluster::PodEntry;
 use crate::model::{DeschedulerStrategy, Node, ResourceList};
 use crate::quantity::Quantity;
 use crate::report::words::Words;
@@ -115,8 +116,12 @@ pub(super) fn run(
         return;
     };
 
+    let requested = context
+        .requested
+        .take()
+        .unwrap_or_else(|| Requested::gather(context));
     let usages: Vec<NodeUsage<'_>> = (0..context.nodes.len())
-        .filter_map(|position| node_usage(context, position))
+        .filter_map(|position| node_usage(context, &requested, position))
         .collect();
     let mut low = Vec::new();
     let mut high = Vec::new();
@@ -206,40 +211,89 @@ pub(super) fn run(
     report.utilization = Some(utilization);
 }
 
-/// `NodeUtilization` for one ready node.
-fn node_usage<'a>(context: &Context<'a>, position: usize) -> Option<NodeUsage<'a>> {
-    let node = *context.nodes.get(position)?;
-    let on_node = context.pods_on(position);
-    let mut classes: [Vec<usize>; 3] = [Vec::new(), Vec::new(), Vec::new()];
-    let mut cpu = Quantity::zero();
-    let mut memory = Quantity::zero();
-    for &index in on_node {
-        let Some(entry) = context.pods.get(index) else {
-            continue;
-        };
+/// What the strategy reads of the pods on the ready nodes: each pod's QoS class and each
+/// node's summed requests. Gathered in the pass that lists the pods ([`Context::new`]),
+/// while each pod is at hand, rather than in a walk of its own over every pod again.
+pub(super) struct Requested {
+    /// Per pod index, its 1.9 QoS class (`None` for pods not on a ready node).
+    qos: Vec<Option<QosClass>>,
+    /// Per ready node, the summed cpu and memory requests of its pods.
+    per_node: Vec<(Quantity, Quantity)>,
+}
+
+impl Requested {
+    /// Room for `pods` pods on `nodes` ready nodes, nothing counted yet.
+    pub(super) fn new(pods: usize, nodes: usize) -> Self {
+        Self {
+            qos: alloc::vec![None; pods],
+            per_node: alloc::vec![(Quantity::zero(), Quantity::zero()); nodes],
+        }
+    }
+
+    /// Counts the pod at `index` on the ready node at `position` (pods in list order).
+    pub(super) fn add(&mut self, index: usize, entry: &PodEntry, position: usize) {
         let class = pods::qos(entry);
-        if context.is_evictable(index) {
-            let slot = match class {
-                QosClass::BestEffort => 0,
-                QosClass::Burstable => 1,
-                QosClass::Guaranteed => 2,
-            };
-            if let Some(list) = classes.get_mut(slot) {
-                list.push(index);
-            }
+        if let Some(slot) = self.qos.get_mut(index) {
+            *slot = Some(class);
         }
         // Upstream skips BestEffort pods before adding requests.
         if class == QosClass::BestEffort {
-            continue;
+            return;
         }
+        let Some((cpu, memory)) = self.per_node.get_mut(position) else {
+            return;
+        };
         let requests = pods::requests(entry);
         if let Some(request) = requests.get("cpu") {
-            cpu = saturating_add(cpu, *request);
+            *cpu = saturating_add(*cpu, *request);
         }
         if let Some(request) = requests.get("memory") {
-            memory = saturating_add(memory, *request);
+            *memory = saturating_add(*memory, *request);
         }
     }
+
+    /// Every pod on the ready nodes counted (for a context made without them).
+    fn gather(context: &Context<'_>) -> Self {
+        let mut requested = Self::new(context.pods.len(), context.nodes.len());
+        for position in 0..context.nodes.len() {
+            for &index in context.pods_on(position) {
+                if let Some(entry) = context.pods.get(index) {
+                    requested.add(index, entry, position);
+                }
+            }
+        }
+        requested
+    }
+}
+
+/// `NodeUtilization` for one ready node.
+fn node_usage<'a>(
+    context: &Context<'a>,
+    requested: &Requested,
+    position: usize,
+) -> Option<NodeUsage<'a>> {
+    let node = *context.nodes.get(position)?;
+    let on_node = context.pods_on(position);
+    let mut classes: [Vec<usize>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    for &index in on_node {
+        if !context.is_evictable(index) {
+            continue;
+        }
+        let slot = match requested.qos.get(index).copied().flatten() {
+            Some(QosClass::BestEffort) => 0,
+            Some(QosClass::Burstable) => 1,
+            Some(QosClass::Guaranteed) => 2,
+            None => continue,
+        };
+        if let Some(list) = classes.get_mut(slot) {
+            list.push(index);
+        }
+    }
+    let (cpu, memory) = requested
+        .per_node
+        .get(position)
+        .copied()
+        .unwrap_or((Quantity::zero(), Quantity::zero()));
     let capacity = node::capacity(node);
     #[allow(clippy::cast_precision_loss)]
     let usage = Usage {

@@ -23,6 +23,7 @@
 use alloc::vec::Vec;
 
 use super::{Context, StrategyRun, Verdict};
+use crate::digest;
 use crate::model::OwnerReference;
 use crate::report::words::{self, Words};
 
@@ -76,22 +77,34 @@ pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
 /// `FindDuplicatePods`: the pods of each owner key (`Kind/name`), keys in order of first
 /// appearance.
 fn groups<'a>(context: &Context<'a>, pods: &[usize]) -> Vec<(&'a OwnerReference, Vec<usize>)> {
-    let mut groups: Vec<(&'a OwnerReference, Vec<usize>)> = Vec::new();
+    // Each group with a digest of its key, compared before the key itself: a node holds
+    // pods of dozens of owners.
+    let mut groups: Vec<(u64, &'a OwnerReference, Vec<usize>)> = Vec::new();
     for &index in pods {
         let Some(pod) = context.pod(index) else {
             continue;
         };
         for owner in &pod.metadata.owner_references {
-            let same = |(existing, _): &&mut (&OwnerReference, Vec<usize>)| {
-                existing.kind == owner.kind && existing.name == owner.name
-            };
+            let digest = digest::fnv1a(
+                digest::fnv1a(digest::EMPTY, owner.kind.as_bytes()),
+                owner.name.as_bytes(),
+            );
+            let same =
+                |(existing_digest, existing, _): &&mut (u64, &OwnerReference, Vec<usize>)| {
+                    *existing_digest == digest
+                        && existing.kind == owner.kind
+                        && existing.name == owner.name
+                };
             match groups.iter_mut().find(same) {
-                Some((_, members)) => members.push(index),
-                None => groups.push((owner, alloc::vec![index])),
+                Some((_, _, members)) => members.push(index),
+                None => groups.push((digest, owner, alloc::vec![index])),
             }
         }
     }
     groups
+        .into_iter()
+        .map(|(_, owner, members)| (owner, members))
+        .collect()
 }
 
 #[cfg(test)]
