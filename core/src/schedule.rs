@@ -772,7 +772,7 @@ fn place_cached(
         let ranking = select::Ranking::Ordered(snapshot.name_order());
         let (best, tied) = cached.best();
         let selection = selector.select_best(cached.totals(), best, tied, ranking);
-        let (scores, total) = cached.verdict(selection.position);
+        let (scores, total) = cached.verdict(snapshot, selection.position);
         let verdict = NodeVerdict {
             scores: Some(scores),
             total: Some(total),

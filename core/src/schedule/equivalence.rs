@@ -66,7 +66,8 @@ struct Class<'p> {
     /// Per node, the [`Snapshot::node_version`] its entries were computed at ([`UNSTAMPED`]: to
     /// evaluate).
     stamps: Vec<u64>,
-    /// [`Snapshot::clock`] when every node and the cycle were last brought up to date.
+    /// [`Snapshot::clock`] when every node and the cycle were last brought up to date:
+    /// while it is set, every node's stamp is its version at that clock.
     clock: Option<u64>,
     /// Per node, the filters' code ([`Code::Success`] where it fits).
     codes: Vec<Code>,
@@ -81,8 +82,14 @@ struct Class<'p> {
     reason_counts: Vec<(String, usize)>,
     /// How many nodes have [`Code::Error`].
     errors: usize,
-    /// Per node, one value per score (`node * scores.len() + score`).
+    /// Per node, [`Class::width`] values (`node * width + slot`): the weighted sum of its
+    /// `Identity` scores, then each normalised score's value before normalisation. Only
+    /// what the totals need is kept: a class holds an entry for every node.
     values: Vec<i64>,
+    /// Per score, its slot among a node's values (normalised scores only, from 1).
+    slots: Vec<Option<usize>>,
+    /// How many values a node has: 1 + the number of normalised scores.
+    width: usize,
     /// Per score, the lowest and highest value among the feasible nodes (what `Normalize`
     /// and `MinMax` scale by; 0 where the score does not use it).
     bounds: Vec<(i64, i64)>,
@@ -105,9 +112,9 @@ struct Class<'p> {
     spec_only: bool,
 }
 
-/// How many per-node entries the cache's classes hold together at most (about 115 MB: a
-/// node's entry takes 8 B of stamp, 8 B of total, 1 B of code and 8 B per node-local
-/// score, seven of them by default): it keeps as many classes as fit, between
+/// How many per-node entries the cache's classes hold together at most (about 60 MB: a
+/// node's entry takes 8 B of stamp, 8 B of total, 1 B of code, 8 B for the sum of the
+/// `Identity` scores and 8 B per normalised score, one or two by default): it keeps as many classes as fit, between
 /// [`MIN_CLASSES`] and [`MAX_CLASSES`], and the least recently used goes first. Pods of
 /// many templates alternate in the queue, as the replacements of a drained node's owners
 /// do, and specs repeat across templates.
@@ -260,14 +267,20 @@ impl<'p> EquivalenceCache<'p> {
                 class.cycle = Some(cycle);
                 class.only = only;
                 class.volumes = volumes;
-                candidates.extend(
-                    class
-                        .stamps
-                        .iter()
-                        .enumerate()
-                        .filter(|(node, stamp)| **stamp != snapshot.node_version(*node))
-                        .map(|(node, _)| node),
-                );
+                // Every node was up to date at the class's clock: those changed since are
+                // found in the snapshot's versions alone, without reading the class's stamps
+                // (a pod of another template comes to each class every few hundred pods).
+                match class.clock {
+                    Some(since) => candidates.extend(snapshot.nodes_changed_since(since)),
+                    None => candidates.extend(
+                        class
+                            .stamps
+                            .iter()
+                            .enumerate()
+                            .filter(|(node, stamp)| **stamp != snapshot.node_version(*node))
+                            .map(|(node, _)| node),
+                    ),
+                }
             }
             Some((Prepared::Filter { cycle, only }, false)) => {
                 class.restart(cycle, only, volumes);
@@ -371,7 +384,8 @@ impl<'p> EquivalenceCache<'p> {
         snapshot: &Snapshot<'p>,
         candidates: &mut Vec<usize>,
     ) -> bool {
-        let (Some(since), Some(cycle)) = (class.clock, class.cycle.as_deref_mut()) else {
+        // Until the refresh ends, marked nodes are not up to date at any clock.
+        let (Some(since), Some(cycle)) = (class.clock.take(), class.cycle.as_deref_mut()) else {
             return false;
         };
         let Some(changes) = snapshot.changes_since(since) else {
@@ -507,16 +521,26 @@ impl Cached<'_, '_> {
         &self.class.totals
     }
 
-    /// A feasible node's scores, as the report lists them, and its total.
+    /// A feasible node's scores, as the report lists them, and its total. The class keeps
+    /// only the sum of the `Identity` scores: each is asked of the cycle again, on the
+    /// node as it was evaluated (nothing changed since the class was brought up to date).
     #[must_use]
-    pub fn verdict(&self, node: usize) -> (ScoreMap, i64) {
+    pub fn verdict(&self, snapshot: &Snapshot<'_>, node: usize) -> (ScoreMap, i64) {
         let class = self.class;
         let map = class
             .scores
             .iter()
             .enumerate()
             .filter(|(_, score)| score.reduce != Reduce::Skip)
-            .map(|(index, score)| (score.name.clone(), class.score(node, index, &class.bounds)))
+            .map(|(index, score)| {
+                let value = match (score.reduce, class.cycle.as_deref()) {
+                    (Reduce::Identity, Some(cycle)) => {
+                        cycle.node_local_value(snapshot, node, index)
+                    }
+                    _ => class.normalized(node, index, &class.bounds),
+                };
+                (score.name.clone(), value)
+            })
             .collect();
         let map = ScoreMap(map);
         (map, class.totals.get(node).copied().unwrap_or(0))
@@ -567,6 +591,8 @@ impl<'p> Class<'p> {
             reason_counts: Vec::new(),
             errors: 0,
             values: Vec::new(),
+            slots: Vec::new(),
+            width: 1,
             bounds: Vec::new(),
             totals: Vec::new(),
             feasible: 0,
@@ -587,6 +613,8 @@ impl<'p> Class<'p> {
         self.only = None;
         self.scores.clear();
         self.values.clear();
+        self.slots.clear();
+        self.width = 1;
         self.bounds.clear();
         self.totals.clear();
         self.totals.resize(node_count, NOT_FEASIBLE);
@@ -620,9 +648,20 @@ impl<'p> Class<'p> {
     /// compute in full.
     fn set_scores(&mut self, scores: Vec<NodeLocalScore>) {
         let node_count = self.stamps.len();
+        let mut width = 1;
+        self.slots = scores
+            .iter()
+            .map(|score| match score.reduce {
+                Reduce::Normalize { .. } | Reduce::MinMax { .. } => {
+                    width += 1;
+                    Some(width - 1)
+                }
+                Reduce::Identity | Reduce::Skip => None,
+            })
+            .collect();
+        self.width = width;
         self.values.clear();
-        self.values
-            .resize(node_count.saturating_mul(scores.len()), 0);
+        self.values.resize(node_count.saturating_mul(width), 0);
         self.bounds.clear();
         self.bounds.resize(scores.len(), (0, 0));
         self.scores = scores;
@@ -630,16 +669,27 @@ impl<'p> Class<'p> {
         self.stale = true;
     }
 
-    /// The value of score `index` on `node`.
-    fn value(&self, node: usize, index: usize) -> i64 {
+    /// The value at `slot` of `node`'s values (0: the weighted sum of its `Identity`
+    /// scores).
+    fn slot_value(&self, node: usize, slot: usize) -> i64 {
         self.values
-            .get(node.saturating_mul(self.scores.len()).saturating_add(index))
+            .get(node.saturating_mul(self.width).saturating_add(slot))
             .copied()
             .unwrap_or(0)
     }
 
-    /// The score `index` gives `node` when normalised by `bounds` (per score).
-    fn score(&self, node: usize, index: usize, bounds: &[(i64, i64)]) -> i64 {
+    /// The value of normalised score `index` on `node`, before normalisation (0 for the
+    /// other scores).
+    fn value(&self, node: usize, index: usize) -> i64 {
+        match self.slots.get(index) {
+            Some(Some(slot)) => self.slot_value(node, *slot),
+            _ => 0,
+        }
+    }
+
+    /// The score normalised score `index` gives `node` when normalised by `bounds` (per
+    /// score); 0 for the other scores.
+    fn normalized(&self, node: usize, index: usize, bounds: &[(i64, i64)]) -> i64 {
         let value = self.value(node, index);
         let (lowest, highest) = bounds.get(index).copied().unwrap_or((0, 0));
         match self.scores.get(index).map(|score| score.reduce) {
@@ -650,8 +700,7 @@ impl<'p> Class<'p> {
                 normalize::min_max(value, lowest.min(0), highest.max(0), max)
             }
             Some(Reduce::MinMax { max, .. }) => normalize::min_max(value, lowest, highest, max),
-            Some(Reduce::Identity) => value,
-            Some(Reduce::Skip) | None => 0,
+            Some(Reduce::Identity | Reduce::Skip) | None => 0,
         }
     }
 
@@ -736,6 +785,10 @@ impl<'p> Class<'p> {
 
     /// A node's weighted total with the scores normalised by `bounds`, as
     /// `schedule::totals` adds them (1 when nothing is configured to score).
+    ///
+    /// The `Identity` scores are summed first, at evaluation: the same total, since every
+    /// score and weight is non-negative (validation keeps weights positive) and a
+    /// saturating sum of non-negative terms does not depend on their order.
     fn total(&self, node: usize, bounds: &[(i64, i64)]) -> i64 {
         if self.scores.is_empty() {
             return 1;
@@ -743,8 +796,9 @@ impl<'p> Class<'p> {
         self.scores
             .iter()
             .enumerate()
-            .fold(0i64, |total, (index, score)| {
-                let value = self.score(node, index, bounds);
+            .filter(|(index, _)| matches!(self.slots.get(*index), Some(Some(_))))
+            .fold(self.slot_value(node, 0), |total, (index, score)| {
+                let value = self.normalized(node, index, bounds);
                 total.saturating_add(crate::math::saturating_mul(value, score.weight))
             })
     }
@@ -835,22 +889,28 @@ impl<'p> Class<'p> {
         }
         let mut moved = (before == Code::Success) != (code == Code::Success);
         if code == Code::Success {
-            let start = node.saturating_mul(self.scores.len());
-            for (index, score) in self.scores.iter().enumerate() {
-                let value = match score.reduce {
-                    Reduce::Skip => 0,
-                    Reduce::Identity | Reduce::Normalize { .. } | Reduce::MinMax { .. } => {
-                        cycle.node_local_value(snapshot, node, index)
+            let start = node.saturating_mul(self.width);
+            let mut identity = 0i64;
+            for ((index, score), slot) in self.scores.iter().enumerate().zip(&self.slots) {
+                match (score.reduce, slot) {
+                    (Reduce::Skip, _) => {}
+                    (Reduce::Identity, _) => {
+                        let value = cycle.node_local_value(snapshot, node, index);
+                        identity = identity
+                            .saturating_add(crate::math::saturating_mul(value, score.weight));
                     }
-                };
-                if let Some(slot) = self.values.get_mut(start.saturating_add(index)) {
-                    let normalized = matches!(
-                        score.reduce,
-                        Reduce::Normalize { .. } | Reduce::MinMax { .. }
-                    );
-                    moved |= normalized && *slot != value;
-                    *slot = value;
+                    (_, Some(slot)) => {
+                        let value = cycle.node_local_value(snapshot, node, index);
+                        if let Some(kept) = self.values.get_mut(start.saturating_add(*slot)) {
+                            moved |= *kept != value;
+                            *kept = value;
+                        }
+                    }
+                    (_, None) => {}
                 }
+            }
+            if let Some(kept) = self.values.get_mut(start) {
+                *kept = identity;
             }
         }
         moved
@@ -877,11 +937,13 @@ fn request_digest(entry: &PodEntry) -> u64 {
 #[must_use]
 pub fn equivalent(a: &PodEntry, b: &PodEntry) -> bool {
     let (left, right) = (&a.pod.metadata, &b.pod.metadata);
-    alike_by_spec(a, b)
-        && left.namespace == right.namespace
+    // Owners and labels first: they tell templates apart at a glance, and pods of many
+    // templates with one spec meet here (the replacements of many owners).
+    left.owner_references == right.owner_references
         && left.labels == right.labels
+        && left.namespace == right.namespace
         && left.annotations == right.annotations
-        && left.owner_references == right.owner_references
+        && alike_by_spec(a, b)
 }
 
 /// True if two pods look the same to a cycle that reads nothing but the pod's spec

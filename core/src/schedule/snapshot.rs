@@ -599,6 +599,15 @@ impl<'c> Snapshot<'c> {
         self.versions.get(node).copied().unwrap_or(u64::MAX)
     }
 
+    /// The nodes whose pods changed after [`Snapshot::clock`] read `since`, in order.
+    pub fn nodes_changed_since(&self, since: u64) -> impl Iterator<Item = usize> + '_ {
+        self.versions
+            .iter()
+            .enumerate()
+            .filter(move |(_, version)| **version > since)
+            .map(|(node, _)| node)
+    }
+
     /// The node's place in descending byte order of node names (1.11's tie order).
     #[must_use]
     pub fn name_rank(&self, node: usize) -> usize {
