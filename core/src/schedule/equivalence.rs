@@ -322,6 +322,9 @@ impl<'p> EquivalenceCache<'p> {
             candidates.clear();
             candidates.extend(0..node_count);
         }
+        if candidates.len() < node_count {
+            class.touch(candidates);
+        }
         let mut renormalize = class.stale;
         for &node in candidates.iter() {
             let version = snapshot.node_version(node);
@@ -633,6 +636,25 @@ impl<'p> Class<'p> {
         self.top = None;
         self.stale = false;
         self.spec_only = false;
+    }
+
+    /// Reads each node's entries (stamp, code, values, total), node after node, before
+    /// they are evaluated again. The nodes that changed lie anywhere in the class's
+    /// arrays, long out of the cache: touched back to back, their loads overlap, where the
+    /// evaluations would wait on each in turn. Wasm has no prefetch instruction; this is
+    /// one.
+    fn touch(&self, nodes: &[usize]) {
+        let mut touched = 0_i64;
+        for &node in nodes {
+            touched ^= self
+                .stamps
+                .get(node)
+                .map_or(0, |&stamp| stamp.cast_signed());
+            touched ^= self.codes.get(node).map_or(0, |&code| code as i64);
+            touched ^= self.slot_value(node, 0) ^ self.slot_value(node, self.width - 1);
+            touched ^= self.totals.get(node).copied().unwrap_or(0);
+        }
+        core::hint::black_box(touched);
     }
 
     /// Takes a freshly prepared cycle: every node is to evaluate again.
