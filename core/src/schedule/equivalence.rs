@@ -644,17 +644,14 @@ impl<'p> Class<'p> {
     /// evaluations would wait on each in turn. Wasm has no prefetch instruction; this is
     /// one.
     fn touch(&self, nodes: &[usize]) {
-        let mut touched = 0_i64;
+        let (mut stamps, mut touched) = (0_u64, 0_i64);
         for &node in nodes {
-            touched ^= self
-                .stamps
-                .get(node)
-                .map_or(0, |&stamp| stamp.cast_signed());
+            stamps ^= self.stamps.get(node).copied().unwrap_or(0);
             touched ^= self.codes.get(node).map_or(0, |&code| code as i64);
             touched ^= self.slot_value(node, 0) ^ self.slot_value(node, self.width - 1);
             touched ^= self.totals.get(node).copied().unwrap_or(0);
         }
-        core::hint::black_box(touched);
+        core::hint::black_box((stamps, touched));
     }
 
     /// Takes a freshly prepared cycle: every node is to evaluate again.
