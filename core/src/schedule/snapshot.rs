@@ -11,7 +11,7 @@ use super::plugins::image_locality::ImageTable;
 use super::plugins::node_affinity::RequiredMatches;
 use super::resources::{Resources, PODS};
 use crate::cluster::{Cluster, PodEntry, PodState};
-use crate::model::{ContainerPort, Node, Pod};
+use crate::model::{ContainerPort, Node, Pod, ResourceList};
 use crate::quantity::{Format, Quantity};
 use crate::resources;
 
@@ -88,7 +88,7 @@ impl Accounting {
             }
             Self::Current => Resources::from_list(&entry.requests),
         };
-        let (non_zero_milli_cpu, non_zero_memory) = self.non_zero(&entry.pod);
+        let (non_zero_milli_cpu, non_zero_memory) = self.non_zero(&entry.pod, &entry.requests);
         PodUsage {
             requested,
             non_zero_milli_cpu,
@@ -129,7 +129,8 @@ impl Accounting {
                         }
                     }
                 }
-                let (non_zero_milli_cpu, non_zero_memory) = self.non_zero(&entry.pod);
+                let (non_zero_milli_cpu, non_zero_memory) =
+                    self.non_zero(&entry.pod, &entry.requests);
                 PodUsage {
                     requested,
                     non_zero_milli_cpu,
@@ -143,8 +144,9 @@ impl Accounting {
     /// The "non-zero" cpu and memory requests scoring uses: each regular container that
     /// leaves cpu or memory out counts the default instead (an explicit `0` stays 0).
     /// 1.11 sums the regular containers only (`priorities/util/non_zero.go`); 1.34 runs
-    /// the whole `PodRequests` with the defaults filled in.
-    fn non_zero(self, pod: &Pod) -> (i64, i64) {
+    /// the whole `PodRequests` with the defaults filled in. `requests` is the pod's
+    /// `PodRequests` ([`PodEntry::requests`]).
+    fn non_zero(self, pod: &Pod, requests: &ResourceList) -> (i64, i64) {
         match self {
             Self::Legacy => {
                 pod.spec
@@ -166,8 +168,26 @@ impl Accounting {
                         )
                     })
             }
-            // A pod of regular containers only (the common case): the same sums, without
-            // building its whole request list.
+            // A pod of one regular container only (the most common case): its requests
+            // are the pod's, already summed and at hand, where the container's own list
+            // lies elsewhere in memory.
+            Self::Current
+                if pod.spec.containers.len() == 1
+                    && pod.spec.init_containers.is_empty()
+                    && pod.spec.resources.is_none()
+                    && pod.spec.overhead.is_empty() =>
+            {
+                (
+                    requests
+                        .get("cpu")
+                        .map_or(DEFAULT_MILLI_CPU_REQUEST, Quantity::milli_value),
+                    requests
+                        .get("memory")
+                        .map_or(DEFAULT_MEMORY_REQUEST, Quantity::value),
+                )
+            }
+            // A pod of regular containers only: the same sums, without building its whole
+            // request list.
             Self::Current
                 if pod.spec.init_containers.is_empty()
                     && pod.spec.resources.is_none()
@@ -748,6 +768,9 @@ mod tests {
                 "fractions",
                 &[(Some("100500u"), Some("1Gi")), (Some("0.1005"), None)],
             ),
+            pod("one", &[(Some("250m"), None)]),
+            pod("one-memory", &[(None, Some("1Gi"))]),
+            pod("one-fraction", &[(Some("100500u"), Some("1.5"))]),
         ];
         for pod in &pods {
             let full = resources::pod_requests_with_defaults(&pod.spec, &defaults);
@@ -756,15 +779,16 @@ mod tests {
                 full.get("memory").map_or(0, |memory| memory.value()),
             );
             assert_eq!(
-                Accounting::Current.non_zero(pod),
+                Accounting::Current.non_zero(pod, &resources::pod_requests(&pod.spec)),
                 expected,
                 "{}",
                 pod.metadata.name
             );
         }
         // 100.5m twice is 201m; rounding each container up first would give 202m.
+        let fractions = &pods[3];
         assert_eq!(
-            Accounting::Current.non_zero(&pods[3]),
+            Accounting::Current.non_zero(fractions, &resources::pod_requests(&fractions.spec)),
             (201, 1_073_741_824 + 209_715_200)
         );
     }
