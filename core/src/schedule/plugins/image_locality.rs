@@ -45,10 +45,14 @@ pub struct ImageTable {
     names: BTreeMap<String, u32>,
     /// Per name number, how many nodes have it (`ImageStateSummary.NumNodes`).
     spread: Vec<usize>,
-    /// Per node, `(name number, size)` sorted by number. A name two images of a node list
-    /// keeps the first image's size (`addNodeImageStates` keeps a node's first entry per
-    /// name).
-    sizes: Vec<Vec<(u32, i64)>>,
+    /// Every node's `(name number, size)` pairs, node after node, each node's sorted by
+    /// number. A name two images of a node list keeps the first image's size
+    /// (`addNodeImageStates` keeps a node's first entry per name). One list, not one per
+    /// node: scoring walks the nodes in order, and their lists then follow each other in
+    /// memory.
+    sizes: Vec<(u32, i64)>,
+    /// Per node, where its pairs start in `sizes`; then where the last node's end.
+    starts: Vec<usize>,
 }
 
 impl ImageTable {
@@ -58,10 +62,12 @@ impl ImageTable {
         let mut table = Self {
             names: BTreeMap::new(),
             spread: Vec::new(),
-            sizes: Vec::with_capacity(nodes.len()),
+            sizes: Vec::new(),
+            starts: Vec::with_capacity(nodes.len().saturating_add(1)),
         };
+        let mut sizes: Vec<(u32, i64)> = Vec::new();
         for node in nodes {
-            let mut sizes: Vec<(u32, i64)> = Vec::new();
+            sizes.clear();
             for image in &node.status.images {
                 for name in &image.names {
                     let next = u32::try_from(table.spread.len()).unwrap_or(u32::MAX);
@@ -87,13 +93,19 @@ impl ImageTable {
                     *spread += 1;
                 }
             }
-            table.sizes.push(sizes);
+            table.starts.push(table.sizes.len());
+            table.sizes.extend_from_slice(&sizes);
         }
+        table.starts.push(table.sizes.len());
         table
     }
 
     fn size(&self, node: usize, number: u32) -> Option<i64> {
-        let sizes = self.sizes.get(node)?;
+        let (&start, &end) = (
+            self.starts.get(node)?,
+            self.starts.get(node.checked_add(1)?)?,
+        );
+        let sizes = self.sizes.get(start..end)?;
         let at = sizes
             .binary_search_by_key(&number, |&(known, _)| known)
             .ok()?;
