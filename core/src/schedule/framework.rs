@@ -331,25 +331,33 @@ impl Profile for FrameworkProfile {
             .then(|| {
                 inter_pod_affinity::PreFilterState::new(snapshot, &affinity_index, &entry.pod)
             });
+        let mut cycle = FrameworkCycle {
+            profile: self,
+            cluster: snapshot.cluster,
+            entry,
+            request: snapshot.accounting.request(entry),
+            host_ports: pod_host_ports(&entry.pod, snapshot.accounting).collect(),
+            images,
+            required_matches: self
+                .filters
+                .contains(&FilterPlugin::NodeAffinity)
+                .then(|| snapshot.required_matches(&entry.pod))
+                .flatten(),
+            spread,
+            affinity,
+            affinity_scores: core::cell::OnceCell::new(),
+            affinity_index,
+            volumes,
+            may_reject: Vec::new(),
+        };
+        cycle.may_reject = self
+            .filters
+            .iter()
+            .copied()
+            .filter(|&filter| cycle.may_reject(filter))
+            .collect();
         Prepared::Filter {
-            cycle: Box::new(FrameworkCycle {
-                profile: self,
-                cluster: snapshot.cluster,
-                entry,
-                request: snapshot.accounting.request(entry),
-                host_ports: pod_host_ports(&entry.pod, snapshot.accounting).collect(),
-                images,
-                required_matches: self
-                    .filters
-                    .contains(&FilterPlugin::NodeAffinity)
-                    .then(|| snapshot.required_matches(&entry.pod))
-                    .flatten(),
-                spread,
-                affinity,
-                affinity_scores: core::cell::OnceCell::new(),
-                affinity_index,
-                volumes,
-            }),
+            cycle: Box::new(cycle),
             only,
         }
     }
@@ -423,6 +431,10 @@ struct FrameworkCycle<'a> {
     affinity_index: alloc::borrow::Cow<'a, inter_pod_affinity::AffinityIndex>,
     /// The volume plugins' PreFilter states.
     volumes: VolumeStates<'a>,
+    /// The profile's filters that may reject a node for this pod, in order: the others
+    /// pass every node (no state, no host port, no `nodeName`), so the first failure is
+    /// looked for among these alone.
+    may_reject: Vec<FilterPlugin>,
 }
 
 impl<'a> FrameworkCycle<'a> {
@@ -437,6 +449,27 @@ impl<'a> FrameworkCycle<'a> {
                 self.profile.hard_pod_affinity_weight,
             )
         })
+    }
+
+    /// False when `filter` passes every node for this pod, whatever they hold: what
+    /// [`FrameworkCycle::run_filter`] answers without looking at the node. (The states
+    /// are made once per cycle: following binds changes what they hold, not whether
+    /// they exist.)
+    fn may_reject(&self, filter: FilterPlugin) -> bool {
+        match filter {
+            FilterPlugin::NodeName => !self.entry.pod.spec.node_name.is_empty(),
+            FilterPlugin::NodeAffinity => self.required_matches.is_some(),
+            FilterPlugin::NodePorts => !self.host_ports.is_empty(),
+            FilterPlugin::VolumeRestrictions => self.volumes.restrictions.is_some(),
+            FilterPlugin::NodeVolumeLimits => self.volumes.limits,
+            FilterPlugin::VolumeBinding => self.volumes.binding.is_some(),
+            FilterPlugin::VolumeZone => self.volumes.zone.is_some(),
+            FilterPlugin::PodTopologySpread => self.spread.is_some(),
+            FilterPlugin::InterPodAffinity => self.affinity.is_some(),
+            FilterPlugin::NodeUnschedulable
+            | FilterPlugin::TaintToleration
+            | FilterPlugin::NodeResourcesFit => true,
+        }
     }
 
     /// One filter's verdict on one node.
@@ -572,7 +605,7 @@ impl Cycle for FrameworkCycle<'_> {
         node: usize,
     ) -> Option<(Cow<'static, str>, Status)> {
         let info = snapshot.nodes.get(node)?;
-        self.profile.filters.iter().find_map(|filter| {
+        self.may_reject.iter().find_map(|filter| {
             let status = self.run_filter(*filter, snapshot, node, info);
             (!status.passed()).then(|| (Cow::Borrowed(filter.name()), status))
         })
