@@ -114,8 +114,9 @@ struct Class<'p> {
 
 /// How many per-node entries the cache's classes hold together at most (about 60 MB: a
 /// node's entry takes 8 B of stamp, 8 B of total, 1 B of code, 8 B for the sum of the
-/// `Identity` scores and 8 B per normalised score, one or two by default): it keeps as many classes as fit, between
-/// [`MIN_CLASSES`] and [`MAX_CLASSES`], and the least recently used goes first. Pods of
+/// `Identity` scores and 8 B per normalised score, one or two by default): it keeps as
+/// many classes as fit, between [`MIN_CLASSES`] and [`MAX_CLASSES`], and the least
+/// recently used goes first. Pods of
 /// many templates alternate in the queue, as the replacements of a drained node's owners
 /// do, and specs repeat across templates.
 const CLASS_NODE_ENTRIES: usize = 3 << 19;
@@ -648,7 +649,8 @@ impl<'p> Class<'p> {
         for &node in nodes {
             stamps ^= self.stamps.get(node).copied().unwrap_or(0);
             touched ^= self.codes.get(node).map_or(0, |&code| code as i64);
-            touched ^= self.slot_value(node, 0) ^ self.slot_value(node, self.width - 1);
+            touched ^=
+                self.slot_value(node, 0) ^ self.slot_value(node, self.width.saturating_sub(1));
             touched ^= self.totals.get(node).copied().unwrap_or(0);
         }
         core::hint::black_box((stamps, touched));
@@ -805,9 +807,10 @@ impl<'p> Class<'p> {
     /// A node's weighted total with the scores normalised by `bounds`, as
     /// `schedule::totals` adds them (1 when nothing is configured to score).
     ///
-    /// The `Identity` scores are summed first, at evaluation: the same total, since every
-    /// score and weight is non-negative (validation keeps weights positive) and a
-    /// saturating sum of non-negative terms does not depend on their order.
+    /// The `Identity` scores are summed first, at evaluation. The total is the same: under
+    /// 1.11 every score and weight is non-negative (validation keeps weights positive),
+    /// and a saturating sum of non-negative terms does not depend on their order; under
+    /// 1.34 weights are 32-bit and scores at most 100, so the sum never saturates.
     fn total(&self, node: usize, bounds: &[(i64, i64)]) -> i64 {
         if self.scores.is_empty() {
             return 1;
