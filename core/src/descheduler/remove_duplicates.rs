@@ -33,7 +33,7 @@ pub(super) const NAME: &str = "RemoveDuplicates";
 /// Runs the strategy over every ready node.
 pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
     for position in 0..context.nodes.len() {
-        for (owner, members) in groups(context, &context.evictable_on(position)) {
+        for (_, owner, members) in groups(context, &context.evictable_on(position)) {
             let Some((&first, rest)) = members.split_first() else {
                 continue;
             };
@@ -75,10 +75,9 @@ pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
 }
 
 /// `FindDuplicatePods`: the pods of each owner key (`Kind/name`), keys in order of first
-/// appearance.
-fn groups<'a>(context: &Context<'a>, pods: &[usize]) -> Vec<(&'a OwnerReference, Vec<usize>)> {
-    // Each group with a digest of its key, compared before the key itself: a node holds
-    // pods of dozens of owners.
+/// appearance, each with a digest of its key (compared before the key itself: a node
+/// holds pods of dozens of owners).
+fn groups<'a>(context: &Context<'a>, pods: &[usize]) -> Vec<(u64, &'a OwnerReference, Vec<usize>)> {
     let mut groups: Vec<(u64, &'a OwnerReference, Vec<usize>)> = Vec::new();
     for &index in pods {
         let Some(pod) = context.pod(index) else {
@@ -102,9 +101,6 @@ fn groups<'a>(context: &Context<'a>, pods: &[usize]) -> Vec<(&'a OwnerReference,
         }
     }
     groups
-        .into_iter()
-        .map(|(_, owner, members)| (owner, members))
-        .collect()
 }
 
 #[cfg(test)]
