@@ -74,9 +74,10 @@ pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
     }
 }
 
-/// `FindDuplicatePods`: the pods of each owner key (`Kind/name`), keys in order of first
-/// appearance, each with a digest of its key (compared before the key itself: a node
-/// holds pods of dozens of owners).
+/// `FindDuplicatePods`: the pods of each owner key, keys in order of first appearance,
+/// each with a digest of its key (compared before the key itself: a node holds pods of
+/// dozens of owners). The key is the joined string `Kind/name`, as upstream's map key:
+/// two references that join to the same string are one owner.
 fn groups<'a>(context: &Context<'a>, pods: &[usize]) -> Vec<(u64, &'a OwnerReference, Vec<usize>)> {
     let mut groups: Vec<(u64, &'a OwnerReference, Vec<usize>)> = Vec::new();
     for &index in pods {
@@ -84,15 +85,10 @@ fn groups<'a>(context: &Context<'a>, pods: &[usize]) -> Vec<(u64, &'a OwnerRefer
             continue;
         };
         for owner in &pod.metadata.owner_references {
-            let digest = digest::fnv1a(
-                digest::fnv1a(digest::EMPTY, owner.kind.as_bytes()),
-                owner.name.as_bytes(),
-            );
+            let digest = key_digest(owner);
             let same =
                 |(existing_digest, existing, _): &&mut (u64, &OwnerReference, Vec<usize>)| {
-                    *existing_digest == digest
-                        && existing.kind == owner.kind
-                        && existing.name == owner.name
+                    *existing_digest == digest && same_key(existing, owner)
                 };
             match groups.iter_mut().find(same) {
                 Some((_, _, members)) => members.push(index),
@@ -101,6 +97,26 @@ fn groups<'a>(context: &Context<'a>, pods: &[usize]) -> Vec<(u64, &'a OwnerRefer
         }
     }
     groups
+}
+
+/// The digest of an owner's key `Kind/name`.
+fn key_digest(owner: &OwnerReference) -> u64 {
+    [owner.kind.as_bytes(), b"/", owner.name.as_bytes()]
+        .iter()
+        .fold(digest::EMPTY, |digest, piece| digest::fnv1a(digest, piece))
+}
+
+/// True if two owners' keys `Kind/name` are the same string.
+fn same_key(a: &OwnerReference, b: &OwnerReference) -> bool {
+    a.kind.len().saturating_add(a.name.len()) == b.kind.len().saturating_add(b.name.len())
+        && key_bytes(a).eq(key_bytes(b))
+}
+
+/// The bytes of an owner's key `Kind/name`.
+fn key_bytes(owner: &OwnerReference) -> impl Iterator<Item = &u8> {
+    [owner.kind.as_bytes(), b"/", owner.name.as_bytes()]
+        .into_iter()
+        .flatten()
 }
 
 #[cfg(test)]
@@ -159,6 +175,43 @@ mod tests {
         }
         let (_, evicted) = strategy(super::NAME, None, vec![node], pods, 0);
         assert_eq!(evicted, [1, 2, 3, 4, 5]);
+    }
+
+    /// Upstream keys a group by the joined string `Kind/name`, so two owner references
+    /// that join to the same string are one owner; the same owner's pods on other nodes
+    /// share its key's string.
+    #[test]
+    fn owners_are_keyed_by_the_joined_string() {
+        let owned = |name: &str, node: &str, kind: &str, owner: &str| {
+            let mut pod = replica_set_owner(build_pod(name, 100, 0, node));
+            if let Some(reference) = pod.metadata.owner_references.first_mut() {
+                reference.kind = kind.into();
+                reference.name = owner.into();
+            }
+            pod
+        };
+        let nodes = vec![
+            build_node("n1", 2000, 3000, 10),
+            build_node("n2", 2000, 3000, 10),
+        ];
+        let pods = vec![
+            owned("a", "n1", "ReplicaSet/web", "x"),
+            owned("b", "n1", "ReplicaSet", "web/x"),
+            owned("c", "n2", "ReplicaSet", "web/x"),
+            owned("d", "n2", "ReplicaSet", "web"),
+        ];
+        let (report, evicted) = strategy(super::NAME, None, nodes, pods, 0);
+        assert_eq!(evicted, [1]);
+        let reasons: vec::Vec<_> = report.pods.iter().map(|d| d.reason.to_string()).collect();
+        assert_eq!(
+            reasons,
+            [
+                "first pod of `ReplicaSet/web/x` on the node",
+                "duplicate of `default/a` (owner `ReplicaSet/web/x`)",
+                "not a duplicate: the only pod of `ReplicaSet/web/x` on the node",
+                "not a duplicate: the only pod of `ReplicaSet/web` on the node",
+            ]
+        );
     }
 
     /// `controllers-semantics.md` §8.2 `ds-dup-1`.
