@@ -101,9 +101,9 @@ fn groups<'a>(context: &Context<'a>, pods: &[usize]) -> Vec<(u64, &'a OwnerRefer
 
 /// The digest of an owner's key `Kind/name`.
 fn key_digest(owner: &OwnerReference) -> u64 {
-    [owner.kind.as_bytes(), b"/", owner.name.as_bytes()]
-        .iter()
-        .fold(digest::EMPTY, |digest, piece| digest::fnv1a(digest, piece))
+    key_bytes(owner).fold(digest::EMPTY, |digest, byte| {
+        digest::fnv1a(digest, core::slice::from_ref(byte))
+    })
 }
 
 /// True if two owners' keys `Kind/name` are the same string.
@@ -177,9 +177,8 @@ mod tests {
         assert_eq!(evicted, [1, 2, 3, 4, 5]);
     }
 
-    /// Upstream keys a group by the joined string `Kind/name`, so two owner references
-    /// that join to the same string are one owner; the same owner's pods on other nodes
-    /// share its key's string.
+    /// Upstream keys a group by the joined string `Kind/name` (`duplicates.go`), so two
+    /// owner references that join to the same string are one owner; groups are per node.
     #[test]
     fn owners_are_keyed_by_the_joined_string() {
         let owned = |name: &str, node: &str, kind: &str, owner: &str| {
