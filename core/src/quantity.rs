@@ -372,24 +372,7 @@ fn binary_nanos(int: &[u8], frac: &[u8], shift: u32) -> Option<i128> {
 }
 
 /// Divides, rounding any remainder away from zero.
-///
-/// Pods' requests (below 18.4 G units) fit 64 bits: those divide in 64 bits, which wasm
-/// does in one instruction where 128 bits take a software routine, once per quantity a
-/// snapshot or the descheduler reads.
 fn div_away_from_zero(n: i128, d: i128) -> i128 {
-    if let (Ok(magnitude), Ok(divisor)) = (u64::try_from(n.unsigned_abs()), u64::try_from(d)) {
-        if let (Some(quotient), Some(remainder)) = (
-            magnitude.checked_div(divisor),
-            magnitude.checked_rem(divisor),
-        ) {
-            let rounded = i128::from(quotient.saturating_add(u64::from(remainder != 0)));
-            return if n < 0 {
-                rounded.saturating_neg()
-            } else {
-                rounded
-            };
-        }
-    }
     let quotient = n.checked_div(d).unwrap_or(0);
     match n.checked_rem(d).unwrap_or(0).cmp(&0) {
         Ordering::Greater => quotient.saturating_add(1),
@@ -729,33 +712,6 @@ mod tests {
     fn q(mantissa: i128, exponent: i32, format: Format) -> Quantity {
         let nanos = nanos(mantissa, exponent.saturating_add(9).unsigned_abs()).unwrap();
         Quantity { nanos, format }
-    }
-
-    /// The 64-bit path of `div_away_from_zero` gives what 128-bit division gives, at the
-    /// edges of 64 bits and of the range, for both divisors it is used with.
-    #[test]
-    fn division_rounds_away_from_zero_in_either_width() {
-        let reference = |n: i128, d: i128| {
-            let (quotient, remainder) = (n / d, n % d);
-            quotient + remainder.signum()
-        };
-        let edge = i128::from(u64::MAX);
-        for n in [
-            0,
-            1,
-            999_999,
-            1_000_000,
-            1_000_001,
-            edge - 1,
-            edge,
-            edge + 1,
-            MAX_NANOS,
-        ] {
-            for d in [NANOS_PER_MILLI, NANOS_PER_UNIT] {
-                assert_eq!(div_away_from_zero(n, d), reference(n, d), "{n} / {d}");
-                assert_eq!(div_away_from_zero(-n, d), reference(-n, d), "-{n} / {d}");
-            }
-        }
     }
 
     fn p(text: &str) -> Quantity {
