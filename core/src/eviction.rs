@@ -1058,6 +1058,7 @@ impl<'c> World<'c> {
         let options = ScheduleOptions {
             version: Some(self.version),
             max_node_verdicts: Some(0),
+            skip_sampled: true,
             ..self.schedule.clone()
         };
         let (scheduling, footprints) = schedule::run_with_footprints(&view, &options, footprints);

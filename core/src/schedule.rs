@@ -96,6 +96,9 @@ pub struct ScheduleOptions {
     /// [`DEFAULT_MAX_NODE_VERDICTS`]). Pods scheduled after the budget is spent keep only
     /// their chosen node's verdict; their messages still count every node.
     pub max_node_verdicts: Option<usize>,
+    /// Leave out the comparison with the sampling scheduler ([`Placement::sampled`]): for
+    /// callers that read only where each pod goes (the timeline's replacements).
+    pub skip_sampled: bool,
 }
 
 /// The default budget of per-node verdicts in a report. A verdict of the 1.34 default
@@ -364,7 +367,7 @@ fn schedule_all(
     let mut snapshot = Snapshot::with_footprints(cluster, version.accounting(), footprints);
     let mut driver = Driver {
         selector: select::HostSelector::new(version, options.seed),
-        sampling: select::Sampling::default(),
+        sampling: (!options.skip_sampled).then(select::Sampling::default),
         equivalence: equivalence::EquivalenceCache::default(),
         preemption: preemption::DryRuns::default(),
     };
@@ -444,10 +447,11 @@ fn schedule_all(
 }
 
 /// What placement carries from one pod to the next: the tie-break state, the sampling
-/// rotation, the equivalence cache and the last preemptor's dry runs.
+/// rotation (`None` when the comparison is left out), the equivalence cache and the last
+/// preemptor's dry runs.
 struct Driver<'p> {
     selector: select::HostSelector,
-    sampling: select::Sampling,
+    sampling: Option<select::Sampling>,
     equivalence: equivalence::EquivalenceCache<'p>,
     preemption: preemption::DryRuns,
 }
@@ -506,7 +510,7 @@ fn schedule_one<'p>(
                     pod,
                     &cached,
                     &mut driver.selector,
-                    &mut driver.sampling,
+                    driver.sampling.as_mut(),
                     placement,
                 );
                 return;
@@ -615,7 +619,7 @@ fn schedule_one<'p>(
             );
             placement.sampled = sampled(
                 profile,
-                &mut driver.sampling,
+                driver.sampling.as_mut(),
                 snapshot,
                 &|node| codes.get(node) == Some(&Code::Success),
                 &|nodes| totals(&cycle.score(snapshot, nodes), nodes.len()),
@@ -760,7 +764,7 @@ fn place_cached(
     pod: usize,
     cached: &equivalence::Cached<'_, '_>,
     selector: &mut select::HostSelector,
-    sampling: &mut select::Sampling,
+    sampling: Option<&mut select::Sampling>,
     placement: &mut Placement,
 ) {
     let node_count = snapshot.nodes.len();
@@ -901,7 +905,7 @@ fn totals(scores: &[(String, i64, Vec<i64>)], count: usize) -> Vec<i64> {
 /// `numFeasibleNodesToFind`; among the sampled nodes the first best total wins here).
 fn sampled(
     profile: &dyn Profile,
-    sampling: &mut select::Sampling,
+    sampling: Option<&mut select::Sampling>,
     snapshot: &Snapshot<'_>,
     fits: &dyn Fn(usize) -> bool,
     totals_of: &dyn Fn(&[usize]) -> Vec<i64>,
@@ -911,6 +915,7 @@ fn sampled(
     if profile.version() != Version::Current {
         return None;
     }
+    let sampling = sampling?;
     let node_count = snapshot.nodes.len();
     let (found, examined) =
         sampling.sample(profile.percentage_of_nodes_to_score(), node_count, fits)?;
@@ -1274,5 +1279,42 @@ status:
         };
         assert_eq!(chosen(Version::Current).as_deref(), Some("small"));
         assert_eq!(chosen(Version::Legacy).as_deref(), Some("big"));
+    }
+
+    /// On 200 nodes 1.34 stops at 100 feasible ones (`numFeasibleNodesToFind`), so it
+    /// never sees the roomiest node, the last; `skip_sampled` leaves that comparison out.
+    #[test]
+    fn the_sampled_comparison_is_reported_unless_skipped() {
+        let mut yaml: String = (0..199)
+            .map(|index| node(&alloc::format!("n{index:03}"), 1000, 4 << 30, ""))
+            .collect();
+        yaml += &node("n199", 8000, 16 << 30, "");
+        yaml += "---
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  containers: [{name: c, image: i, resources: {requests: {cpu: 500m}}}]
+";
+        let sources = [crate::Source::new("test", &yaml)];
+        let loaded = crate::input::load(&sources, &crate::Limits::default());
+        let cluster = crate::cluster::Cluster::build(loaded, &sources);
+        let placement = |skip_sampled| {
+            let options = super::ScheduleOptions {
+                version: Some(Version::Current),
+                skip_sampled,
+                ..super::ScheduleOptions::default()
+            };
+            super::run(&cluster, &options).pods.remove(0)
+        };
+        let compared = placement(false);
+        assert_eq!(compared.node.as_deref(), Some("n199"));
+        let sampled = compared
+            .sampled
+            .expect("the sampled scheduler chooses otherwise");
+        assert_eq!((sampled.nodes_to_find, sampled.examined), (100, 100));
+        assert_ne!(sampled.node.as_deref(), Some("n199"));
+        let skipped = placement(true);
+        assert_eq!(skipped.node.as_deref(), Some("n199"));
+        assert!(skipped.sampled.is_none());
     }
 }
