@@ -97,14 +97,16 @@ pub(super) fn protections(pod: &Pod) -> Vec<Protection> {
 /// `kube-system` or an `openshift-*` namespace. Upstream calls 1.9's kubelet rule, which
 /// allows `kube-system` only; OpenShift's `pods.go` carries its own copy that also allows
 /// `openshift-*` (as `openshift/origin` pull 19104 did for the kubelet in 3.10).
+///
+/// The annotation is looked at first: the mirror check has just read the annotations,
+/// while the namespace's text would be one more read from memory for nearly every pod.
 pub(super) fn is_critical(pod: &Pod) -> bool {
-    let namespace = pod.metadata.namespace.as_str();
-    (namespace == "kube-system" || namespace.starts_with("openshift-"))
-        && pod
-            .metadata
-            .annotations
-            .get(CRITICAL_ANNOTATION)
-            .is_some_and(String::is_empty)
+    let namespace = || pod.metadata.namespace.as_str();
+    pod.metadata
+        .annotations
+        .get(CRITICAL_ANNOTATION)
+        .is_some_and(String::is_empty)
+        && (namespace() == "kube-system" || namespace().starts_with("openshift-"))
 }
 
 #[cfg(test)]
