@@ -37,7 +37,6 @@ use crate::report::disruption::{
 };
 use crate::report::scheduling::Outcome as Placed;
 use crate::report::words::Words;
-use crate::schedule::snapshot::Footprint;
 use crate::schedule::{self, ScheduleOptions, Version};
 use budget::Budgets;
 use drain::{Decision, Flags};
@@ -212,9 +211,6 @@ struct World<'c> {
     /// Replacements waiting for a node, and whether the cluster changed since they last
     /// tried.
     waiting: Vec<usize>,
-    /// Per pod, what it brings to a node as the scheduler counts it, once a round of
-    /// placing worked it out: kept for the next round's snapshot.
-    footprints: Vec<Option<Footprint>>,
     changed: bool,
     /// Which eviction each replacement replaces.
     replaces: BTreeMap<usize, usize>,
@@ -310,7 +306,6 @@ impl<'c> World<'c> {
             machines,
             drains: Vec::new(),
             waiting: Vec::new(),
-            footprints: Vec::new(),
             changed: false,
             replaces: BTreeMap::new(),
             reported_pending: BTreeSet::new(),
@@ -1030,10 +1025,6 @@ impl<'c> World<'c> {
             ..Cluster::default()
         };
         let mut from_view: BTreeMap<String, usize> = BTreeMap::new();
-        // Each view pod's index among the timeline's pods, and its footprint if known.
-        let mut in_view = Vec::new();
-        let mut footprints = Vec::new();
-        self.footprints.resize_with(self.pods.len(), || None);
         for (index, (entry, life)) in self.pods.iter().zip(&self.life).enumerate() {
             match life {
                 // Terminating pods still hold their room until they are gone.
@@ -1050,10 +1041,8 @@ impl<'c> World<'c> {
                     view.bound_nodes.push(None);
                     from_view.insert(String::from(&*entry.key), index);
                 }
-                Life::Gone | Life::Elsewhere => continue,
+                Life::Gone | Life::Elsewhere => {}
             }
-            in_view.push(index);
-            footprints.push(self.footprints.get_mut(index).and_then(Option::take));
         }
         let options = ScheduleOptions {
             version: Some(self.version),
@@ -1061,12 +1050,7 @@ impl<'c> World<'c> {
             skip_sampled: true,
             ..self.schedule.clone()
         };
-        let (scheduling, footprints) = schedule::run_with_footprints(&view, &options, footprints);
-        for (index, footprint) in in_view.into_iter().zip(footprints) {
-            if let Some(slot) = self.footprints.get_mut(index) {
-                *slot = footprint;
-            }
-        }
+        let scheduling = schedule::run(&view, &options);
         self.live.nodes = core::mem::take(&mut view.nodes);
         // The view shares its pods with the timeline: gone before a bind changes one.
         drop(view);

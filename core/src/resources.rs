@@ -36,6 +36,14 @@ impl QosClass {
 /// Resources that pod-level `resources` may set (`IsSupportedPodLevelResource`).
 const POD_LEVEL_RESOURCES: [&str; 2] = ["cpu", "memory"];
 
+/// True when a pod's requests are its regular containers' sums alone: no init
+/// containers, no overhead and no pod-level resources. Older rules (Kubernetes 1.9's and
+/// 1.11's) differ from [`pod_requests`] only for the other pods.
+#[must_use]
+pub fn containers_only(spec: &PodSpec) -> bool {
+    spec.init_containers.is_empty() && spec.resources.is_none() && spec.overhead.is_empty()
+}
+
 /// The pod's effective requests: containers and running sidecars together, or the largest
 /// init step, whichever is larger per resource; pod-level requests replace the container
 /// sum for cpu and memory; overhead is added on top.

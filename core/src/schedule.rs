@@ -37,7 +37,7 @@ use crate::report::scheduling::{
     Configuration, NodeVerdict, NodeVerdicts, Outcome, Placement, PredicateVerdict,
     ProfileConfiguration, Sampled, Scheduling, ScoreMap,
 };
-use snapshot::{Accounting, Footprint, Snapshot};
+use snapshot::{Accounting, Snapshot};
 use status::{Code, Status};
 
 /// Which upstream release a profile reproduces.
@@ -306,16 +306,6 @@ pub trait Profile {
 /// Places every pending pod of the cluster and reports each decision.
 #[must_use]
 pub fn run(cluster: &Cluster, options: &ScheduleOptions) -> Scheduling {
-    run_with_footprints(cluster, options, Vec::new()).0
-}
-
-/// [`run`], starting from what each pod brings to a node where that is known
-/// ([`Snapshot::with_footprints`]); returns it with what this run worked out.
-pub(crate) fn run_with_footprints(
-    cluster: &Cluster,
-    options: &ScheduleOptions,
-    footprints: Vec<Option<Footprint>>,
-) -> (Scheduling, Vec<Option<Footprint>>) {
     let version = version(cluster, options);
     let preemption = !options.disable_preemption;
     let (profiles, source): (Vec<Box<dyn Profile>>, String) = match version {
@@ -352,7 +342,7 @@ pub(crate) fn run_with_footprints(
             ),
         },
     };
-    schedule_all(cluster, &profiles, version, source, options, footprints)
+    schedule_all(cluster, &profiles, version, source, options)
 }
 
 /// The driver: queue order, one cycle per pod, binding as it goes.
@@ -362,9 +352,8 @@ fn schedule_all(
     version: Version,
     source: String,
     options: &ScheduleOptions,
-    footprints: Vec<Option<Footprint>>,
-) -> (Scheduling, Vec<Option<Footprint>>) {
-    let mut snapshot = Snapshot::with_footprints(cluster, version.accounting(), footprints);
+) -> Scheduling {
+    let mut snapshot = Snapshot::new(cluster, version.accounting());
     let mut driver = Driver {
         selector: select::HostSelector::new(version, options.seed),
         sampling: (!options.skip_sampled).then(select::Sampling::default),
@@ -432,7 +421,7 @@ fn schedule_all(
         }
         placements.push(placement);
     }
-    let scheduling = Scheduling {
+    Scheduling {
         profile: version.profile_name().into(),
         configuration: Configuration {
             source,
@@ -442,8 +431,7 @@ fn schedule_all(
                 .collect(),
         },
         pods: placements,
-    };
-    (scheduling, snapshot.into_footprints())
+    }
 }
 
 /// What placement carries from one pod to the next: the tie-break state, the sampling

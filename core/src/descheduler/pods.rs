@@ -21,15 +21,10 @@ use crate::model::{Container, PodSpec, ResourceList};
 use crate::quantity::Quantity;
 use crate::resources::{self, QosClass};
 
-/// True when the 1.9 rules may give another result than the current ones.
-fn differs_from_current(spec: &PodSpec) -> bool {
-    !spec.init_containers.is_empty() || spec.resources.is_some() || !spec.overhead.is_empty()
-}
-
 /// The QoS class 1.9's `GetPodQOS` gives: regular containers only.
 pub(super) fn qos(entry: &PodEntry) -> QosClass {
     let spec = &entry.pod.spec;
-    if !differs_from_current(spec) {
+    if resources::containers_only(spec) {
         return entry.qos;
     }
     resources::qos_class(&PodSpec {
@@ -41,7 +36,7 @@ pub(super) fn qos(entry: &PodEntry) -> QosClass {
 /// The requests 1.9's `PodRequestsAndLimits` gives.
 pub(super) fn requests(entry: &PodEntry) -> Arc<ResourceList> {
     let spec = &entry.pod.spec;
-    if !differs_from_current(spec) {
+    if resources::containers_only(spec) {
         return Arc::clone(&entry.requests);
     }
     Arc::new(resources::pod_requests(&PodSpec {

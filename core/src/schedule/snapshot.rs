@@ -4,6 +4,7 @@
 //! Follows `pkg/scheduler/framework/types.go` (`NodeInfo`): allocatable, the requests of
 //! the pods on the node, their "non-zero" requests for scoring, and the host ports in use.
 
+use alloc::collections::BTreeMap;
 use alloc::rc::Rc;
 use alloc::vec::Vec;
 
@@ -319,6 +320,22 @@ pub fn pod_host_ports(pod: &Pod, accounting: Accounting) -> impl Iterator<Item =
         .flat_map(|container| HostPort::of(&container.ports))
 }
 
+/// What `entry` (pod index `pod`) brings to a node under `accounting`: its entry's
+/// footprint, or for a pod 1.11 counts otherwise, one worked out once and kept in `own`
+/// (trial evictions bind and unbind the same pods many times).
+fn footprint<'a>(
+    own: &'a mut BTreeMap<usize, Footprint>,
+    accounting: Accounting,
+    pod: usize,
+    entry: &'a PodEntry,
+) -> &'a Footprint {
+    if accounting == Accounting::Current || resources::containers_only(&entry.pod.spec) {
+        return &entry.footprint;
+    }
+    own.entry(pod)
+        .or_insert_with(|| accounting.footprint(entry))
+}
+
 /// One node and what is on it.
 #[derive(Clone, Debug)]
 pub struct NodeInfo<'c> {
@@ -411,8 +428,10 @@ pub struct Snapshot<'c> {
     /// NodeAffinity's verdicts for the node selectors and required terms of the pods
     /// prepared last (at most [`REQUIRED_MATCHES`]).
     required_matches: core::cell::RefCell<Vec<Rc<RequiredMatches>>>,
-    /// For each pod of the cluster, what it brings to a node (worked out on its first bind).
-    footprints: Vec<Option<Footprint>>,
+    /// What a pod brings to a node when this accounting counts it otherwise than its
+    /// entry's [`PodEntry::footprint`] (1.11, pods that are not
+    /// [`resources::containers_only`]), by pod index: worked out on its first bind.
+    own_footprints: BTreeMap<usize, Footprint>,
     /// Volumes and claims the scheduler assumed bound as it placed pods.
     pub volumes: super::volumes::Assumed,
     /// For each node, the value of `clock` when its pods last changed (0: never).
@@ -433,21 +452,6 @@ impl<'c> Snapshot<'c> {
     /// The cluster as it is before placement: bound pods on their nodes.
     #[must_use]
     pub fn new(cluster: &'c Cluster, accounting: Accounting) -> Self {
-        Self::with_footprints(cluster, accounting, Vec::new())
-    }
-
-    /// [`Snapshot::new`], with what each pod brings to a node where that is known already:
-    /// `footprints` by pod index, from [`Snapshot::into_footprints`] of an earlier
-    /// snapshot of the same pods counted the same way. The timeline places replacements
-    /// round after round on one cluster, and reading 150 000 pods again each round was
-    /// most of building its snapshot.
-    #[must_use]
-    pub fn with_footprints(
-        cluster: &'c Cluster,
-        accounting: Accounting,
-        mut footprints: Vec<Option<Footprint>>,
-    ) -> Self {
-        footprints.resize_with(cluster.pods.len(), || None);
         let (name_order, name_ranks) = name_order(&cluster.nodes);
         let mut snapshot = Self {
             cluster,
@@ -464,7 +468,7 @@ impl<'c> Snapshot<'c> {
                 })
                 .map(|(pod, _)| pod)
                 .collect(),
-            footprints,
+            own_footprints: BTreeMap::new(),
             volumes: super::volumes::Assumed::default(),
             image_table: core::cell::OnceCell::new(),
             required_matches: core::cell::RefCell::new(Vec::new()),
@@ -481,13 +485,6 @@ impl<'c> Snapshot<'c> {
             }
         }
         snapshot
-    }
-
-    /// What each pod brings to a node, by pod index, as far as this snapshot worked it
-    /// out (for [`Snapshot::with_footprints`]).
-    #[must_use]
-    pub fn into_footprints(self) -> Vec<Option<Footprint>> {
-        self.footprints
     }
 
     /// The nodes in descending byte order of their names (1.11's tie order).
@@ -539,12 +536,7 @@ impl<'c> Snapshot<'c> {
             return;
         };
         self.unbind(pod);
-        let Some(slot) = self.footprints.get_mut(pod) else {
-            return;
-        };
-        // A pod's footprint never changes: worked out on its first bind, kept after (trial
-        // evictions bind and unbind the same pods many times).
-        let footprint = slot.get_or_insert_with(|| self.accounting.footprint(entry));
+        let footprint = footprint(&mut self.own_footprints, self.accounting, pod, entry);
         if let (Some(info), Some(assigned)) = (self.nodes.get_mut(node), self.assigned.get_mut(pod))
         {
             info.add(pod, footprint);
@@ -557,8 +549,8 @@ impl<'c> Snapshot<'c> {
     /// Takes a pod off its node (preemption victims, evictions).
     pub fn unbind(&mut self, pod: usize) {
         let node = self.assigned.get_mut(pod).and_then(Option::take);
-        let footprint = self.footprints.get(pod).and_then(Option::as_ref);
-        if let (Some(node), Some(footprint)) = (node, footprint) {
+        if let (Some(node), Some(entry)) = (node, self.cluster.pods.get(pod)) {
+            let footprint = footprint(&mut self.own_footprints, self.accounting, pod, entry);
             if let Some(info) = self.nodes.get_mut(node) {
                 info.remove(pod, footprint);
                 let pod_affinity = footprint.pod_affinity;
@@ -684,44 +676,47 @@ mod tests {
         pinned
     }
 
-    /// A snapshot given an earlier one's usage counts the nodes as one that works it out
-    /// afresh, and a pod the earlier one did not know (a list shorter than the pods) is
-    /// worked out.
+    /// A snapshot counts each pod by its entry's footprint, which is the 1.34 count; the
+    /// 1.11 snapshot counts a pod with an init container by its regular containers alone
+    /// (`calculateResource` in 1.11's `node_info.go`), and takes it off again the same way.
     #[test]
-    fn usage_carried_over_counts_the_same() {
+    fn pods_count_by_their_entrys_footprint_or_the_1_11_rule() {
         use crate::schedule::predicates::testing::on;
+        let mut with_init = on(pod("d", &[(Some("100m"), None)]), "n2");
+        with_init.spec.init_containers = pod("init", &[(Some("2"), None)]).spec.containers;
         let pods = alloc::vec![
             on(pod("a", &[(Some("500m"), Some("1000"))]), "n1"),
             on(pod("b", &[(None, None)]), "n1"),
             on(pod("c", &[(Some("250m"), None)]), "n2"),
+            with_init,
         ];
         let cluster = cluster(
             alloc::vec![node("n1", 4000, 1 << 30), node("n2", 4000, 1 << 30)],
             pods,
         );
-        let totals = |snapshot: &Snapshot<'_>| {
-            snapshot
-                .nodes
-                .iter()
-                .map(|info| {
-                    (
-                        info.requested.clone(),
-                        info.non_zero_milli_cpu,
-                        info.non_zero_memory,
-                    )
-                })
-                .collect::<alloc::vec::Vec<_>>()
+        for entry in &cluster.pods {
+            assert_eq!(entry.footprint, Accounting::Current.footprint(entry));
+        }
+        let cpu = |snapshot: &Snapshot<'_>, node: usize| {
+            let info = &snapshot.nodes[node];
+            (info.requested.milli_cpu, info.non_zero_milli_cpu)
         };
-        let fresh = Snapshot::new(&cluster, Accounting::Current);
-        let expected = totals(&fresh);
-        let mut footprints = fresh.into_footprints();
-        assert!(footprints.iter().all(Option::is_some));
-        let carried = Snapshot::with_footprints(&cluster, Accounting::Current, footprints.clone());
-        assert_eq!(totals(&carried), expected);
-        footprints.truncate(1);
-        let extended = Snapshot::with_footprints(&cluster, Accounting::Current, footprints);
-        assert_eq!(totals(&extended), expected);
-        assert_eq!(expected[0].1, 500 + super::DEFAULT_MILLI_CPU_REQUEST);
+        let current = Snapshot::new(&cluster, Accounting::Current);
+        assert_eq!(
+            cpu(&current, 0),
+            (500, 500 + super::DEFAULT_MILLI_CPU_REQUEST)
+        );
+        assert_eq!(cpu(&current, 1), (250 + 2000, 250 + 2000));
+        let mut legacy = Snapshot::new(&cluster, Accounting::Legacy);
+        assert_eq!(
+            cpu(&legacy, 0),
+            (500, 500 + super::DEFAULT_MILLI_CPU_REQUEST)
+        );
+        assert_eq!(cpu(&legacy, 1), (250 + 100, 250 + 100));
+        legacy.unbind(3);
+        assert_eq!(cpu(&legacy, 1), (250, 250));
+        legacy.bind(3, 1);
+        assert_eq!(cpu(&legacy, 1), (250 + 100, 250 + 100));
     }
 
     /// Pods with the same node selector share NodeAffinity's verdicts; a pod without one
