@@ -1,6 +1,6 @@
 //! The descheduler as OpenShift 3.11 ships it (`openshift/descheduler` `v3.11.0`).
 
-mod evictable;
+pub(crate) mod evictable;
 mod low_node_utilization;
 mod node;
 mod node_affinity;
@@ -430,7 +430,7 @@ impl<'a> Context<'a> {
                 list.push(index);
             }
             if let Some(slot) = evictable.get_mut(index) {
-                *slot = evictable::protections(&entry.pod).is_empty();
+                *slot = entry.deletion.descheduler_may_evict;
             }
             if let Some(requested) = requested.as_mut() {
                 requested.add(index, entry, position);

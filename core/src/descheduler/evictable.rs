@@ -93,6 +93,12 @@ pub(super) fn protections(pod: &Pod) -> Vec<Protection> {
     found
 }
 
+/// True when no rule protects the pod (`IsEvictable`). The cluster works it out for each
+/// pod's entry ([`crate::cluster::Deletion::descheduler_may_evict`]).
+pub(crate) fn is_evictable(pod: &Pod) -> bool {
+    protections(pod).is_empty()
+}
+
 /// `IsCritical` as OpenShift's fork has it: the annotation with the empty value, in
 /// `kube-system` or an `openshift-*` namespace. Upstream calls 1.9's kubelet rule, which
 /// allows `kube-system` only; OpenShift's `pods.go` carries its own copy that also allows
