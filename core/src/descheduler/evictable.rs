@@ -118,6 +118,7 @@ pub(super) fn is_critical(pod: &Pod) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cluster::PodState;
     use crate::descheduler::pods::testing::{
         build_pod, critical, daemon_set_owner, mirror, normal_owner, replica_set_owner,
         with_local_storage,
@@ -138,6 +139,15 @@ mod tests {
         assert_eq!(protections(&local), [Protection::LocalStorage]);
         assert_eq!(protections(&daemon), [Protection::DaemonSet]);
         assert!(protections(&normal).is_empty());
+        // Each pod's entry carries the verdict the listing pass reads.
+        let may_evict = |pod: &Pod| {
+            let entry = crate::cluster::PodEntry::new(pod.clone(), PodState::Bound, 0);
+            entry.deletion.descheduler_may_evict
+        };
+        assert!(may_evict(&normal));
+        for protected in [&daemon, &local, &mirrored, &crit] {
+            assert!(!may_evict(protected), "{}", protected.metadata.name);
+        }
     }
 
     /// The cases of `controllers-semantics.md` §8.2 `ds08-evictable`, which hold for
