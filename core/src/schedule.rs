@@ -32,7 +32,7 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::cluster::{Cluster, PodState};
+use crate::cluster::{Cluster, PodEntry, PodState};
 use crate::report::scheduling::{
     Configuration, NodeVerdict, NodeVerdicts, Outcome, Placement, PredicateVerdict,
     ProfileConfiguration, Sampled, Scheduling, ScoreMap,
@@ -146,6 +146,41 @@ pub trait Cycle {
         self.filter(snapshot, node)
             .into_iter()
             .find(|(_, status)| !status.passed())
+    }
+
+    /// True when the cycle answers [`Cycle::first_failure_at`] and
+    /// [`Cycle::node_only_score`]: its filters and scores split into those that read only
+    /// the node and the pod's node inputs, which never change while pods are placed, and
+    /// the others. The equivalence cache then works the first out once per node for every
+    /// cycle with the same node inputs.
+    fn splits(&self) -> bool {
+        false
+    }
+
+    /// True when `other`'s cycle in this profile would find the same on every node with
+    /// the filters and scores that read only the node: same scheduler, `nodeName`, node
+    /// selector, affinity, tolerations and images.
+    fn same_node_inputs(&self, _other: &PodEntry) -> bool {
+        false
+    }
+
+    /// Among the filters that read only the node (`node_only`) or the others, the first
+    /// whose position among the profile's filters is below `before` and that does not pass
+    /// `node`: that position and the verdict's code.
+    fn first_failure_at(
+        &self,
+        _snapshot: &Snapshot<'_>,
+        _node: usize,
+        _node_only: bool,
+        _before: usize,
+    ) -> Option<(usize, Code)> {
+        None
+    }
+
+    /// True when the score at `index` of [`Cycle::node_local_scores`] reads only the node
+    /// and the pod's node inputs.
+    fn node_only_score(&self, _index: usize) -> bool {
+        false
     }
 
     /// Each score's normalised scores over the feasible nodes, with its name and weight;

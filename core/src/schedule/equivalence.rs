@@ -16,6 +16,10 @@
 //! - only scores that split into a per-node value and a normalisation over the scored
 //!   nodes are cached ([`Cycle::node_local_scores`]); totals are renormalised when the
 //!   feasible set or a normalised score's bounds move;
+//! - the filters and scores that read only the node and the pod's node inputs (taints,
+//!   labels, images: [`Cycle::splits`]) never change while pods are placed: their
+//!   findings are kept per node in a [`NodeOnly`] table that every class with the same
+//!   node inputs reads, and a class evaluates the other filters and scores alone;
 //! - a pod whose cycle reads nothing but its spec, node by node
 //!   ([`Cycle::reads_only_its_spec`]), may take the entries of another template's class
 //!   with the same spec (labels, owners and unread names aside) when that class was only
@@ -24,6 +28,7 @@
 //! Everything else goes through the full evaluation.
 
 use alloc::boxed::Box;
+use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -110,6 +115,74 @@ struct Class<'p> {
     /// ([`Cycle::reads_only_its_spec`]), so pods of other templates with that spec may
     /// share them. Cleared for good (until a restart) once the cycle reads more.
     spec_only: bool,
+    /// What the node-only filters and scores found for the class's cycle, when it splits.
+    node_only: Option<Rc<NodeOnly>>,
+}
+
+/// Per node, what the filters and scores that read only the node found for a cycle
+/// ([`Cycle::splits`]): the same for every cycle with the same node inputs
+/// ([`Cycle::same_node_inputs`]) during one placement run, since nodes do not change
+/// while pods are placed.
+struct NodeOnly {
+    /// The pod whose cycle worked it out.
+    pod: usize,
+    /// Per node, the position among the profile's filters of the first node-only filter
+    /// that does not pass it, and that verdict's code; [`PASSES`] where all pass.
+    failures: Vec<(usize, Code)>,
+    /// Per score of [`Cycle::node_local_scores`], whether it reads only the node.
+    scores: Vec<bool>,
+    /// Per node, each score's value (`node * scores.len() + index`): the node-only
+    /// scores' values, 0 for the others.
+    values: Vec<i64>,
+}
+
+/// [`NodeOnly::failures`] of a node that every node-only filter passes.
+const PASSES: (usize, Code) = (usize::MAX, Code::Success);
+
+/// How many [`NodeOnly`] tables the cache keeps (each about 8 B per node and score, and
+/// 16 B per node): pods come in a handful of node inputs (taints, selectors, images).
+const NODE_ONLY_TABLES: usize = 32;
+
+impl NodeOnly {
+    /// Works out every node for `cycle`, whose scores are `scores`.
+    fn new(cycle: &dyn Cycle, snapshot: &Snapshot<'_>, pod: usize, scores: usize) -> Self {
+        let node_count = snapshot.nodes.len();
+        let node_only: Vec<bool> = (0..scores)
+            .map(|index| cycle.node_only_score(index))
+            .collect();
+        let mut table = Self {
+            pod,
+            failures: Vec::with_capacity(node_count),
+            values: Vec::with_capacity(node_count.saturating_mul(scores)),
+            scores: node_only,
+        };
+        for node in 0..node_count {
+            table.failures.push(
+                cycle
+                    .first_failure_at(snapshot, node, true, usize::MAX)
+                    .unwrap_or(PASSES),
+            );
+            for index in 0..scores {
+                let read = table.scores.get(index).copied().unwrap_or(false);
+                table.values.push(if read {
+                    cycle.node_local_value(snapshot, node, index)
+                } else {
+                    0
+                });
+            }
+        }
+        table
+    }
+
+    /// Score `index`'s value on `node`, when it reads only the node.
+    fn value(&self, node: usize, index: usize) -> Option<i64> {
+        if !self.scores.get(index).copied().unwrap_or(false) {
+            return None;
+        }
+        self.values
+            .get(node.saturating_mul(self.scores.len()).saturating_add(index))
+            .copied()
+    }
 }
 
 /// How many per-node entries the cache's classes hold together at most (about 60 MB: a
@@ -135,6 +208,8 @@ pub struct EquivalenceCache<'p> {
     /// again, and those whose entries changed (up to every node each).
     candidates: Vec<usize>,
     changed: Vec<usize>,
+    /// The node-only tables made so far, oldest first (at most [`NODE_ONLY_TABLES`]).
+    node_only: Vec<Rc<NodeOnly>>,
 }
 
 /// The cached outcome for one pod: where it fits and each node's total.
@@ -323,6 +398,10 @@ impl<'p> EquivalenceCache<'p> {
             candidates.clear();
             candidates.extend(0..node_count);
         }
+        if class.node_only.is_none() && cycle.splits() && !profile.check_all() {
+            class.node_only =
+                Some(self.node_only_table(&*cycle, snapshot, pod, class.scores.len()));
+        }
         if candidates.len() < node_count {
             class.touch(candidates);
         }
@@ -377,6 +456,32 @@ impl<'p> EquivalenceCache<'p> {
             }
         }
         (class.feasible == 0 && class.only.is_some()).then(|| profile.prepare(snapshot, pod))
+    }
+
+    /// The node-only table for `cycle` (of `pod`, with `scores` scores): one made for a
+    /// cycle with the same node inputs, or a new one.
+    fn node_only_table(
+        &mut self,
+        cycle: &dyn Cycle,
+        snapshot: &Snapshot<'p>,
+        pod: usize,
+        scores: usize,
+    ) -> Rc<NodeOnly> {
+        let found = self.node_only.iter().find(|table| {
+            table.scores.len() == scores
+                && snapshot
+                    .pod(table.pod)
+                    .is_some_and(|other| cycle.same_node_inputs(other))
+        });
+        if let Some(table) = found {
+            return Rc::clone(table);
+        }
+        let table = Rc::new(NodeOnly::new(cycle, snapshot, pod, scores));
+        if self.node_only.len() >= NODE_ONLY_TABLES {
+            self.node_only.remove(0);
+        }
+        self.node_only.push(Rc::clone(&table));
+        table
     }
 
     /// Follows every change since the class's clock with its cycle and marks the nodes
@@ -604,6 +709,7 @@ impl<'p> Class<'p> {
             stale: false,
             used: 0,
             spec_only: false,
+            node_only: None,
         };
         class.stamps.resize(node_count, UNSTAMPED);
         class.forget();
@@ -637,6 +743,7 @@ impl<'p> Class<'p> {
         self.top = None;
         self.stale = false;
         self.spec_only = false;
+        self.node_only = None;
     }
 
     /// Reads each node's entries (stamp, code, values, total), node after node, before
@@ -864,6 +971,20 @@ impl<'p> Class<'p> {
         snapshot: &Snapshot<'_>,
         node: usize,
     ) -> bool {
+        // With a node-only table (never while the class explains: it records reasons), the
+        // first failure is the first of the other filters before the node-only one that
+        // fails, if any; only the other scores are asked for.
+        if let Some(table) = self.node_only.take().filter(|_| self.reasons.is_empty()) {
+            let (at, failed) = table.failures.get(node).copied().unwrap_or(PASSES);
+            let code = cycle
+                .first_failure_at(snapshot, node, false, at)
+                .map_or(failed, |(_, code)| code);
+            let moved = self.record(cycle, snapshot, node, code, Vec::new(), |index| {
+                table.value(node, index)
+            });
+            self.node_only = Some(table);
+            return moved;
+        }
         let mut verdict = NodeVerdict::default();
         // Past the first failure only alwaysCheckAllPredicates looks (`node_verdict`), so
         // the filters after it need not run, nor their verdicts be collected.
@@ -873,12 +994,27 @@ impl<'p> Class<'p> {
             cycle.first_failure(snapshot, node).into_iter().collect()
         };
         let (code, _) = node_verdict(profile, results, false, &mut verdict);
+        self.record(cycle, snapshot, node, code, verdict.reasons, |_| None)
+    }
+
+    /// Keeps a node's code, its reasons (while the class explains) and, where it fits,
+    /// its score values (`known` gives those already found, the cycle the others); true
+    /// if that may move the normalisation.
+    fn record(
+        &mut self,
+        cycle: &dyn Cycle,
+        snapshot: &Snapshot<'_>,
+        node: usize,
+        code: Code,
+        reasons: Vec<String>,
+        known: impl Fn(usize) -> Option<i64>,
+    ) -> bool {
         let Some(slot) = self.codes.get_mut(node) else {
             return false;
         };
         let before = core::mem::replace(slot, code);
-        if let Some(reasons) = self.reasons.get_mut(node) {
-            for reason in reasons.iter() {
+        if let Some(kept) = self.reasons.get_mut(node) {
+            for reason in kept.iter() {
                 let at = self
                     .reason_counts
                     .iter()
@@ -892,7 +1028,7 @@ impl<'p> Class<'p> {
                     }
                 }
             }
-            for reason in &verdict.reasons {
+            for reason in &reasons {
                 match self
                     .reason_counts
                     .iter_mut()
@@ -902,7 +1038,7 @@ impl<'p> Class<'p> {
                     None => self.reason_counts.push((reason.clone(), 1)),
                 }
             }
-            *reasons = verdict.reasons;
+            *kept = reasons;
         }
         match (before == Code::Error, code == Code::Error) {
             (false, true) => self.errors = self.errors.saturating_add(1),
@@ -917,12 +1053,14 @@ impl<'p> Class<'p> {
                 match (score.reduce, slot) {
                     (Reduce::Skip, _) => {}
                     (Reduce::Identity, _) => {
-                        let value = cycle.node_local_value(snapshot, node, index);
+                        let value = known(index)
+                            .unwrap_or_else(|| cycle.node_local_value(snapshot, node, index));
                         identity = identity
                             .saturating_add(crate::math::saturating_mul(value, score.weight));
                     }
                     (_, Some(slot)) => {
-                        let value = cycle.node_local_value(snapshot, node, index);
+                        let value = known(index)
+                            .unwrap_or_else(|| cycle.node_local_value(snapshot, node, index));
                         if let Some(kept) = self.values.get_mut(start.saturating_add(*slot)) {
                             moved |= *kept != value;
                             *kept = value;

@@ -354,7 +354,8 @@ impl Profile for FrameworkProfile {
             .filters
             .iter()
             .copied()
-            .filter(|&filter| cycle.may_reject(filter))
+            .enumerate()
+            .filter(|&(_, filter)| cycle.may_reject(filter))
             .collect();
         Prepared::Filter {
             cycle: Box::new(cycle),
@@ -431,10 +432,10 @@ struct FrameworkCycle<'a> {
     affinity_index: alloc::borrow::Cow<'a, inter_pod_affinity::AffinityIndex>,
     /// The volume plugins' PreFilter states.
     volumes: VolumeStates<'a>,
-    /// The profile's filters that may reject a node for this pod, in order: the others
-    /// pass every node (no state, no host port, no `nodeName`), so the first failure is
-    /// looked for among these alone.
-    may_reject: Vec<FilterPlugin>,
+    /// The profile's filters that may reject a node for this pod, in order, each with its
+    /// position among the profile's filters: the others pass every node (no state, no
+    /// host port, no `nodeName`), so the first failure is looked for among these alone.
+    may_reject: Vec<(usize, FilterPlugin)>,
 }
 
 impl<'a> FrameworkCycle<'a> {
@@ -605,10 +606,54 @@ impl Cycle for FrameworkCycle<'_> {
         node: usize,
     ) -> Option<(Cow<'static, str>, Status)> {
         let info = snapshot.nodes.get(node)?;
-        self.may_reject.iter().find_map(|filter| {
-            let status = self.run_filter(*filter, snapshot, node, info);
+        self.may_reject.iter().find_map(|&(_, filter)| {
+            let status = self.run_filter(filter, snapshot, node, info);
             (!status.passed()).then(|| (Cow::Borrowed(filter.name()), status))
         })
+    }
+
+    fn splits(&self) -> bool {
+        true
+    }
+
+    fn same_node_inputs(&self, other: &PodEntry) -> bool {
+        let (a, b) = (&self.entry.pod.spec, &other.pod.spec);
+        a.scheduler_name == b.scheduler_name
+            && a.node_name == b.node_name
+            && a.node_selector == b.node_selector
+            && a.affinity == b.affinity
+            && a.tolerations == b.tolerations
+            && images(a).eq(images(b))
+    }
+
+    fn first_failure_at(
+        &self,
+        snapshot: &Snapshot<'_>,
+        node: usize,
+        node_only: bool,
+        before: usize,
+    ) -> Option<(usize, Code)> {
+        let info = snapshot.nodes.get(node)?;
+        self.may_reject
+            .iter()
+            .take_while(|&&(position, _)| position < before)
+            .filter(|&&(_, filter)| reads_only_the_node(filter) == node_only)
+            .find_map(|&(position, filter)| {
+                let status = self.run_filter(filter, snapshot, node, info);
+                (!status.passed()).then_some((position, status.code))
+            })
+    }
+
+    fn node_only_score(&self, index: usize) -> bool {
+        matches!(
+            self.profile.scores.get(index),
+            Some((
+                ScorePlugin::TaintToleration
+                    | ScorePlugin::NodeAffinity
+                    | ScorePlugin::ImageLocality,
+                _
+            ))
+        )
     }
 
     fn score(&self, snapshot: &Snapshot<'_>, feasible: &[usize]) -> Vec<(String, i64, Vec<i64>)> {
@@ -746,6 +791,26 @@ impl Cycle for FrameworkCycle<'_> {
             binding.reserve(snapshot, node);
         }
     }
+}
+
+/// The images of a pod's init and regular containers, in order (what ImageLocality reads).
+fn images(spec: &crate::model::PodSpec) -> impl Iterator<Item = &String> {
+    spec.init_containers
+        .iter()
+        .chain(&spec.containers)
+        .map(|container| &container.image)
+}
+
+/// True for the filters whose verdict reads nothing but the node and the pod's node
+/// inputs ([`Cycle::same_node_inputs`]): its unschedulable flag, name, taints and labels.
+const fn reads_only_the_node(filter: FilterPlugin) -> bool {
+    matches!(
+        filter,
+        FilterPlugin::NodeUnschedulable
+            | FilterPlugin::NodeName
+            | FilterPlugin::TaintToleration
+            | FilterPlugin::NodeAffinity
+    )
 }
 
 #[cfg(test)]
