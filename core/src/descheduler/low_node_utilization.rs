@@ -52,7 +52,7 @@ use super::{
 };
 use crate::cluster::PodEntry;
 use crate::model::{DeschedulerStrategy, Node, ResourceList};
-use crate::quantity::Quantity;
+use crate::quantity::{Format, Quantity};
 use crate::report::words::Words;
 use crate::resources::{saturating_add, QosClass};
 
@@ -243,6 +243,19 @@ impl Requested {
         let Some((cpu, memory)) = self.per_node.get_mut(position) else {
             return;
         };
+        // The same sums from the numbers the pod's entry keeps, without its request list.
+        if entry.footprint.plain {
+            let requested = &entry.footprint.usage.requested;
+            *cpu = saturating_add(
+                *cpu,
+                Quantity::from_milli(requested.milli_cpu, Format::DecimalSi),
+            );
+            *memory = saturating_add(
+                *memory,
+                Quantity::from_value(requested.memory, Format::BinarySi),
+            );
+            return;
+        }
         let requests = pods::requests(entry);
         if let Some(request) = requests.get("cpu") {
             *cpu = saturating_add(*cpu, *request);
@@ -633,6 +646,40 @@ mod tests {
             .and_then(|u| u.nodes.get(1))
             .and_then(|n| n.usage_after);
         assert!(after.is_some_and(|u| (u.cpu - 30.0).abs() < 1e-9));
+    }
+
+    /// Usage sums the requests as quantities before rounding (`PodRequestsAndLimits`, then
+    /// `MilliValue`): four pods of 250 microcores use 1 millicore, not 4. Pods in whole
+    /// millicores are summed from their entry's numbers; these are not.
+    #[test]
+    fn usage_sums_requests_before_rounding() {
+        let nodes = vec![
+            build_node("A", 4000, 1 << 30, 110),
+            build_node("B", 4000, 1 << 30, 110),
+        ];
+        let pods = (0..4)
+            .map(|i| {
+                let mut pod = replica_set_owner(build_pod(&alloc::format!("p{i}"), -1, 100, "A"));
+                pod.spec.containers[0]
+                    .resources
+                    .requests
+                    .insert("cpu".into(), Quantity::parse("250u").unwrap());
+                pod
+            })
+            .chain([replica_set_owner(build_pod("q", 40, 100, "B"))])
+            .collect();
+        let config = policy(
+            &[("cpu", 20.0), ("pods", 20.0)],
+            Some(&[("cpu", 50.0), ("pods", 50.0)]),
+            0,
+        );
+        let (report, _) = strategy(NAME, Some(&config), nodes, pods, 0);
+        let cpu: Vec<f64> = report
+            .utilization
+            .as_ref()
+            .map(|u| u.nodes.iter().map(|n| n.usage.cpu).collect())
+            .unwrap_or_default();
+        assert_eq!(cpu, [1.0 * 100.0 / 4000.0, 40.0 * 100.0 / 4000.0]);
     }
 
     #[test]

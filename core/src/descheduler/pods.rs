@@ -24,7 +24,7 @@ use crate::resources::{self, QosClass};
 /// The QoS class 1.9's `GetPodQOS` gives: regular containers only.
 pub(super) fn qos(entry: &PodEntry) -> QosClass {
     let spec = &entry.pod.spec;
-    if resources::containers_only(spec) {
+    if entry.footprint.plain || resources::containers_only(spec) {
         return entry.qos;
     }
     resources::qos_class(&PodSpec {

@@ -72,6 +72,11 @@ pub struct Footprint {
     pub host_ports: Vec<HostPort>,
     /// It has pod affinity or anti-affinity terms.
     pub pod_affinity: bool,
+    /// Its requests are its regular containers' sums ([`resources::containers_only`]) in
+    /// whole millicores of cpu and whole bytes of memory: every release's rules (1.9's
+    /// descheduler, 1.11, 1.34) count it as `usage` says, and sums of those numbers are
+    /// exact.
+    pub plain: bool,
 }
 
 impl Accounting {
@@ -100,10 +105,19 @@ impl Accounting {
     /// What a pod brings to the node it is bound to.
     #[must_use]
     pub fn footprint(self, entry: &PodEntry) -> Footprint {
+        let whole = |name: &str, per_unit: i128| {
+            entry
+                .requests
+                .get(name)
+                .is_none_or(|quantity| quantity.as_nanos() % per_unit == 0)
+        };
         Footprint {
             usage: self.usage(entry),
             host_ports: pod_host_ports(&entry.pod, self).collect(),
             pod_affinity: super::selection::has_pod_affinity(&entry.pod),
+            plain: resources::containers_only(&entry.pod.spec)
+                && whole("cpu", 1_000_000)
+                && whole("memory", 1_000_000_000),
         }
     }
 
@@ -321,7 +335,8 @@ pub fn pod_host_ports(pod: &Pod, accounting: Accounting) -> impl Iterator<Item =
 }
 
 /// What `entry` (pod index `pod`) brings to a node under `accounting`: its entry's
-/// footprint, or for a pod 1.11 counts otherwise, one worked out once and kept in `own`
+/// footprint, or for a pod 1.11 may count otherwise (not [`Footprint::plain`]), one worked
+/// out once and kept in `own`
 /// (trial evictions bind and unbind the same pods many times).
 fn footprint<'a>(
     own: &'a mut BTreeMap<usize, Footprint>,
@@ -329,7 +344,7 @@ fn footprint<'a>(
     pod: usize,
     entry: &'a PodEntry,
 ) -> &'a Footprint {
-    if accounting == Accounting::Current || resources::containers_only(&entry.pod.spec) {
+    if accounting == Accounting::Current || entry.footprint.plain {
         return &entry.footprint;
     }
     own.entry(pod)
@@ -697,6 +712,12 @@ mod tests {
         for entry in &cluster.pods {
             assert_eq!(entry.footprint, Accounting::Current.footprint(entry));
         }
+        let plain: alloc::vec::Vec<bool> = cluster.pods.iter().map(|e| e.footprint.plain).collect();
+        assert_eq!(
+            plain,
+            [true, true, true, false],
+            "an init container is not plain"
+        );
         let cpu = |snapshot: &Snapshot<'_>, node: usize| {
             let info = &snapshot.nodes[node];
             (info.requested.milli_cpu, info.non_zero_milli_cpu)
