@@ -1089,6 +1089,10 @@ impl<'c> World<'c> {
                 }
             }
         }
+        // The bound ones leave the list at once (one pass, not one per bind).
+        let life = &self.life;
+        self.waiting
+            .retain(|&pod| life.get(pod) == Some(&Life::Waiting));
     }
 
     fn bind(&mut self, at: Duration, pod: usize, node_name: &str) {
@@ -1111,7 +1115,6 @@ impl<'c> World<'c> {
         if let Some(list) = self.on_node.get_mut(node) {
             list.push(pod);
         }
-        self.waiting.retain(|other| *other != pod);
         if let Some(record) = self
             .replaces
             .get(&pod)
