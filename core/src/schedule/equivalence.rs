@@ -30,6 +30,7 @@
 use alloc::boxed::Box;
 use alloc::rc::Rc;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::plugins::normalize;
@@ -1119,14 +1120,16 @@ fn alike_by_spec(a: &PodEntry, b: &PodEntry) -> bool {
     a.priority == b.priority
         && a.qos == b.qos
         && a.requests == b.requests
-        && same_spec(&a.pod.spec, &b.pod.spec)
+        && same_spec(a, b)
         && (a.pod.metadata.namespace == b.pod.metadata.namespace || !(claims(a) || claims(b)))
 }
 
 /// The specs are equal but for the names of containers, ports and volumes without a disk
 /// (config maps, secrets, emptyDir), which no filter or score reads.
-/// (Destructured so that a field added to `PodSpec` must be placed here.)
-fn same_spec(a: &PodSpec, b: &PodSpec) -> bool {
+/// (Destructured so that a field added to `PodSpec` must be placed here.) Tolerations
+/// are compared as the entries share them first: pods with one list share one copy.
+fn same_spec(first: &PodEntry, second: &PodEntry) -> bool {
+    let (a, b) = (&first.pod.spec, &second.pod.spec);
     let PodSpec {
         node_name,
         node_selector,
@@ -1149,7 +1152,8 @@ fn same_spec(a: &PodSpec, b: &PodSpec) -> bool {
     *node_name == b.node_name
         && *node_selector == b.node_selector
         && *affinity == b.affinity
-        && *tolerations == b.tolerations
+        && (Arc::ptr_eq(&first.deletion.tolerations, &second.deletion.tolerations)
+            || *tolerations == b.tolerations)
         && same_containers(containers, &b.containers)
         && same_containers(init_containers, &b.init_containers)
         && *overhead == b.overhead
