@@ -32,15 +32,8 @@ pub(super) const NAME: &str = "RemoveDuplicates";
 
 /// Runs the strategy over every ready node.
 pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
-    let mut groups = Groups::default();
     for position in 0..context.nodes.len() {
-        groups.find(context, &context.evictable_on(position));
-        for group in 0..groups.owners.len() {
-            let (Some(&(_, owner)), Some(members)) =
-                (groups.owners.get(group), groups.members(group))
-            else {
-                continue;
-            };
+        for (_, owner, members) in groups(context, &context.evictable_on(position)) {
             let Some((&first, rest)) = members.split_first() else {
                 continue;
             };
@@ -81,71 +74,29 @@ pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
     }
 }
 
-/// `FindDuplicatePods` on one node: the pods of each owner key, keys in order of first
-/// appearance, each with a digest of its key (compared before the key itself: a node
-/// holds pods of dozens of owners). The key is the joined string `Kind/name`, as
-/// upstream's map key: two references that join to the same string are one owner. The
-/// lists are kept from node to node (most groups hold one pod: a list each was most of
-/// the strategy's allocations).
-#[derive(Default)]
-struct Groups<'a> {
-    /// Per group, its key's digest and the first owner reference with that key.
-    owners: Vec<(u64, &'a OwnerReference)>,
-    /// `(group, pod)` for every owner reference of every pod, grouped (stably) by group.
-    members: Vec<(usize, usize)>,
-    /// Per group, where its pods start in `members`; then where the last group's end.
-    starts: Vec<usize>,
-    /// The pods alone, in `members`' order.
-    pods: Vec<usize>,
-}
-
-impl<'a> Groups<'a> {
-    /// Groups `pods` (in list order) by owner key.
-    fn find(&mut self, context: &Context<'a>, pods: &[usize]) {
-        self.owners.clear();
-        self.members.clear();
-        for &index in pods {
-            let Some(pod) = context.pod(index) else {
-                continue;
-            };
-            for owner in &pod.metadata.owner_references {
-                let digest = key_digest(owner);
-                let group = self
-                    .owners
-                    .iter()
-                    .position(|&(known, existing)| known == digest && same_key(existing, owner))
-                    .unwrap_or_else(|| {
-                        self.owners.push((digest, owner));
-                        self.owners.len().saturating_sub(1)
-                    });
-                self.members.push((group, index));
+/// `FindDuplicatePods`: the pods of each owner key, keys in order of first appearance,
+/// each with a digest of its key (compared before the key itself: a node holds pods of
+/// dozens of owners). The key is the joined string `Kind/name`, as upstream's map key:
+/// two references that join to the same string are one owner.
+fn groups<'a>(context: &Context<'a>, pods: &[usize]) -> Vec<(u64, &'a OwnerReference, Vec<usize>)> {
+    let mut groups: Vec<(u64, &'a OwnerReference, Vec<usize>)> = Vec::new();
+    for &index in pods {
+        let Some(pod) = context.pod(index) else {
+            continue;
+        };
+        for owner in &pod.metadata.owner_references {
+            let digest = key_digest(owner);
+            let same =
+                |(existing_digest, existing, _): &&mut (u64, &OwnerReference, Vec<usize>)| {
+                    *existing_digest == digest && same_key(existing, owner)
+                };
+            match groups.iter_mut().find(same) {
+                Some((_, _, members)) => members.push(index),
+                None => groups.push((digest, owner, alloc::vec![index])),
             }
         }
-        // Stable: each group's pods stay in list order.
-        self.members.sort_by_key(|&(group, _)| group);
-        self.pods.clear();
-        self.pods.extend(self.members.iter().map(|&(_, pod)| pod));
-        self.starts.clear();
-        let mut group = 0;
-        for (at, &(member_group, _)) in self.members.iter().enumerate() {
-            while group <= member_group {
-                self.starts.push(at);
-                group += 1;
-            }
-        }
-        while self.starts.len() <= self.owners.len() {
-            self.starts.push(self.members.len());
-        }
     }
-
-    /// The pods of `group`, in list order.
-    fn members(&self, group: usize) -> Option<&[usize]> {
-        let (&start, &end) = (
-            self.starts.get(group)?,
-            self.starts.get(group.checked_add(1)?)?,
-        );
-        self.pods.get(start..end)
-    }
+    groups
 }
 
 /// The digest of an owner's key `Kind/name`.
