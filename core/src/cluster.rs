@@ -69,9 +69,9 @@ pub struct PodEntry {
     pub requests: Arc<ResourceList>,
     /// What the pod brings to a node as the 1.34 scheduler counts it, worked out here
     /// while the pod is at hand: a scheduler snapshot of 150 000 bound pods otherwise
-    /// reads each one's scattered containers, ports and request list again. (1.11 counts
-    /// differently only pods that are not [`resources::containers_only`]; the snapshot
-    /// works those out itself.)
+    /// reads each one's scattered containers, ports and request list again. (1.11 may
+    /// count differently pods that are not [`Footprint::plain`]; the snapshot works those
+    /// out itself.)
     pub footprint: Footprint,
     /// Why admission rejected the pod.
     pub rejection: Option<String>,

@@ -336,8 +336,7 @@ pub fn pod_host_ports(pod: &Pod, accounting: Accounting) -> impl Iterator<Item =
 
 /// What `entry` (pod index `pod`) brings to a node under `accounting`: its entry's
 /// footprint, or for a pod 1.11 may count otherwise (not [`Footprint::plain`]), one worked
-/// out once and kept in `own`
-/// (trial evictions bind and unbind the same pods many times).
+/// out once and kept in `own` (trial evictions bind and unbind the same pods many times).
 fn footprint<'a>(
     own: &'a mut BTreeMap<usize, Footprint>,
     accounting: Accounting,
@@ -443,9 +442,9 @@ pub struct Snapshot<'c> {
     /// NodeAffinity's verdicts for the node selectors and required terms of the pods
     /// prepared last (at most [`REQUIRED_MATCHES`]).
     required_matches: core::cell::RefCell<Vec<Rc<RequiredMatches>>>,
-    /// What a pod brings to a node when this accounting counts it otherwise than its
-    /// entry's [`PodEntry::footprint`] (1.11, pods that are not
-    /// [`resources::containers_only`]), by pod index: worked out on its first bind.
+    /// What a pod brings to a node when this accounting may count it otherwise than its
+    /// entry's [`PodEntry::footprint`] (1.11, pods that are not [`Footprint::plain`]), by
+    /// pod index: worked out on its first bind.
     own_footprints: BTreeMap<usize, Footprint>,
     /// Volumes and claims the scheduler assumed bound as it placed pods.
     pub volumes: super::volumes::Assumed,
