@@ -18,7 +18,7 @@
 //!   feasible set or a normalised score's bounds move;
 //! - the filters and scores that read only the node and the pod's node inputs (taints,
 //!   labels, images: [`Cycle::splits`]) never change while pods are placed: their
-//!   findings are kept per node in a [`NodeOnly`] table that every class with the same
+//!   findings are kept per node in a `NodeOnly` table that every class with the same
 //!   node inputs reads, and a class evaluates the other filters and scores alone;
 //! - a pod whose cycle reads nothing but its spec, node by node
 //!   ([`Cycle::reads_only_its_spec`]), may take the entries of another template's class
