@@ -345,10 +345,10 @@ impl<'p> EquivalenceCache<'p> {
                 class.only = only;
                 class.volumes = volumes;
                 // Every node was up to date at the class's clock: those changed since are
-                // found in the snapshot's versions alone, without reading the class's stamps
+                // found in the snapshot's log of changes, without reading the class's stamps
                 // (a pod of another template comes to each class every few hundred pods).
                 match class.clock {
-                    Some(since) => candidates.extend(snapshot.nodes_changed_since(since)),
+                    Some(since) => snapshot.nodes_changed_since(since, candidates),
                     None => candidates.extend(
                         class
                             .stamps

@@ -16,7 +16,8 @@ use crate::model::{ContainerPort, Node, Pod, ResourceList};
 use crate::quantity::{Format, Quantity};
 use crate::resources;
 
-/// How many of the latest changes a snapshot remembers ([`Snapshot::changes_since`]).
+/// How many changes a cycle follows one by one ([`Snapshot::changes_since`]); past
+/// that, preparing it again costs less.
 const RECENT: usize = 64;
 /// How many node selectors' verdicts the snapshot keeps: pods of one pool share a few, and
 /// pods that each pin their own node gain nothing from a longer list to search.
@@ -452,8 +453,11 @@ pub struct Snapshot<'c> {
     versions: Vec<u64>,
     /// Counts the changes of pods on nodes.
     clock: u64,
-    /// The last [`RECENT`] changes: change `c` at `c % RECENT`.
-    recent: [Change; RECENT],
+    /// The changes after the snapshot was made, oldest first: change `c` at
+    /// `c - 1 - made_at` (the binds of the pods already bound are not kept).
+    log: Vec<Change>,
+    /// [`Snapshot::clock`] when the snapshot was made.
+    made_at: u64,
     /// How many placed pods have pod affinity or anti-affinity terms.
     placed_with_pod_affinity: usize,
     /// Per node, its place in descending byte order of node names.
@@ -488,7 +492,8 @@ impl<'c> Snapshot<'c> {
             required_matches: core::cell::RefCell::new(Vec::new()),
             versions: alloc::vec![0; cluster.nodes.len()],
             clock: 0,
-            recent: [Change::default(); RECENT],
+            log: Vec::new(),
+            made_at: 0,
             placed_with_pod_affinity: 0,
             name_ranks,
             name_order,
@@ -498,6 +503,8 @@ impl<'c> Snapshot<'c> {
                 snapshot.bind(pod, node);
             }
         }
+        snapshot.log.clear();
+        snapshot.made_at = snapshot.clock;
         snapshot
     }
 
@@ -579,16 +586,11 @@ impl<'c> Snapshot<'c> {
         if let Some(version) = self.versions.get_mut(node) {
             *version = self.clock;
         }
-        if let Some(slot) = usize::try_from(self.clock % RECENT as u64)
-            .ok()
-            .and_then(|slot| self.recent.get_mut(slot))
-        {
-            *slot = Change {
-                node,
-                pod: index,
-                joined,
-            };
-        }
+        self.log.push(Change {
+            node,
+            pod: index,
+            joined,
+        });
         if pod_affinity {
             self.placed_with_pod_affinity = if joined {
                 self.placed_with_pod_affinity.saturating_add(1)
@@ -605,17 +607,20 @@ impl<'c> Snapshot<'c> {
     }
 
     /// The changes since [`Snapshot::clock`] read `since`, oldest first, or `None` when
-    /// that is more changes than the snapshot remembers: then compare every
-    /// [`Snapshot::node_version`].
+    /// that is more than [`RECENT`] changes (or reaches back before the snapshot): then
+    /// compare every [`Snapshot::node_version`].
     #[must_use]
     pub fn changes_since(&self, since: u64) -> Option<impl Iterator<Item = Change> + '_> {
         let count = self.clock.checked_sub(since)?;
-        (count <= RECENT as u64).then(|| {
-            (since.saturating_add(1)..=self.clock).filter_map(|change| {
-                let slot = usize::try_from(change % RECENT as u64).ok()?;
-                self.recent.get(slot).copied()
-            })
-        })
+        let log = self.log_since(since).filter(|_| count <= RECENT as u64)?;
+        Some(log.iter().copied())
+    }
+
+    /// The logged changes after [`Snapshot::clock`] read `since`; `None` before the
+    /// snapshot was made.
+    fn log_since(&self, since: u64) -> Option<&[Change]> {
+        let first = usize::try_from(since.checked_sub(self.made_at)?).ok()?;
+        self.log.get(first..)
     }
 
     /// A number that changes whenever the pods on `node` change: what a node's filter
@@ -625,13 +630,25 @@ impl<'c> Snapshot<'c> {
         self.versions.get(node).copied().unwrap_or(u64::MAX)
     }
 
-    /// The nodes whose pods changed after [`Snapshot::clock`] read `since`, in order.
-    pub fn nodes_changed_since(&self, since: u64) -> impl Iterator<Item = usize> + '_ {
-        self.versions
-            .iter()
-            .enumerate()
-            .filter(move |(_, version)| **version > since)
-            .map(|(node, _)| node)
+    /// Sets `nodes` to the nodes whose pods changed after [`Snapshot::clock`] read
+    /// `since`, in node order: from the log when it is short against the nodes (a class
+    /// comes back every few hundred changes), else from every node's version.
+    pub fn nodes_changed_since(&self, since: u64, nodes: &mut Vec<usize>) {
+        nodes.clear();
+        match self.log_since(since) {
+            Some(log) if log.len() <= self.versions.len() / 4 => {
+                nodes.extend(log.iter().map(|change| change.node));
+                nodes.sort_unstable();
+                nodes.dedup();
+            }
+            _ => nodes.extend(
+                self.versions
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, version)| **version > since)
+                    .map(|(node, _)| node),
+            ),
+        }
     }
 
     /// The node's place in descending byte order of node names (1.11's tie order).
@@ -737,6 +754,58 @@ mod tests {
         assert_eq!(cpu(&legacy, 1), (250, 250));
         legacy.bind(3, 1);
         assert_eq!(cpu(&legacy, 1), (250 + 100, 250 + 100));
+    }
+
+    /// The nodes changed since a clock reading are the same whether they come from the log
+    /// of changes (few changes) or from every node's version (many): each once, in node
+    /// order; the binds of the pods bound from the start are not changes to report.
+    #[test]
+    fn nodes_changed_since_a_reading_come_once_in_node_order() {
+        use crate::schedule::predicates::testing::on;
+        let nodes = (0..20)
+            .map(|index| node(&alloc::format!("n{index:02}"), 4000, 1 << 30))
+            .collect();
+        let mut pods = alloc::vec![on(pod("bound", &[]), "n03")];
+        pods.extend((0..12).map(|index| pod(&alloc::format!("p{index}"), &[])));
+        let cluster = cluster(nodes, pods);
+        let mut snapshot = Snapshot::new(&cluster, Accounting::Current);
+        let start = snapshot.clock();
+        let mut found = alloc::vec::Vec::new();
+        snapshot.nodes_changed_since(start, &mut found);
+        assert!(found.is_empty());
+        for (pod, node) in [
+            (1, 7),
+            (2, 3),
+            (3, 7),
+            (4, 0),
+            (5, 19),
+            (6, 3),
+            (7, 11),
+            (8, 2),
+        ] {
+            snapshot.bind(pod, node);
+        }
+        snapshot.unbind(2);
+        snapshot.unbind(0);
+        for since in start..=snapshot.clock() {
+            let expected: alloc::vec::Vec<usize> = (0..20)
+                .filter(|&node| snapshot.node_version(node) > since)
+                .collect();
+            snapshot.nodes_changed_since(since, &mut found);
+            assert_eq!(found, expected, "since {since}");
+        }
+        snapshot.nodes_changed_since(snapshot.clock() - 4, &mut found);
+        assert_eq!(
+            found,
+            [2, 3, 11],
+            "pods 7 and 8 bound, pods 2 and 0 off n03"
+        );
+        assert_eq!(
+            snapshot
+                .changes_since(snapshot.clock() - 2)
+                .map(Iterator::count),
+            Some(2)
+        );
     }
 
     /// Pods with the same node selector share NodeAffinity's verdicts; a pod without one
