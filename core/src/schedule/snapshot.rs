@@ -607,8 +607,8 @@ impl<'c> Snapshot<'c> {
     }
 
     /// The changes since [`Snapshot::clock`] read `since`, oldest first, or `None` when
-    /// that is more than [`RECENT`] changes (or reaches back before the snapshot): then
-    /// compare every [`Snapshot::node_version`].
+    /// that is more changes than a cycle follows one by one (or reaches back before the
+    /// snapshot): then compare every [`Snapshot::node_version`].
     #[must_use]
     pub fn changes_since(&self, since: u64) -> Option<impl Iterator<Item = Change> + '_> {
         let count = self.clock.checked_sub(since)?;
