@@ -130,32 +130,41 @@ struct NodeOnly {
     /// Per node, the position among the profile's filters of the first node-only filter
     /// that does not pass it, and that verdict's code; [`PASSES`] where all pass.
     failures: Vec<(usize, Code)>,
-    /// Per score of [`Cycle::node_local_scores`], whether it reads only the node.
-    scores: Vec<bool>,
-    /// Per node, each score's value (`node * scores.len() + index`): the node-only
-    /// scores' values, 0 for the others.
+    /// Per score of [`Cycle::node_local_scores`], its slot among a node's values when it
+    /// reads only the node.
+    slots: Vec<Option<usize>>,
+    /// How many values a node has: one per node-only score.
+    width: usize,
+    /// Per node, the node-only scores' values (`node * width + slot`).
     values: Vec<i64>,
 }
 
 /// [`NodeOnly::failures`] of a node that every node-only filter passes.
 const PASSES: (usize, Code) = (usize::MAX, Code::Success);
 
-/// How many [`NodeOnly`] tables the cache keeps (each about 8 B per node and score, and
-/// 16 B per node): pods come in a handful of node inputs (taints, selectors, images).
+/// How many [`NodeOnly`] tables the cache keeps (each 16 B per node and 8 B per node and
+/// node-only score): pods come in a handful of node inputs (taints, selectors, images).
 const NODE_ONLY_TABLES: usize = 32;
 
 impl NodeOnly {
     /// Works out every node for `cycle`, whose scores are `scores`.
     fn new(cycle: &dyn Cycle, snapshot: &Snapshot<'_>, pod: usize, scores: usize) -> Self {
         let node_count = snapshot.nodes.len();
-        let node_only: Vec<bool> = (0..scores)
-            .map(|index| cycle.node_only_score(index))
+        let mut width = 0;
+        let slots: Vec<Option<usize>> = (0..scores)
+            .map(|index| {
+                cycle.node_only_score(index).then(|| {
+                    width += 1;
+                    width - 1
+                })
+            })
             .collect();
         let mut table = Self {
             pod,
             failures: Vec::with_capacity(node_count),
-            values: Vec::with_capacity(node_count.saturating_mul(scores)),
-            scores: node_only,
+            values: Vec::with_capacity(node_count.saturating_mul(width)),
+            slots,
+            width,
         };
         for node in 0..node_count {
             table.failures.push(
@@ -163,13 +172,12 @@ impl NodeOnly {
                     .first_failure_at(snapshot, node, true, usize::MAX)
                     .unwrap_or(PASSES),
             );
-            for index in 0..scores {
-                let read = table.scores.get(index).copied().unwrap_or(false);
-                table.values.push(if read {
-                    cycle.node_local_value(snapshot, node, index)
-                } else {
-                    0
-                });
+            for (index, slot) in table.slots.iter().enumerate() {
+                if slot.is_some() {
+                    table
+                        .values
+                        .push(cycle.node_local_value(snapshot, node, index));
+                }
             }
         }
         table
@@ -177,11 +185,9 @@ impl NodeOnly {
 
     /// Score `index`'s value on `node`, when it reads only the node.
     fn value(&self, node: usize, index: usize) -> Option<i64> {
-        if !self.scores.get(index).copied().unwrap_or(false) {
-            return None;
-        }
+        let slot = self.slots.get(index).copied().flatten()?;
         self.values
-            .get(node.saturating_mul(self.scores.len()).saturating_add(index))
+            .get(node.saturating_mul(self.width).saturating_add(slot))
             .copied()
     }
 }
@@ -469,7 +475,7 @@ impl<'p> EquivalenceCache<'p> {
         scores: usize,
     ) -> Rc<NodeOnly> {
         let found = self.node_only.iter().find(|table| {
-            table.scores.len() == scores
+            table.slots.len() == scores
                 && snapshot
                     .pod(table.pod)
                     .is_some_and(|other| cycle.same_node_inputs(other))
