@@ -453,11 +453,12 @@ pub struct Snapshot<'c> {
     versions: Vec<u64>,
     /// Counts the changes of pods on nodes.
     clock: u64,
-    /// The changes after the snapshot was made, oldest first: change `c` at
-    /// `c - 1 - made_at` (the binds of the pods already bound are not kept).
+    /// The latest changes, oldest first: change `c` at `c - 1 - logged_after`. Only what
+    /// a reader may use is kept (see [`Snapshot::changed`]); preemption's dry runs take
+    /// pods off and back on every candidate node.
     log: Vec<Change>,
-    /// [`Snapshot::clock`] when the snapshot was made.
-    made_at: u64,
+    /// [`Snapshot::clock`] before the first change in the log.
+    logged_after: u64,
     /// How many placed pods have pod affinity or anti-affinity terms.
     placed_with_pod_affinity: usize,
     /// Per node, its place in descending byte order of node names.
@@ -493,7 +494,7 @@ impl<'c> Snapshot<'c> {
             versions: alloc::vec![0; cluster.nodes.len()],
             clock: 0,
             log: Vec::new(),
-            made_at: 0,
+            logged_after: 0,
             placed_with_pod_affinity: 0,
             name_ranks,
             name_order,
@@ -503,8 +504,9 @@ impl<'c> Snapshot<'c> {
                 snapshot.bind(pod, node);
             }
         }
+        // The binds of the pods bound from the start are no changes to report.
         snapshot.log.clear();
-        snapshot.made_at = snapshot.clock;
+        snapshot.logged_after = snapshot.clock;
         snapshot
     }
 
@@ -591,6 +593,17 @@ impl<'c> Snapshot<'c> {
             pod: index,
             joined,
         });
+        // Readers use at most the latest `kept` changes (`changes_since` follows up to
+        // RECENT, `nodes_changed_since` reads up to a quarter of the nodes): the older
+        // ones go once the log holds twice that.
+        let kept = (self.versions.len() / 4).max(RECENT);
+        if self.log.len() > kept.saturating_mul(2) {
+            let old = self.log.len().saturating_sub(kept);
+            self.log.drain(..old);
+            self.logged_after = self
+                .logged_after
+                .saturating_add(u64::try_from(old).unwrap_or(u64::MAX));
+        }
         if pod_affinity {
             self.placed_with_pod_affinity = if joined {
                 self.placed_with_pod_affinity.saturating_add(1)
@@ -607,8 +620,8 @@ impl<'c> Snapshot<'c> {
     }
 
     /// The changes since [`Snapshot::clock`] read `since`, oldest first, or `None` when
-    /// that is more changes than a cycle follows one by one (or reaches back before the
-    /// snapshot): then compare every [`Snapshot::node_version`].
+    /// that is more changes than a cycle follows one by one (or more than the log
+    /// keeps): then compare every [`Snapshot::node_version`].
     #[must_use]
     pub fn changes_since(&self, since: u64) -> Option<impl Iterator<Item = Change> + '_> {
         let count = self.clock.checked_sub(since)?;
@@ -616,10 +629,10 @@ impl<'c> Snapshot<'c> {
         Some(log.iter().copied())
     }
 
-    /// The logged changes after [`Snapshot::clock`] read `since`; `None` before the
-    /// snapshot was made.
+    /// The changes after [`Snapshot::clock`] read `since`; `None` when the log no longer
+    /// reaches back that far.
     fn log_since(&self, since: u64) -> Option<&[Change]> {
-        let first = usize::try_from(since.checked_sub(self.made_at)?).ok()?;
+        let first = usize::try_from(since.checked_sub(self.logged_after)?).ok()?;
         self.log.get(first..)
     }
 
@@ -806,6 +819,32 @@ mod tests {
                 .map(Iterator::count),
             Some(2)
         );
+        // Preemption's dry runs make many changes: the log keeps the latest, and older
+        // readings are answered from the versions.
+        let before = snapshot.clock();
+        for round in 0..500 {
+            snapshot.unbind(1);
+            snapshot.bind(1, round % 20);
+        }
+        assert!(
+            snapshot.log.len() <= 2 * 64,
+            "{} changes kept",
+            snapshot.log.len()
+        );
+        assert!(snapshot.changes_since(before).is_none());
+        assert_eq!(
+            snapshot
+                .changes_since(snapshot.clock() - 64)
+                .map(Iterator::count),
+            Some(64)
+        );
+        for since in [before, snapshot.clock() - 64, snapshot.clock() - 3] {
+            let expected: alloc::vec::Vec<usize> = (0..20)
+                .filter(|&node| snapshot.node_version(node) > since)
+                .collect();
+            snapshot.nodes_changed_since(since, &mut found);
+            assert_eq!(found, expected, "since {since}");
+        }
     }
 
     /// Pods with the same node selector share NodeAffinity's verdicts; a pod without one
