@@ -350,9 +350,10 @@ impl<'p> EquivalenceCache<'p> {
                 class.cycle = Some(cycle);
                 class.only = only;
                 class.volumes = volumes;
-                // Every node was up to date at the class's clock: those changed since are
-                // found in the snapshot's log of changes, without reading the class's stamps
-                // (a pod of another template comes to each class every few hundred pods).
+                // Every node was up to date at the class's clock: the snapshot finds those
+                // changed since (in its log of changes, else its versions), without reading
+                // the class's stamps (a pod of another template comes to each class every
+                // few hundred pods).
                 match class.clock {
                     Some(since) => snapshot.nodes_changed_since(since, candidates),
                     None => candidates.extend(
