@@ -599,7 +599,8 @@ impl<'c> Snapshot<'c> {
         let kept = (self.versions.len() / 4).max(RECENT);
         if self.log.len() > kept.saturating_mul(2) {
             let old = self.log.len().saturating_sub(kept);
-            self.log.drain(..old);
+            self.log.copy_within(old.., 0);
+            self.log.truncate(kept);
             self.logged_after = self
                 .logged_after
                 .saturating_add(u64::try_from(old).unwrap_or(u64::MAX));
@@ -644,15 +645,19 @@ impl<'c> Snapshot<'c> {
     }
 
     /// Sets `nodes` to the nodes whose pods changed after [`Snapshot::clock`] read
-    /// `since`, in node order: from the log when it is short against the nodes (a class
-    /// comes back every few hundred changes), else from every node's version.
+    /// `since`, each once: from the log when it is short against the nodes (a class comes
+    /// back every few hundred changes), in the order of their last changes, else from
+    /// every node's version, in node order.
     pub fn nodes_changed_since(&self, since: u64, nodes: &mut Vec<usize>) {
         nodes.clear();
         match self.log_since(since) {
             Some(log) if log.len() <= self.versions.len() / 4 => {
-                nodes.extend(log.iter().map(|change| change.node));
-                nodes.sort_unstable();
-                nodes.dedup();
+                // A node's version is the clock of its last change.
+                let last = log
+                    .iter()
+                    .zip(since.saturating_add(1)..)
+                    .filter(|(change, at)| self.node_version(change.node) == *at);
+                nodes.extend(last.map(|(change, _)| change.node));
             }
             _ => nodes.extend(
                 self.versions
@@ -770,8 +775,9 @@ mod tests {
     }
 
     /// The nodes changed since a clock reading are the same whether they come from the log
-    /// of changes (few changes) or from every node's version (many): each once, in node
-    /// order; the binds of the pods bound from the start are not changes to report.
+    /// of changes (few changes, in the order of their last changes) or from every node's
+    /// version (many), each once; the binds of the pods bound from the start are not
+    /// changes to report.
     #[test]
     fn nodes_changed_since_a_reading_come_once_in_node_order() {
         use crate::schedule::predicates::testing::on;
@@ -805,12 +811,13 @@ mod tests {
                 .filter(|&node| snapshot.node_version(node) > since)
                 .collect();
             snapshot.nodes_changed_since(since, &mut found);
+            found.sort_unstable();
             assert_eq!(found, expected, "since {since}");
         }
         snapshot.nodes_changed_since(snapshot.clock() - 4, &mut found);
         assert_eq!(
             found,
-            [2, 3, 11],
+            [11, 2, 3],
             "pods 7 and 8 bound, pods 2 and 0 off n03"
         );
         assert_eq!(
@@ -843,6 +850,7 @@ mod tests {
                 .filter(|&node| snapshot.node_version(node) > since)
                 .collect();
             snapshot.nodes_changed_since(since, &mut found);
+            found.sort_unstable();
             assert_eq!(found, expected, "since {since}");
         }
     }
