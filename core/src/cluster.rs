@@ -9,7 +9,7 @@ mod node_index;
 pub mod storage;
 
 use deletion::Sharing;
-pub use deletion::{Controller, Deletion};
+pub use deletion::{Controller, Deletion, OwnerKey};
 pub use node_index::NodeIndex;
 
 use alloc::borrow::Cow;

@@ -14,7 +14,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 use serde::Serialize;
 
-use crate::cluster::{NodeIndex, PodEntry, PodState};
+use crate::cluster::{NodeIndex, OwnerKey, PodEntry, PodState};
 use crate::model::{DeschedulerPolicy, Node, Pod};
 use crate::report::words::Words;
 
@@ -380,6 +380,20 @@ impl Attempt {
     }
 }
 
+/// What the strategies read of a listed pod, gathered as the pods are listed: their walks
+/// node by node would otherwise go to each pod's entry again, and a node's pods lie all
+/// over memory.
+#[derive(Clone, Copy, Default)]
+struct Listed<'a> {
+    /// `IsEvictable` holds ([`crate::cluster::Deletion::descheduler_may_evict`]).
+    evictable: bool,
+    /// It has pod affinity or anti-affinity terms
+    /// ([`crate::schedule::snapshot::Footprint::pod_affinity`]).
+    pod_affinity: bool,
+    /// Its owners' keys ([`crate::cluster::Deletion::owner_keys`]).
+    owner_keys: &'a [OwnerKey],
+}
+
 /// The state the strategies share: the ready nodes, the pods on each, the per-node count
 /// of evictions (`nodePodCount`) and the evictions so far.
 struct Context<'a> {
@@ -387,8 +401,8 @@ struct Context<'a> {
     nodes: Vec<&'a Node>,
     /// Bound, non-terminal pods per ready node (by position in `nodes`), in input order.
     on_node: Vec<Vec<usize>>,
-    /// Per pod index: whether `IsEvictable` holds.
-    evictable: Vec<bool>,
+    /// Per pod index, what the strategies read of it (default for pods not listed).
+    listed: Vec<Listed<'a>>,
     /// Successful evictions per node (by position in `nodes`).
     count: Vec<usize>,
     max_per_node: usize,
@@ -399,8 +413,6 @@ struct Context<'a> {
     evict: &'a mut dyn FnMut(usize) -> Result<(), String>,
     /// Per ready node, its name once a decision named it.
     node_names: Vec<Option<Arc<str>>>,
-    /// Where shared names are worded.
-    scratch: String,
     /// LowNodeUtilization's reading of the pods, when it runs: gathered as they are listed.
     requested: Option<low_node_utilization::Requested>,
 }
@@ -417,7 +429,7 @@ impl<'a> Context<'a> {
         evict: &'a mut dyn FnMut(usize) -> Result<(), String>,
     ) -> Self {
         let mut on_node = alloc::vec![Vec::new(); nodes.len()];
-        let mut evictable = alloc::vec![false; pods.len()];
+        let mut listed = alloc::vec![Listed::default(); pods.len()];
         let mut requested =
             requested.then(|| low_node_utilization::Requested::new(pods.len(), nodes.len()));
         for ((index, entry), position) in pods.iter().enumerate().zip(on_ready_node) {
@@ -429,8 +441,12 @@ impl<'a> Context<'a> {
             if let Some(list) = on_node.get_mut(position) {
                 list.push(index);
             }
-            if let Some(slot) = evictable.get_mut(index) {
-                *slot = entry.deletion.descheduler_may_evict;
+            if let Some(slot) = listed.get_mut(index) {
+                *slot = Listed {
+                    evictable: entry.deletion.descheduler_may_evict,
+                    pod_affinity: entry.footprint.pod_affinity,
+                    owner_keys: &entry.deletion.owner_keys,
+                };
             }
             if let Some(requested) = requested.as_mut() {
                 requested.add(index, entry, position);
@@ -440,10 +456,9 @@ impl<'a> Context<'a> {
             pods,
             count: alloc::vec![0; nodes.len()],
             node_names: alloc::vec![None; nodes.len()],
-            scratch: String::new(),
             nodes,
             on_node,
-            evictable,
+            listed,
             max_per_node: options.max_pods_to_evict_per_node,
             evicted_by: BTreeMap::new(),
             evicted: Vec::new(),
@@ -499,7 +514,24 @@ impl<'a> Context<'a> {
     }
 
     fn is_evictable(&self, index: usize) -> bool {
-        self.evictable.get(index).copied().unwrap_or(false)
+        self.listed
+            .get(index)
+            .is_some_and(|listed| listed.evictable)
+    }
+
+    /// The keys of a listed pod's owners.
+    fn owner_keys(&self, index: usize) -> &'a [OwnerKey] {
+        self.listed
+            .get(index)
+            .map_or(&[], |listed| listed.owner_keys)
+    }
+
+    /// False if a listed pod has no pod affinity or anti-affinity terms (then its terms
+    /// need not be read).
+    fn may_have_pod_affinity(&self, index: usize) -> bool {
+        self.listed
+            .get(index)
+            .is_some_and(|listed| listed.pod_affinity)
     }
 
     /// `maxPodsToEvict > 0 && nodePodCount[node]+1 > maxPodsToEvict`.

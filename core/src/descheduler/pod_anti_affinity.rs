@@ -28,7 +28,7 @@ use alloc::string::String;
 
 use super::{Context, StrategyRun, Verdict};
 use crate::labels;
-use crate::model::{LabelSelector, Pod};
+use crate::model::LabelSelector;
 use crate::schedule::predicates::match_inter_pod_affinity::anti_affinity_terms;
 
 /// The strategy name in the policy.
@@ -54,7 +54,7 @@ pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
         while let Some(&index) = list.get(at) {
             if context.limit_reached(position) {
                 for &rest in list.get(at..).unwrap_or_default() {
-                    if has_terms(context.pod(rest)) {
+                    if has_terms(context, rest) {
                         report.pods.push(context.limited(rest, position));
                     }
                 }
@@ -94,12 +94,18 @@ pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
     }
 }
 
-fn has_terms(pod: Option<&Pod>) -> bool {
-    pod.is_some_and(|pod| !anti_affinity_terms(pod).is_empty())
+fn has_terms(context: &Context<'_>, index: usize) -> bool {
+    context.may_have_pod_affinity(index)
+        && context
+            .pod(index)
+            .is_some_and(|pod| !anti_affinity_terms(pod).is_empty())
 }
 
 /// `checkPodsWithAntiAffinityExist` over the node's remaining evictable pods.
 fn check(context: &Context<'_>, index: usize, list: &[usize]) -> Check {
+    if !context.may_have_pod_affinity(index) {
+        return Check::NoTerms;
+    }
     let Some(pod) = context.pod(index) else {
         return Check::NoTerms;
     };

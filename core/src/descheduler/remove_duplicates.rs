@@ -23,9 +23,8 @@
 use alloc::vec::Vec;
 
 use super::{Context, StrategyRun, Verdict};
-use crate::digest;
-use crate::model::OwnerReference;
-use crate::report::words::{self, Words};
+use crate::cluster::OwnerKey;
+use crate::report::words::Words;
 
 /// The strategy name in the policy.
 pub(super) const NAME: &str = "RemoveDuplicates";
@@ -33,15 +32,11 @@ pub(super) const NAME: &str = "RemoveDuplicates";
 /// Runs the strategy over every ready node.
 pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
     for position in 0..context.nodes.len() {
-        for (_, owner, members) in groups(context, &context.evictable_on(position)) {
+        for (owner, members) in groups(context, &context.evictable_on(position)) {
             let Some((&first, rest)) = members.split_first() else {
                 continue;
             };
-            // `Kind/name`, worded once for the group's decisions.
-            let owner = Words::shared(&words::share(
-                &mut context.scratch,
-                &[&owner.kind, "/", &owner.name],
-            ));
+            let owner = Words::shared(&owner.key);
             if rest.is_empty() {
                 let why = owner.framed(&("not a duplicate: the only pod of `", "` on the node"));
                 report
@@ -74,50 +69,22 @@ pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
     }
 }
 
-/// `FindDuplicatePods`: the pods of each owner key, keys in order of first appearance,
-/// each with a digest of its key (compared before the key itself: a node holds pods of
-/// dozens of owners). The key is the joined string `Kind/name`, as upstream's map key:
-/// two references that join to the same string are one owner.
-fn groups<'a>(context: &Context<'a>, pods: &[usize]) -> Vec<(u64, &'a OwnerReference, Vec<usize>)> {
-    let mut groups: Vec<(u64, &'a OwnerReference, Vec<usize>)> = Vec::new();
+/// `FindDuplicatePods`: the pods of each owner key, keys in order of first appearance.
+/// The key is the joined string `Kind/name`, as upstream's map key: two references that
+/// join to the same string are one owner. The keys were worked out with the pods'
+/// entries ([`crate::cluster::Deletion::owner_keys`]) and gathered as the pods were
+/// listed: a node's pods lie all over memory, their owner references further still.
+fn groups<'a>(context: &Context<'a>, pods: &[usize]) -> Vec<(&'a OwnerKey, Vec<usize>)> {
+    let mut groups: Vec<(&'a OwnerKey, Vec<usize>)> = Vec::new();
     for &index in pods {
-        let Some(pod) = context.pod(index) else {
-            continue;
-        };
-        for owner in &pod.metadata.owner_references {
-            let digest = key_digest(owner);
-            let same =
-                |(existing_digest, existing, _): &&mut (u64, &OwnerReference, Vec<usize>)| {
-                    *existing_digest == digest && same_key(existing, owner)
-                };
-            match groups.iter_mut().find(same) {
-                Some((_, _, members)) => members.push(index),
-                None => groups.push((digest, owner, alloc::vec![index])),
+        for owner in context.owner_keys(index) {
+            match groups.iter_mut().find(|(existing, _)| existing.same(owner)) {
+                Some((_, members)) => members.push(index),
+                None => groups.push((owner, alloc::vec![index])),
             }
         }
     }
     groups
-}
-
-/// The digest of an owner's key `Kind/name` (FNV-1a runs byte after byte, so the parts
-/// carry it on in turn).
-fn key_digest(owner: &OwnerReference) -> u64 {
-    [owner.kind.as_bytes(), b"/", owner.name.as_bytes()]
-        .into_iter()
-        .fold(digest::EMPTY, digest::fnv1a)
-}
-
-/// True if two owners' keys `Kind/name` are the same string.
-fn same_key(a: &OwnerReference, b: &OwnerReference) -> bool {
-    a.kind.len().saturating_add(a.name.len()) == b.kind.len().saturating_add(b.name.len())
-        && key_bytes(a).eq(key_bytes(b))
-}
-
-/// The bytes of an owner's key `Kind/name`.
-fn key_bytes(owner: &OwnerReference) -> impl Iterator<Item = &u8> {
-    [owner.kind.as_bytes(), b"/", owner.name.as_bytes()]
-        .into_iter()
-        .flatten()
 }
 
 #[cfg(test)]

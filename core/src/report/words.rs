@@ -142,16 +142,6 @@ impl Words {
     }
 }
 
-/// A string made of `pieces`, to be shared: worded in `scratch` first, so that it is
-/// allocated once.
-pub fn share(scratch: &mut String, pieces: &[&str]) -> Arc<str> {
-    scratch.clear();
-    for piece in pieces {
-        scratch.push_str(piece);
-    }
-    Arc::from(scratch.as_str())
-}
-
 impl Default for Words {
     fn default() -> Self {
         Self::Fixed("")
