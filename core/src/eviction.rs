@@ -1010,9 +1010,12 @@ impl<'c> World<'c> {
         }
         self.changed = false;
         self.live.refresh(&self.nodes);
+        // Sized at once: grown entry by entry, the 150 000 entries would be copied
+        // again at every doubling, each time onto fresh pages.
         let mut view = Cluster {
             nodes: core::mem::take(&mut self.live.nodes),
-            pods: Vec::new(),
+            pods: Vec::with_capacity(self.pods.len()),
+            bound_nodes: Vec::with_capacity(self.pods.len()),
             priority_classes: self.cluster.priority_classes.clone(),
             disruption_budgets: self.cluster.disruption_budgets.clone(),
             namespaces: self.cluster.namespaces.clone(),
