@@ -14,7 +14,8 @@ use alloc::vec::Vec;
 use crate::model::{OwnerReference, Pod, Toleration};
 use crate::{digest, owners};
 
-/// What the taint eviction controller and a pod's controller read when the pod goes.
+/// What the taint eviction controller and a pod's controller read when the pod goes, and
+/// what the descheduler reads to decide whether and why it goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deletion {
     /// `spec.tolerations` after admission, shared by the pods with the same list.
@@ -80,8 +81,8 @@ impl Controller {
     }
 }
 
-/// Makes each pod's key and [`Deletion`], sharing toleration lists and generated-name
-/// bases between pods, and allocating nothing it throws away: the scattered leftovers
+/// Makes each pod's key and [`Deletion`], sharing toleration lists, generated-name bases
+/// and owner key lists between pods, and allocating nothing it throws away: the scattered leftovers
 /// of 150 000 pods would scatter later allocations after them.
 #[derive(Default)]
 pub struct Sharing {
