@@ -70,7 +70,9 @@ fn every_fixture_decides_the_same_with_and_without_recorded_verdicts() {
 /// With `shared_spec` every template has the first one's requests and traits under its
 /// own label and image (pods of different templates that only their labels, or their
 /// labels and image, tell apart); with `vary`, the odd
-/// templates' pods each carry a label and a config volume name of their own.
+/// templates' pods each carry a label and a config volume name of their own, and some an
+/// emptyDir or hostPath volume, a restart policy and a grace period (which no filter or
+/// score reads, so the cache shares a class across them).
 #[derive(Clone, Debug)]
 struct Generated {
     nodes: Vec<(u8, u8, u8)>,
@@ -188,13 +190,30 @@ fn yaml(cluster: &Generated) -> String {
             2 => ("y", ", ports: [{containerPort: 80, hostPort: 8080}]"),
             _ => ("x", ""),
         };
-        let (own_label, volume) = if cluster.vary && template % 2 == 1 {
-            (format!(", pod: p{index}"), format!("cfg-{index}"))
+        let (own_label, volumes, lifecycle) = if cluster.vary && template % 2 == 1 {
+            let scratch = match index % 3 {
+                0 => ", {name: scratch, emptyDir: {}}",
+                1 => ", {name: logs, hostPath: {path: /var/log}}",
+                _ => "",
+            };
+            (
+                format!(", pod: p{index}"),
+                format!("{{name: cfg-{index}, configMap: {{name: settings}}}}{scratch}"),
+                format!(
+                    ", restartPolicy: {}, terminationGracePeriodSeconds: {}",
+                    ["Always", "OnFailure", "Never"][index % 3],
+                    index % 5 * 10
+                ),
+            )
         } else {
-            (String::new(), "cfg".to_string())
+            (
+                String::new(),
+                "{name: cfg, configMap: {name: settings}}".to_string(),
+                String::new(),
+            )
         };
         text += &format!(
-            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p{index:03}, namespace: default, labels: {{template: t{template}{own_label}}}}}\nspec: {{containers: [{{name: c{template}, image: '{image}'{port}, resources: {{requests: {{cpu: {cpu}m, memory: 512Mi}}}}}}], volumes: [{{name: {volume}, configMap: {{name: settings}}}}]{extra}}}\n"
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p{index:03}, namespace: default, labels: {{template: t{template}{own_label}}}}}\nspec: {{containers: [{{name: c{template}, image: '{image}'{port}, resources: {{requests: {{cpu: {cpu}m, memory: 512Mi}}}}}}], volumes: [{volumes}]{lifecycle}{extra}}}\n"
         );
     }
     text

@@ -1131,8 +1131,12 @@ fn alike_by_spec(a: &PodEntry, b: &PodEntry) -> bool {
         && (a.pod.metadata.namespace == b.pod.metadata.namespace || !(claims(a) || claims(b)))
 }
 
-/// The specs are equal but for the names of containers, ports and volumes without a disk
-/// (config maps, secrets, emptyDir), which no filter or score reads.
+/// The specs are equal but for what no filter or score of either profile reads: the
+/// names of containers and ports, the pod's restart policy and termination grace period,
+/// and the volumes without a disk (config maps, secrets, emptyDir, hostPath), which only
+/// the kubelet and the descheduler look at; the disks are compared in order, with their
+/// names (a conflict's message names them). Replacements of templates that differ only
+/// there (a config volume, a Job's restart policy) then share one class.
 /// (Destructured so that a field added to `PodSpec` must be placed here.) Tolerations
 /// are compared as the entries share them first: pods with one list share one copy.
 fn same_spec(first: &PodEntry, second: &PodEntry) -> bool {
@@ -1150,10 +1154,10 @@ fn same_spec(first: &PodEntry, second: &PodEntry) -> bool {
         priority_class_name,
         preemption_policy,
         scheduler_name,
-        termination_grace_period_seconds,
+        termination_grace_period_seconds: _,
         volumes,
         host_network,
-        restart_policy,
+        restart_policy: _,
         topology_spread_constraints,
     } = a;
     *node_name == b.node_name
@@ -1169,14 +1173,8 @@ fn same_spec(first: &PodEntry, second: &PodEntry) -> bool {
         && *priority_class_name == b.priority_class_name
         && *preemption_policy == b.preemption_policy
         && *scheduler_name == b.scheduler_name
-        && *termination_grace_period_seconds == b.termination_grace_period_seconds
-        && volumes.len() == b.volumes.len()
-        && volumes
-            .iter()
-            .zip(&b.volumes)
-            .all(|(x, y)| same_volume(x, y))
+        && same_disks(volumes, &b.volumes)
         && *host_network == b.host_network
-        && *restart_policy == b.restart_policy
         && *topology_spread_constraints == b.topology_spread_constraints
 }
 
@@ -1210,6 +1208,31 @@ fn same_containers(a: &[Container], b: &[Container]) -> bool {
         })
 }
 
+/// The disk volumes of `a` and `b` are the same, in the same order.
+fn same_disks(a: &[Volume], b: &[Volume]) -> bool {
+    let mut left = a.iter().filter(|volume| is_disk(volume));
+    let mut right = b.iter().filter(|volume| is_disk(volume));
+    loop {
+        match (left.next(), right.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if same_volume(x, y) => {}
+            _ => return false,
+        }
+    }
+}
+
+/// A volume some filter reads: a claim, an ephemeral claim or an in-tree disk.
+fn is_disk(volume: &Volume) -> bool {
+    volume.persistent_volume_claim.is_some()
+        || volume.gce_persistent_disk.is_some()
+        || volume.aws_elastic_block_store.is_some()
+        || volume.azure_disk.is_some()
+        || volume.rbd.is_some()
+        || volume.iscsi.is_some()
+        || volume.ephemeral.is_some()
+}
+
+/// Two disk volumes are the same, names included.
 fn same_volume(a: &Volume, b: &Volume) -> bool {
     let Volume {
         name,
@@ -1224,14 +1247,7 @@ fn same_volume(a: &Volume, b: &Volume) -> bool {
         ephemeral,
     } = a;
     // Disk volumes' names appear in messages, and an ephemeral volume's names its claim.
-    let disk = persistent_volume_claim.is_some()
-        || gce_persistent_disk.is_some()
-        || aws_elastic_block_store.is_some()
-        || azure_disk.is_some()
-        || rbd.is_some()
-        || iscsi.is_some()
-        || ephemeral.is_some();
-    (!disk || *name == b.name)
+    *name == b.name
         && *empty_dir == b.empty_dir
         && *host_path == b.host_path
         && *persistent_volume_claim == b.persistent_volume_claim
@@ -1245,9 +1261,53 @@ fn same_volume(a: &Volume, b: &Volume) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::request_digest;
+    use super::{alike_by_spec, request_digest};
     use crate::cluster::{PodEntry, PodState};
+    use crate::model::{PersistentVolumeClaimVolumeSource, Pod, Present, Volume};
     use crate::schedule::predicates::testing::pod;
+
+    /// What no filter or score reads leaves two pods alike: their restart policy, grace
+    /// period and volumes without a disk. A claim, or its name, tells them apart.
+    #[test]
+    fn specs_alike_but_for_what_no_plugin_reads_share_a_class() {
+        let entry = |pod: Pod| PodEntry::new(pod, PodState::Pending, 0);
+        let volume = |name: &str| Volume {
+            name: name.into(),
+            ..Volume::default()
+        };
+        let claim = |name: &str| Volume {
+            persistent_volume_claim: Some(PersistentVolumeClaimVolumeSource {
+                claim_name: "data".into(),
+                read_only: false,
+            }),
+            ..volume(name)
+        };
+        let base = pod("a", &[(Some("100m"), Some("64Mi"))]);
+        let mut other = pod("b", &[(Some("100m"), Some("64Mi"))]);
+        other.spec.restart_policy = "Never".into();
+        other.spec.termination_grace_period_seconds = Some(5);
+        other.spec.volumes = alloc::vec![
+            volume("config"),
+            Volume {
+                host_path: Some(Present),
+                ..volume("logs")
+            },
+        ];
+        assert!(alike_by_spec(&entry(base.clone()), &entry(other.clone())));
+        let mut with_claim = base.clone();
+        with_claim.spec.volumes = alloc::vec![claim("data")];
+        assert!(!alike_by_spec(
+            &entry(base.clone()),
+            &entry(with_claim.clone())
+        ));
+        other.spec.volumes.push(claim("data"));
+        assert!(alike_by_spec(
+            &entry(with_claim.clone()),
+            &entry(other.clone())
+        ));
+        other.spec.volumes = alloc::vec![claim("state")];
+        assert!(!alike_by_spec(&entry(with_claim), &entry(other)));
+    }
 
     /// Requests equal in value but spelled differently have one digest (the cache would
     /// otherwise keep two classes for one spec), and different requests differ.
