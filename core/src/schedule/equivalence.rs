@@ -22,8 +22,8 @@
 //!   node inputs reads, and a class evaluates the other filters and scores alone;
 //! - a pod whose cycle reads nothing but its spec, node by node
 //!   ([`Cycle::reads_only_its_spec`]), may take the entries of another template's class
-//!   with the same spec (labels, owners and unread names aside) when that class was only
-//!   ever computed so: replacements of many owners share their per-node work.
+//!   with the same spec (labels, owners and fields no plugin reads aside) when that class
+//!   was only ever computed so: replacements of many owners share their per-node work.
 //!
 //! Everything else goes through the full evaluation.
 
@@ -1099,7 +1099,7 @@ fn request_digest(entry: &PodEntry) -> u64 {
 }
 
 /// True if two pods look the same to every filter and node-local score: the same spec
-/// (but for names no plugin reads), namespace, labels, annotations, owners, effective
+/// (but for fields no plugin reads), namespace, labels, annotations, owners, effective
 /// requests, priority and QoS class. Pod names, uids and timestamps differ within a
 /// template and are read by none of them.
 #[must_use]
