@@ -17,6 +17,7 @@ pub mod budget;
 pub mod drain;
 pub mod scenario;
 pub mod taint_manager;
+mod view;
 
 use alloc::borrow::Cow;
 use alloc::boxed::Box;
@@ -42,6 +43,7 @@ use budget::Budgets;
 use drain::{Decision, Flags};
 use scenario::{Action, HookPhase};
 use taint_manager::Verdict;
+use view::View;
 
 /// A pod's grace period when it states none (`terminationGracePeriodSeconds`).
 const DEFAULT_GRACE: Duration = Duration::from_seconds(30);
@@ -190,6 +192,10 @@ struct World<'c> {
     nodes: Vec<NodeRun<'c>>,
     /// Copies of the live nodes for the engines that read whole nodes.
     live: LiveNodes,
+    /// The cluster the rounds of placing schedule on, once the first round made it.
+    view: Option<View>,
+    /// Pods whose life changed since the view last followed them.
+    unfollowed: Vec<usize>,
     node_index: NodeIndex<'c>,
     /// The input's pods, borrowed, then the replacements.
     pods: Vec<Shared<'c, PodEntry>>,
@@ -295,6 +301,8 @@ impl<'c> World<'c> {
             spans,
             nodes,
             live: LiveNodes::default(),
+            view: None,
+            unfollowed: Vec::new(),
             node_index,
             pods,
             life,
@@ -956,6 +964,15 @@ impl<'c> World<'c> {
         if let Some(life) = self.life.get_mut(pod) {
             *life = Life::Gone;
         }
+        self.life_changed(pod);
+    }
+
+    /// Notes a change of a pod's life for the view (which takes every pod as it stands
+    /// when it is made).
+    fn life_changed(&mut self, pod: usize) {
+        if self.view.is_some() {
+            self.unfollowed.push(pod);
+        }
     }
 
     /// The controller's new pod for the pod of `eviction`: the same spec, not bound (a
@@ -993,6 +1010,7 @@ impl<'c> World<'c> {
             let index = self.pods.len();
             self.pods.push(Shared::Own(Box::new(entry)));
             self.life.push(Life::Waiting);
+            self.life_changed(index);
             self.node_of.push(None);
             self.waiting.push(index);
             self.replaces.insert(index, eviction);
@@ -1010,53 +1028,23 @@ impl<'c> World<'c> {
         }
         self.changed = false;
         self.live.refresh(&self.nodes);
-        // Sized at once: grown entry by entry, the 150 000 entries would be copied
-        // again at every doubling, each time onto fresh pages.
-        let mut view = Cluster {
-            nodes: core::mem::take(&mut self.live.nodes),
-            pods: Vec::with_capacity(self.pods.len()),
-            bound_nodes: Vec::with_capacity(self.pods.len()),
-            priority_classes: self.cluster.priority_classes.clone(),
-            disruption_budgets: self.cluster.disruption_budgets.clone(),
-            namespaces: self.cluster.namespaces.clone(),
-            services: self.cluster.services.clone(),
-            workloads: self.cluster.workloads.clone(),
-            storage: self.cluster.storage.clone(),
-            policy: self.cluster.policy.clone(),
-            scheduler_configuration: self.cluster.scheduler_configuration.clone(),
-            master_config: self.cluster.master_config.clone(),
-            ..Cluster::default()
-        };
-        let mut from_view: BTreeMap<String, usize> = BTreeMap::new();
-        for (index, (entry, life)) in self.pods.iter().zip(&self.life).enumerate() {
-            match life {
-                // Terminating pods still hold their room until they are gone.
-                Life::Running | Life::Terminating { .. } => {
-                    let mut bound = PodEntry::clone(entry);
-                    bound.state = PodState::Bound;
-                    view.pods.push(bound);
-                    let node = self.node_of.get(index).copied().flatten();
-                    view.bound_nodes
-                        .push(node.and_then(|node| self.live.position(node)));
-                }
-                Life::Waiting => {
-                    view.pods.push(PodEntry::clone(entry));
-                    view.bound_nodes.push(None);
-                    from_view.insert(String::from(&*entry.key), index);
-                }
-                Life::Gone | Life::Elsewhere => {}
-            }
-        }
+        let mut view = self.follow_view();
+        // The pending ones by name, as the placements name them.
+        let from_view: BTreeMap<String, usize> = self
+            .waiting
+            .iter()
+            .filter_map(|&pod| Some((String::from(&*self.pods.get(pod)?.key), pod)))
+            .collect();
         let options = ScheduleOptions {
             version: Some(self.version),
             max_node_verdicts: Some(0),
             skip_sampled: true,
             ..self.schedule.clone()
         };
-        let scheduling = schedule::run(&view, &options);
-        self.live.nodes = core::mem::take(&mut view.nodes);
-        // The view shares its pods with the timeline: gone before a bind changes one.
-        drop(view);
+        view.cluster.nodes = core::mem::take(&mut self.live.nodes);
+        let scheduling = schedule::run(&view.cluster, &options);
+        self.live.nodes = core::mem::take(&mut view.cluster.nodes);
+        self.view = Some(view);
         for placement in scheduling.pods {
             let Some(&pod) = from_view.get(&placement.pod) else {
                 continue;
@@ -1098,6 +1086,33 @@ impl<'c> World<'c> {
             .retain(|&pod| life.get(pod) == Some(&Life::Waiting));
     }
 
+    /// The view of the cluster as it stands: the kept one after the pods whose life
+    /// changed, or a new one (the first round, or nodes were removed since).
+    fn follow_view(&mut self) -> View {
+        let mut unfollowed = core::mem::take(&mut self.unfollowed);
+        let view = match self.view.take() {
+            Some(mut view) if view.fits(&self.live) => {
+                // New pods join in the timeline's order.
+                unfollowed.sort_unstable();
+                unfollowed.dedup();
+                for &pod in &unfollowed {
+                    view.follow(pod, &self.pods, &self.life, &self.node_of, &self.live);
+                }
+                view
+            }
+            _ => View::new(
+                self.cluster,
+                &self.pods,
+                &self.life,
+                &self.node_of,
+                &self.live,
+            ),
+        };
+        unfollowed.clear();
+        self.unfollowed = unfollowed;
+        view
+    }
+
     fn bind(&mut self, at: Duration, pod: usize, node_name: &str) {
         let Some(node) = self.node_index.get(node_name) else {
             return;
@@ -1105,13 +1120,15 @@ impl<'c> World<'c> {
         let Some(entry) = self.pods.get_mut(pod).and_then(Shared::to_mut) else {
             return;
         };
-        Arc::make_mut(&mut entry.pod).spec.node_name = node_name.to_string();
+        // `spec.nodeName` is written only into the cluster reported at the end: the view
+        // shares the pod, which a write here would copy.
         entry.state = PodState::Bound;
         let name = String::from(&*entry.key);
         self.budgets.restore(&entry.pod);
         if let Some(life) = self.life.get_mut(pod) {
             *life = Life::Running;
         }
+        self.life_changed(pod);
         if let Some(slot) = self.node_of.get_mut(pod) {
             *slot = Some(node);
         }
@@ -1992,14 +2009,22 @@ impl<'c> World<'c> {
             .collect();
         // The cluster where the timeline stopped, only when asked for (it copies every pod).
         let (nodes, pods) = if self.state_wanted {
+            // Replacements learn their node's name here (the view shared their pods).
+            self.view = None;
             self.live.refresh(&self.nodes);
             let nodes = self.live.nodes;
+            let runs = &self.nodes;
             let pods = self
                 .pods
                 .into_iter()
                 .zip(&self.life)
-                .map(|(entry, life)| {
+                .zip(&self.node_of)
+                .map(|((entry, life), node)| {
                     let mut entry = entry.into_owned();
+                    let bound_to = node.and_then(|node| runs.get(node)).map(NodeRun::name);
+                    if let Some(name) = bound_to.filter(|_| entry.pod.spec.node_name.is_empty()) {
+                        Arc::make_mut(&mut entry.pod).spec.node_name = name.into();
+                    }
                     entry.state = match life {
                         Life::Running => PodState::Bound,
                         Life::Terminating { .. } | Life::Gone => PodState::Terminated,
@@ -2167,6 +2192,8 @@ struct LiveNodes {
     /// Per node of the timeline, its position in `nodes` (`None`: gone) and the
     /// [`NodeRun::revision`] copied there.
     copied: Vec<Option<(usize, u32)>>,
+    /// Counts the times the positions moved (a node was removed).
+    generation: u32,
 }
 
 impl LiveNodes {
@@ -2180,6 +2207,7 @@ impl LiveNodes {
                 .zip(&self.copied)
                 .any(|(run, copied)| run.gone != copied.is_none());
         if moved {
+            self.generation = self.generation.wrapping_add(1);
             self.nodes.clear();
             self.copied.clear();
             for run in runs {
@@ -2202,6 +2230,11 @@ impl LiveNodes {
                 }
             }
         }
+    }
+
+    /// Changes whenever the positions of the nodes move.
+    fn generation(&self) -> u32 {
+        self.generation
     }
 
     /// Each timeline node's position among the live nodes.
@@ -2447,6 +2480,89 @@ mod tests {
                 ("default/pod2".into(), 100),
                 ("default/pod3".into(), 110)
             ]
+        );
+    }
+
+    /// Rounds of placing share one view of the cluster: a pod gone since the last round
+    /// frees its room, a replacement bound in it takes room in the next, and the cluster
+    /// reported at a point of the timeline names the replacements' nodes.
+    #[test]
+    fn later_rounds_see_the_pods_gone_and_bound_since() {
+        let node = |name: &str, cpu: &str| {
+            alloc::format!(
+                "---\nkind: Node\napiVersion: v1\nmetadata: {{name: {name}}}\nstatus: {{allocatable: {{cpu: '{cpu}', memory: 8Gi, pods: '110'}}, conditions: [{{type: Ready, status: 'True'}}]}}\n"
+            )
+        };
+        let pod = |name: &str, node: &str, cpu: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata:\n  name: {name}\n  namespace: default\n  ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: {name}-rs, uid: u-{name}, controller: true}}]\nspec:\n  nodeName: {node}\n  terminationGracePeriodSeconds: 10\n  containers: [{{name: c, image: c, resources: {{requests: {{cpu: '{cpu}'}}}}}}]\nstatus: {{phase: Running}}\n"
+            )
+        };
+        // a's replacement (3 cores) waits until node1 is untainted at 20 s (a went at
+        // 10 s), b's (6 cores) until node2 is at 25 s (b went at 15 s). A view that missed
+        // a's gone would find no room on node1; one that missed the bind would place a's
+        // replacement again, on the emptier node2, and find no room for b's.
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n  - {at: 5s, taint: 'node2 k=v:NoExecute'}\n  - {at: 20s, untaint: 'node1 k:NoExecute-'}\n  - {at: 25s, untaint: 'node2 k:NoExecute-'}\n",
+        );
+        let yaml = [
+            node("node1", "4"),
+            node("node2", "8"),
+            pod("a", "node1", "3"),
+            pod("b", "node2", "6"),
+            steps,
+        ]
+        .concat();
+        let sources = [Source::new("test", &yaml)];
+        let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources);
+        let options = Options {
+            at: Some(Duration::from_seconds(30)),
+            skip_rescheduling: false,
+        };
+        let outcome = run(&cluster, &ScheduleOptions::default(), &options).expect("a Scenario");
+        let placed: Vec<(String, Option<String>)> = outcome
+            .disruption
+            .evictions
+            .iter()
+            .map(|eviction| (eviction.pod.to_string(), eviction.rescheduled_to.clone()))
+            .collect();
+        assert_eq!(
+            placed,
+            [
+                ("default/a".into(), Some("node1".into())),
+                ("default/b".into(), Some("node2".into()))
+            ]
+        );
+        let rescheduled: Vec<(i64, String)> = outcome
+            .disruption
+            .timeline
+            .iter()
+            .filter(|event| event.kind == EventKind::PodRescheduled)
+            .map(|event| {
+                (
+                    event.at.0 / crate::duration::SECOND,
+                    event.message.to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(rescheduled.len(), 2, "{rescheduled:?}");
+        assert_eq!(rescheduled[0].0, 20);
+        assert_eq!(rescheduled[1].0, 25);
+        // The reported cluster: the replacements bound where they were placed.
+        let bound: Vec<(String, String)> = outcome
+            .pods
+            .iter()
+            .filter(|entry| entry.state == PodState::Bound)
+            .map(|entry| {
+                (
+                    entry.pod.metadata.name.chars().take(2).collect(),
+                    entry.pod.spec.node_name.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            bound,
+            [("a-".into(), "node1".into()), ("b-".into(), "node2".into())]
         );
     }
 
