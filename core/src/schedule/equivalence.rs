@@ -343,6 +343,8 @@ impl<'p> EquivalenceCache<'p> {
         // The nodes to evaluate again: those whose pods changed and those the changes
         // reached; every node when the cycle is prepared afresh.
         let (candidates, changed) = buffers;
+        // The class is new to its template, and every node is to evaluate.
+        let mut filling = false;
         match fresh {
             // The class's results depend on each node alone: the pod's own cycle takes
             // over, and the nodes whose pods changed since are evaluated again.
@@ -350,25 +352,12 @@ impl<'p> EquivalenceCache<'p> {
                 class.cycle = Some(cycle);
                 class.only = only;
                 class.volumes = volumes;
-                // Every node was up to date at the class's clock: the snapshot finds those
-                // changed since (in its log of changes, else its versions), without reading
-                // the class's stamps (a pod of another template comes to each class every
-                // few hundred pods).
-                match class.clock {
-                    Some(since) => snapshot.nodes_changed_since(since, candidates),
-                    None => candidates.extend(
-                        class
-                            .stamps
-                            .iter()
-                            .enumerate()
-                            .filter(|(node, stamp)| **stamp != snapshot.node_version(*node))
-                            .map(|(node, _)| node),
-                    ),
-                }
+                class.changed_since(snapshot, candidates);
             }
             Some((Prepared::Filter { cycle, only }, false)) => {
                 class.restart(cycle, only, volumes);
                 candidates.extend(0..node_count);
+                filling = true;
             }
             Some((other, _)) => {
                 class.cycle = None;
@@ -409,6 +398,16 @@ impl<'p> EquivalenceCache<'p> {
         if class.node_only.is_none() && cycle.splits() && !profile.check_all() {
             class.node_only =
                 Some(self.node_only_table(&*cycle, snapshot, pod, class.scores.len()));
+        }
+        // A class whose pods differ from another's only in their images takes that
+        // class's entries, with its own node-only scores: then only the nodes changed
+        // since are evaluated.
+        if filling && cycle.reads_only_its_spec(snapshot) {
+            if let Some((sibling, theirs)) = self.image_sibling(class, snapshot, pod) {
+                class.derive(sibling, &theirs);
+                candidates.clear();
+                class.changed_since(snapshot, candidates);
+            }
         }
         if candidates.len() < node_count {
             class.touch(candidates);
@@ -490,6 +489,37 @@ impl<'p> EquivalenceCache<'p> {
         }
         self.node_only.push(Rc::clone(&table));
         table
+    }
+
+    /// A class whose entries `class` (new, of `pod`, whose cycle reads only its spec) may
+    /// take, but for its node-only scores: its pod is alike by spec to `pod` but for
+    /// container images, its entries were only ever computed so, and its scores and
+    /// PreFilter subset are `class`'s. Images are read by one score alone, ImageLocality,
+    /// which reads only the node: every filter, and every other score, finds the same for
+    /// both pods. With its node-only table.
+    fn image_sibling<'a>(
+        &'a self,
+        class: &Class<'p>,
+        snapshot: &Snapshot<'p>,
+        pod: usize,
+    ) -> Option<(&'a Class<'p>, Rc<NodeOnly>)> {
+        class.node_only.as_ref()?;
+        let entry = snapshot.pod(pod)?;
+        self.classes.iter().find_map(|other| {
+            let theirs = other.node_only.as_ref()?;
+            let usable = other.digest == class.digest
+                && other.spec_only
+                && !other.explains
+                && other.errors == 0
+                && !other.stale
+                && other.stamps.len() == class.stamps.len()
+                && other.only == class.only
+                && other.scores == class.scores
+                && snapshot
+                    .pod(other.pod)
+                    .is_some_and(|other| alike_but_images(other, entry));
+            usable.then(|| (other, Rc::clone(theirs)))
+        })
     }
 
     /// Follows every change since the class's clock with its cycle and marks the nodes
@@ -769,6 +799,76 @@ impl<'p> Class<'p> {
             touched ^= self.totals.get(node).copied().unwrap_or(0);
         }
         core::hint::black_box((stamps, touched));
+    }
+
+    /// Puts in `candidates` the nodes whose pods changed since the class's entries.
+    fn changed_since(&self, snapshot: &Snapshot<'_>, candidates: &mut Vec<usize>) {
+        // Every node was up to date at the class's clock: the snapshot finds those changed
+        // since (in its log of changes, else its versions), without reading the class's
+        // stamps (a pod of another template comes to each class every few hundred pods).
+        match self.clock {
+            Some(since) => snapshot.nodes_changed_since(since, candidates),
+            None => candidates.extend(
+                self.stamps
+                    .iter()
+                    .enumerate()
+                    .filter(|(node, stamp)| **stamp != snapshot.node_version(*node))
+                    .map(|(node, _)| node),
+            ),
+        }
+    }
+
+    /// Takes the entries of `sibling` ([`EquivalenceCache::image_sibling`], whose
+    /// node-only table is `theirs`), with this class's node-only score values in place of
+    /// its own; the totals are computed in full next. A node whose sum of `Identity` scores
+    /// cannot be worked out exactly so (a saturated sum) is left to evaluate.
+    fn derive(&mut self, sibling: &Class<'_>, theirs: &NodeOnly) {
+        let Some(mine) = self.node_only.clone() else {
+            return;
+        };
+        self.stamps.clone_from(&sibling.stamps);
+        self.clock = sibling.clock;
+        self.codes.clone_from(&sibling.codes);
+        self.values.clone_from(&sibling.values);
+        self.stale = true;
+        for node in 0..self.codes.len() {
+            if self.codes.get(node) != Some(&Code::Success) {
+                continue;
+            }
+            let start = node.saturating_mul(self.width);
+            let mut identity = self.values.get(start).copied();
+            for (index, (score, slot)) in self.scores.iter().zip(&self.slots).enumerate() {
+                let (Some(value), Some(before)) =
+                    (mine.value(node, index), theirs.value(node, index))
+                else {
+                    continue;
+                };
+                match (score.reduce, slot) {
+                    (Reduce::Identity, _) => {
+                        let weight = |value: i64| value.checked_mul(score.weight);
+                        identity = identity
+                            .filter(|&sum| sum != i64::MAX && sum != i64::MIN)
+                            .and_then(|sum| sum.checked_sub(weight(before)?))
+                            .and_then(|sum| sum.checked_add(weight(value)?));
+                    }
+                    (_, Some(slot)) => {
+                        if let Some(kept) = self.values.get_mut(start.saturating_add(*slot)) {
+                            *kept = value;
+                        }
+                    }
+                    (_, None) => {}
+                }
+            }
+            match (identity, self.values.get_mut(start)) {
+                (Some(sum), Some(kept)) => *kept = sum,
+                _ => {
+                    self.clock = None;
+                    if let Some(stamp) = self.stamps.get_mut(node) {
+                        *stamp = UNSTAMPED;
+                    }
+                }
+            }
+        }
     }
 
     /// Takes a freshly prepared cycle: every node is to evaluate again.
@@ -1118,6 +1218,22 @@ pub fn equivalent(a: &PodEntry, b: &PodEntry) -> bool {
 /// ([`Cycle::reads_only_its_spec`]): labels, annotations and owners may differ, and the
 /// namespace too unless a volume names a claim (claims are looked up in it).
 fn alike_by_spec(a: &PodEntry, b: &PodEntry) -> bool {
+    alike(a, b, Images::Compared)
+}
+
+/// [`alike_by_spec`], whatever images the containers run.
+fn alike_but_images(a: &PodEntry, b: &PodEntry) -> bool {
+    alike(a, b, Images::Ignored)
+}
+
+/// Whether a comparison of specs looks at the containers' images.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Images {
+    Compared,
+    Ignored,
+}
+
+fn alike(a: &PodEntry, b: &PodEntry, images: Images) -> bool {
     let claims =
         |entry: &PodEntry| {
             entry.pod.spec.volumes.iter().any(|volume| {
@@ -1127,7 +1243,7 @@ fn alike_by_spec(a: &PodEntry, b: &PodEntry) -> bool {
     a.priority == b.priority
         && a.qos == b.qos
         && a.requests == b.requests
-        && same_spec(a, b)
+        && same_spec(a, b, images)
         && (a.pod.metadata.namespace == b.pod.metadata.namespace || !(claims(a) || claims(b)))
 }
 
@@ -1139,7 +1255,7 @@ fn alike_by_spec(a: &PodEntry, b: &PodEntry) -> bool {
 /// there (a config volume, a Job's restart policy) then share one class.
 /// (Destructured so that a field added to `PodSpec` must be placed here.) Tolerations
 /// are compared as the entries share them first: pods with one list share one copy.
-fn same_spec(first: &PodEntry, second: &PodEntry) -> bool {
+fn same_spec(first: &PodEntry, second: &PodEntry, images: Images) -> bool {
     let (a, b) = (&first.pod.spec, &second.pod.spec);
     let PodSpec {
         node_name,
@@ -1165,8 +1281,8 @@ fn same_spec(first: &PodEntry, second: &PodEntry) -> bool {
         && *affinity == b.affinity
         && (Arc::ptr_eq(&first.deletion.tolerations, &second.deletion.tolerations)
             || *tolerations == b.tolerations)
-        && same_containers(containers, &b.containers)
-        && same_containers(init_containers, &b.init_containers)
+        && same_containers(containers, &b.containers, images)
+        && same_containers(init_containers, &b.init_containers, images)
         && *overhead == b.overhead
         && *resources == b.resources
         && *priority == b.priority
@@ -1178,7 +1294,7 @@ fn same_spec(first: &PodEntry, second: &PodEntry) -> bool {
         && *topology_spread_constraints == b.topology_spread_constraints
 }
 
-fn same_containers(a: &[Container], b: &[Container]) -> bool {
+fn same_containers(a: &[Container], b: &[Container], images: Images) -> bool {
     a.len() == b.len()
         && a.iter().zip(b).all(|(x, y)| {
             let Container {
@@ -1188,7 +1304,7 @@ fn same_containers(a: &[Container], b: &[Container]) -> bool {
                 ports,
                 restart_policy,
             } = x;
-            *image == y.image
+            (images == Images::Ignored || *image == y.image)
                 && *resources == y.resources
                 && *restart_policy == y.restart_policy
                 && ports.len() == y.ports.len()
