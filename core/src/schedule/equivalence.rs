@@ -23,7 +23,10 @@
 //! - a pod whose cycle reads nothing but its spec, node by node
 //!   ([`Cycle::reads_only_its_spec`]), may take the entries of another template's class
 //!   with the same spec (labels, owners and fields no plugin reads aside) when that class
-//!   was only ever computed so: replacements of many owners share their per-node work.
+//!   was only ever computed so: replacements of many owners share their per-node work;
+//! - such a pod whose spec differs from that class's only in container images starts its
+//!   own class from that class's entries, with its own node-only score values
+//!   (`image_sibling`): only ImageLocality reads images.
 //!
 //! Everything else goes through the full evaluation.
 
@@ -1377,7 +1380,7 @@ fn same_volume(a: &Volume, b: &Volume) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{alike_by_spec, request_digest};
+    use super::{alike_but_images, alike_by_spec, request_digest};
     use crate::cluster::{PodEntry, PodState};
     use crate::model::{PersistentVolumeClaimVolumeSource, Pod, Present, Volume};
     use crate::schedule::predicates::testing::pod;
@@ -1423,6 +1426,24 @@ mod tests {
         ));
         other.spec.volumes = alloc::vec![claim("state")];
         assert!(!alike_by_spec(&entry(with_claim), &entry(other)));
+    }
+
+    /// Image siblings: pods alike but for their containers' images (which only
+    /// ImageLocality reads); any other difference, even in the sidecar's requests, is not.
+    #[test]
+    fn image_siblings_differ_in_images_alone() {
+        let entry = |pod: Pod| PodEntry::new(pod, PodState::Pending, 0);
+        let base = pod("a", &[(Some("100m"), Some("64Mi")), (Some("10m"), None)]);
+        let mut other = pod("b", &[(Some("100m"), Some("64Mi")), (Some("10m"), None)]);
+        other.spec.containers[0].image = "registry.example/app:2".into();
+        other.spec.containers[1].image = "registry.example/proxy:2".into();
+        assert!(!alike_by_spec(&entry(base.clone()), &entry(other.clone())));
+        assert!(alike_but_images(
+            &entry(base.clone()),
+            &entry(other.clone())
+        ));
+        let bigger = pod("c", &[(Some("100m"), Some("64Mi")), (Some("20m"), None)]);
+        assert!(!alike_but_images(&entry(base), &entry(bigger)));
     }
 
     /// Requests equal in value but spelled differently have one digest (the cache would
