@@ -14,29 +14,28 @@ use crate::cluster::{Cluster, PodState};
 /// rejected ones so the report can say why), in queue order.
 #[must_use]
 pub fn order(cluster: &Cluster) -> Vec<usize> {
-    let mut queue: Vec<usize> = cluster
+    // Each pod's sort key, read once: comparing entries would read every pod's metadata
+    // again at each of a sort's comparisons (thousands of pending pods, anywhere in memory).
+    let mut queue: Vec<(i32, Option<&str>, usize)> = cluster
         .pods
         .iter()
         .enumerate()
         .filter(|(_, entry)| matches!(entry.state, PodState::Pending | PodState::Rejected))
-        .map(|(index, _)| index)
+        .map(|(index, entry)| {
+            let timestamp = entry.pod.metadata.creation_timestamp.as_deref();
+            (entry.priority, timestamp, index)
+        })
         .collect();
-    queue.sort_by(|&a, &b| {
-        let (Some(a_entry), Some(b_entry)) = (cluster.pods.get(a), cluster.pods.get(b)) else {
-            return a.cmp(&b);
-        };
-        let a_time = a_entry.pod.metadata.creation_timestamp.as_deref();
-        let b_time = b_entry.pod.metadata.creation_timestamp.as_deref();
-        b_entry
-            .priority
-            .cmp(&a_entry.priority)
+    queue.sort_by(|(a_priority, a_time, a), (b_priority, b_time, b)| {
+        b_priority
+            .cmp(a_priority)
             .then_with(|| match (a_time, b_time) {
                 (Some(a_time), Some(b_time)) => a_time.cmp(b_time),
                 (Some(_), None) => core::cmp::Ordering::Less,
                 (None, Some(_)) => core::cmp::Ordering::Greater,
                 (None, None) => core::cmp::Ordering::Equal,
             })
-            .then(a.cmp(&b))
+            .then(a.cmp(b))
     });
-    queue
+    queue.into_iter().map(|(_, _, index)| index).collect()
 }
