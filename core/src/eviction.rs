@@ -1029,12 +1029,14 @@ impl<'c> World<'c> {
         self.changed = false;
         self.live.refresh(&self.nodes);
         let mut view = self.follow_view();
-        // The pending ones by name, as the placements name them.
-        let from_view: BTreeMap<String, usize> = self
-            .waiting
-            .iter()
-            .filter_map(|&pod| Some((String::from(&*self.pods.get(pod)?.key), pod)))
-            .collect();
+        // The pending ones by name, as the placements name them (inserted: collecting
+        // would sort them first, and bring a sort's code to the playground).
+        let mut from_view: BTreeMap<String, usize> = BTreeMap::new();
+        for &pod in &self.waiting {
+            if let Some(entry) = self.pods.get(pod) {
+                from_view.insert(String::from(&*entry.key), pod);
+            }
+        }
         let options = ScheduleOptions {
             version: Some(self.version),
             max_node_verdicts: Some(0),
@@ -1092,9 +1094,8 @@ impl<'c> World<'c> {
         let mut unfollowed = core::mem::take(&mut self.unfollowed);
         let view = match self.view.take() {
             Some(mut view) if view.fits(&self.live) => {
-                // New pods join in the timeline's order.
-                unfollowed.sort_unstable();
-                unfollowed.dedup();
+                // In the order noted: a new pod is noted first when it is made, so new
+                // pods join in the timeline's order (following a pod twice is harmless).
                 for &pod in &unfollowed {
                     view.follow(pod, &self.pods, &self.life, &self.node_of, &self.live);
                 }
