@@ -510,13 +510,13 @@ test('the disruption panel plays a Scenario, and a what-if button adds a step to
 // Issue 3 set 400 KB for the playground of its stage; the storage model and the volume
 // plugins of issue 4 took the site to 423 KB, the disruption engine and panel of issue 5
 // to 491 KB, and the equivalence cache that follows binds (inter-pod affinity, preemption)
-// to 504 KB, and the disruption speed work of sessions 9, 10, 17 and 19 to 506.5, 508.5,
-// 509.7 and 512.4 KB (BENCHMARKS.md, playground size and sessions 9, 10, 17 and 19). The
-// budget stops unnoticed growth; raising it is a decision recorded there.
-test('the site fits its 513 KB brotli budget', () => {
+// to 504 KB, and the disruption speed work of sessions 9, 10, 17, 19 and 23 to 506.5,
+// 508.5, 509.7, 512.4 and 514.4 KB (BENCHMARKS.md, playground size and sessions 9, 10, 17,
+// 19 and 23). The budget stops unnoticed growth; raising it is a decision recorded there.
+test('the site fits its 515 KB brotli budget', () => {
   const total = readdirSync(SITE).reduce((sum, name) => sum + brotliCompressSync(readFileSync(join(SITE, name))).length, 0);
   measurements.siteBrotliBytes = total;
-  assert.ok(total <= 513_000, `${total} bytes brotli`);
+  assert.ok(total <= 515_000, `${total} bytes brotli`);
 });
 
 test('a large dump is evaluated in the worker while the page stays responsive', { skip: !DUMP && 'KUBEFIT_E2E_DUMP is not set' }, async () => {
