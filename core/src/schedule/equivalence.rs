@@ -402,10 +402,12 @@ impl<'p> EquivalenceCache<'p> {
             class.node_only =
                 Some(self.node_only_table(&*cycle, snapshot, pod, class.scores.len()));
         }
+        // Once cleared it stays so: skip asking (spreading builds its constraints to answer).
+        let spec_only = class.spec_only && cycle.reads_only_its_spec(snapshot);
         // A class whose pods differ from another's only in their images takes that
         // class's entries, with its own node-only scores: then only the nodes changed
         // since are evaluated.
-        if filling && cycle.reads_only_its_spec(snapshot) {
+        if filling && spec_only {
             if let Some((sibling, theirs)) = self.image_sibling(class, snapshot, pod) {
                 class.derive(sibling, &theirs);
                 candidates.clear();
@@ -427,8 +429,7 @@ impl<'p> EquivalenceCache<'p> {
                 changed.push(node);
             }
         }
-        // Once cleared it stays so: skip asking (spreading builds its constraints to answer).
-        class.spec_only = class.spec_only && cycle.reads_only_its_spec(snapshot);
+        class.spec_only = spec_only;
         class.clock = Some(snapshot.clock());
         class.cycle = Some(cycle);
         if class.errors > 0 {
