@@ -390,6 +390,9 @@ struct Listed<'a> {
     /// It has pod affinity or anti-affinity terms
     /// ([`crate::schedule::snapshot::Footprint::pod_affinity`]).
     pod_affinity: bool,
+    /// It has a required node affinity
+    /// ([`crate::cluster::Deletion::required_node_affinity`]).
+    node_affinity: bool,
     /// Its owners' keys ([`crate::cluster::Deletion::owner_keys`]).
     owner_keys: &'a [OwnerKey],
 }
@@ -445,6 +448,7 @@ impl<'a> Context<'a> {
                 *slot = Listed {
                     evictable: entry.deletion.descheduler_may_evict,
                     pod_affinity: entry.footprint.pod_affinity,
+                    node_affinity: entry.deletion.required_node_affinity,
                     owner_keys: &entry.deletion.owner_keys,
                 };
             }
@@ -532,6 +536,13 @@ impl<'a> Context<'a> {
         self.listed
             .get(index)
             .is_some_and(|listed| listed.pod_affinity)
+    }
+
+    /// True if a listed pod has a required node affinity.
+    fn has_required_node_affinity(&self, index: usize) -> bool {
+        self.listed
+            .get(index)
+            .is_some_and(|listed| listed.node_affinity)
     }
 
     /// `maxPodsToEvict > 0 && nodePodCount[node]+1 > maxPodsToEvict`.

@@ -34,6 +34,10 @@ pub struct Deletion {
     /// pass reads this for 150 000 pods whose annotations, volumes and owners lie
     /// elsewhere in memory.
     pub descheduler_may_evict: bool,
+    /// The pod has a required node affinity: what the descheduler's
+    /// RemovePodsViolatingNodeAffinity looks for, read for 150 000 pods without going to
+    /// their specs.
+    pub required_node_affinity: bool,
     /// The keys of the pod's owners, in the order of its owner references, shared by the
     /// pods with the same owners: what the descheduler's RemoveDuplicates groups by, read
     /// for 150 000 pods without going to their metadata.
@@ -137,6 +141,7 @@ impl Sharing {
             generated_base,
             name_seed: owners::seed_digest(&metadata.name),
             descheduler_may_evict: crate::descheduler::evictable::is_evictable(pod),
+            required_node_affinity: pod.spec.required_node_affinity().is_some(),
             owner_keys,
         }
     }

@@ -21,7 +21,7 @@
 
 use super::node::{self as nodes, AnyNode};
 use super::{Context, StrategyRun, Verdict};
-use crate::model::{DeschedulerStrategy, Pod};
+use crate::model::DeschedulerStrategy;
 use crate::report::words::Words;
 
 /// The strategy name in the policy.
@@ -54,10 +54,6 @@ pub(super) fn run(
     }
 }
 
-fn has_required_affinity(pod: &Pod) -> bool {
-    pod.spec.required_node_affinity().is_some()
-}
-
 /// One node's pass for `requiredDuringSchedulingIgnoredDuringExecution`.
 fn required(context: &mut Context<'_>, position: usize, report: &mut StrategyRun) {
     let Some(&node) = context.nodes.get(position) else {
@@ -67,18 +63,18 @@ fn required(context: &mut Context<'_>, position: usize, report: &mut StrategyRun
     for (at, &index) in list.iter().enumerate() {
         if context.limit_reached(position) {
             for &rest in list.get(at..).unwrap_or_default() {
-                if context.pod(rest).is_some_and(has_required_affinity) {
+                if context.has_required_node_affinity(rest) {
                     report.pods.push(context.limited(rest, position));
                 }
             }
             return;
         }
+        if !context.has_required_node_affinity(index) {
+            continue;
+        }
         let Some(pod) = context.pod(index) else {
             continue;
         };
-        if !has_required_affinity(pod) {
-            continue;
-        }
         if nodes::pod_matches_node(pod, node) {
             report.pods.push(context.decision(
                 index,
@@ -139,7 +135,7 @@ mod tests {
     use crate::descheduler::testing::{strategy, strategy_refusing};
     use crate::descheduler::StrategyStatus;
     use crate::model::{
-        Affinity, Node, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm,
+        Affinity, Node, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, Pod,
     };
 
     const KEY: &str = "kubernetes.io/desiredNode";

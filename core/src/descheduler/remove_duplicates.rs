@@ -32,11 +32,9 @@ pub(super) const NAME: &str = "RemoveDuplicates";
 /// Runs the strategy over every ready node.
 pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
     for position in 0..context.nodes.len() {
-        for (owner, members) in groups(context, &context.evictable_on(position)) {
-            let Some((&first, rest)) = members.split_first() else {
-                continue;
-            };
-            let owner = Words::shared(&owner.key);
+        for group in groups(context, &context.evictable_on(position)) {
+            let (first, rest) = (group.first, group.rest);
+            let owner = Words::shared(&group.owner.key);
             if rest.is_empty() {
                 let why = owner.framed(&("not a duplicate: the only pod of `", "` on the node"));
                 report
@@ -49,7 +47,7 @@ pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
                 .pods
                 .push(context.decision(first, position, Verdict::Kept, why));
             let first_name = context.pod_words(first);
-            for &index in rest {
+            for index in rest {
                 if context.limit_reached(position) {
                     report.pods.push(context.limited(index, position));
                     continue;
@@ -69,18 +67,36 @@ pub(super) fn run(context: &mut Context<'_>, report: &mut StrategyRun) {
     }
 }
 
+/// One owner's pods on a node, in list order: the first, then the others (none for most
+/// owners, which then cost no list).
+struct Group<'a> {
+    /// The owner's key.
+    owner: &'a OwnerKey,
+    /// Its digest, kept here: comparing with every group of the node reads no key.
+    digest: u64,
+    first: usize,
+    rest: Vec<usize>,
+}
+
 /// `FindDuplicatePods`: the pods of each owner key, keys in order of first appearance.
 /// The key is the joined string `Kind/name`, as upstream's map key: two references that
 /// join to the same string are one owner. The keys were worked out with the pods'
 /// entries ([`crate::cluster::Deletion::owner_keys`]) and gathered as the pods were
 /// listed: a node's pods lie all over memory, their owner references further still.
-fn groups<'a>(context: &Context<'a>, pods: &[usize]) -> Vec<(&'a OwnerKey, Vec<usize>)> {
-    let mut groups: Vec<(&'a OwnerKey, Vec<usize>)> = Vec::new();
+fn groups<'a>(context: &Context<'a>, pods: &[usize]) -> Vec<Group<'a>> {
+    let mut groups: Vec<Group<'a>> = Vec::new();
     for &index in pods {
         for owner in context.owner_keys(index) {
-            match groups.iter_mut().find(|(existing, _)| existing.same(owner)) {
-                Some((_, members)) => members.push(index),
-                None => groups.push((owner, alloc::vec![index])),
+            let same =
+                |group: &&mut Group<'a>| group.digest == owner.digest && group.owner.same(owner);
+            match groups.iter_mut().find(same) {
+                Some(group) => group.rest.push(index),
+                None => groups.push(Group {
+                    owner,
+                    digest: owner.digest,
+                    first: index,
+                    rest: Vec::new(),
+                }),
             }
         }
     }
