@@ -32,7 +32,7 @@ use crate::diagnostic::Diagnostic;
 use crate::duration::Duration;
 use crate::input::Span;
 use crate::machine;
-use crate::model::{LifecycleHook, Node, NodeCondition, Taint};
+use crate::model::{LifecycleHook, Node, NodeCondition, NodeSpec, NodeStatus, Taint};
 use crate::report::disruption::{
     DeschedulerRun, Disruption, Event, EventKind, Eviction, MachineStatus,
 };
@@ -2170,9 +2170,23 @@ impl<'c> NodeRun<'c> {
 
     /// The node as it stands now.
     fn to_node(&self) -> Node {
-        let mut node = self.input.clone();
-        self.edit(&mut node);
-        node
+        // Field by field: a whole copy would copy the input's taints and conditions (a
+        // node's conditions hold some twenty strings) only to drop them for these.
+        let input = self.input;
+        Node {
+            metadata: input.metadata.clone(),
+            spec: NodeSpec {
+                unschedulable: self.unschedulable,
+                taints: self.taints.to_vec(),
+                provider_id: input.spec.provider_id.clone(),
+            },
+            status: NodeStatus {
+                capacity: input.status.capacity.clone(),
+                allocatable: input.status.allocatable.clone(),
+                conditions: self.conditions.to_vec(),
+                images: input.status.images.clone(),
+            },
+        }
     }
 
     /// Brings a copy of the node up to the timeline's edits.
