@@ -50,6 +50,16 @@ pub enum Defaulting {
 }
 
 impl Defaulting {
+    /// True if some default constraint has `whenUnsatisfiable == action`.
+    fn any_for(&self, action: &str) -> bool {
+        match self {
+            Self::System => action == SCHEDULE_ANYWAY,
+            Self::List(constraints) => constraints
+                .iter()
+                .any(|constraint| constraint.when_unsatisfiable == action),
+        }
+    }
+
     fn constraints(&self) -> Vec<TopologySpreadConstraint> {
         match self {
             Self::System => [(HOSTNAME, 3), (ZONE, 5)]
@@ -162,12 +172,10 @@ fn constraints(
     if !pod.spec.topology_spread_constraints.is_empty() {
         return own_constraints(pod, action);
     }
-    let mut defaults = Pod::default();
-    defaults.metadata.labels.clone_from(&pod.metadata.labels);
-    defaults.spec.topology_spread_constraints = defaulting.constraints();
-    let mut constraints = own_constraints(&defaults, action);
-    if constraints.is_empty() {
-        return constraints;
+    // Both questions before any constraint is built: most pods have no default for the
+    // action or no default selector (every cycle and every class refresh asks).
+    if !defaulting.any_for(action) {
+        return Vec::new();
     }
     let cluster = snapshot.cluster;
     let Some(selector) =
@@ -175,6 +183,9 @@ fn constraints(
     else {
         return Vec::new();
     };
+    let mut defaults = Pod::default();
+    defaults.spec.topology_spread_constraints = defaulting.constraints();
+    let mut constraints = own_constraints(&defaults, action);
     for constraint in &mut constraints {
         constraint.selector = Some(selector.clone());
     }
@@ -486,10 +497,15 @@ mod tests {
 
     /// Each node's (code, reasons) for the last pod of the input.
     fn verdicts(yaml: &str) -> Vec<(Code, Vec<String>)> {
+        verdicts_with(yaml, &Defaulting::System)
+    }
+
+    /// [`verdicts`] with the given default constraints.
+    fn verdicts_with(yaml: &str, defaulting: &Defaulting) -> Vec<(Code, Vec<String>)> {
         let cluster = cluster(yaml);
         let snapshot = Snapshot::new(&cluster, Accounting::Current);
         let incoming = &cluster.pods.last().map(|entry| &entry.pod).unwrap();
-        let state = PreFilterState::new(&snapshot, &Defaulting::System, incoming);
+        let state = PreFilterState::new(&snapshot, defaulting, incoming);
         snapshot
             .nodes
             .iter()
@@ -752,6 +768,33 @@ mod tests {
         // Without a Service or controller there is no default selector: the plugin skips.
         let alone = pod("incoming", "app: web", "", "") + &node("n1", "") + &node("n2", "");
         assert!(spread_scores(&alone).is_empty());
+    }
+
+    #[test]
+    fn listed_default_constraints_filter_the_pods_of_a_service() {
+        // A `DoNotSchedule` default constraint filters with the Service's selector; the
+        // system defaults are all `ScheduleAnyway`, and without a Service there is no
+        // default selector: neither filters.
+        let service = "---\napiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: default}\nspec: {selector: {app: web}}\n";
+        let nodes = zones() + &pod("w1", "app: web", "a", "") + &pod("w2", "app: web", "b", "");
+        let incoming = pod("incoming", "app: web", "", "");
+        let listed = Defaulting::List(alloc::vec![TopologySpreadConstraint {
+            max_skew: 1,
+            topology_key: "zone".into(),
+            when_unsatisfiable: DO_NOT_SCHEDULE.into(),
+            ..TopologySpreadConstraint::default()
+        }]);
+        let with_service = alloc::format!("{service}{nodes}{incoming}");
+        assert_eq!(
+            verdicts_with(&with_service, &listed),
+            [skewed(), skewed(), pass(), pass()]
+        );
+        assert_eq!(verdicts(&with_service), [pass(), pass(), pass(), pass()]);
+        let without = alloc::format!("{nodes}{incoming}");
+        assert_eq!(
+            verdicts_with(&without, &listed),
+            [pass(), pass(), pass(), pass()]
+        );
     }
 
     #[test]
