@@ -6,11 +6,13 @@
 
 mod deletion;
 mod node_index;
+mod pods_by_node;
 pub mod storage;
 
 use deletion::Sharing;
 pub use deletion::{Controller, Deletion, OwnerKey};
 pub use node_index::NodeIndex;
+pub use pods_by_node::PodsByNode;
 
 use alloc::borrow::Cow;
 use alloc::collections::BTreeMap;
@@ -181,6 +183,8 @@ pub struct Cluster {
     /// The slots of [`Cluster::node_index`], made with `bound_nodes`, and for how many
     /// nodes.
     pub(crate) node_slots: (usize, Vec<u32>),
+    /// The pods of each node, made with `bound_nodes`.
+    pub(crate) pods_by_node: PodsByNode,
 }
 
 impl Cluster {
@@ -332,11 +336,25 @@ impl Cluster {
         }
     }
 
+    /// The pods bound to each node (kept since the last [`Cluster::locate_pods`]; made
+    /// afresh for a cluster made otherwise).
+    #[must_use]
+    pub fn pods_by_node(&self) -> Cow<'_, PodsByNode> {
+        if self.bound_nodes.len() == self.pods.len()
+            && self.pods_by_node.nodes() == self.nodes.len()
+        {
+            Cow::Borrowed(&self.pods_by_node)
+        } else {
+            Cow::Owned(PodsByNode::new(&self.pod_nodes(), self.nodes.len()))
+        }
+    }
+
     /// Looks up each bound pod's node by name, once for every engine that asks.
     pub fn locate_pods(&mut self) {
         let index = node_index(&self.nodes);
         self.bound_nodes = locate(&index, &self.pods);
         self.node_slots = (self.nodes.len(), index.into_slots());
+        self.pods_by_node = PodsByNode::new(&self.bound_nodes, self.nodes.len());
     }
 }
 
@@ -550,10 +568,15 @@ spec: {containers: [{name: c, image: i}]}
             ..Cluster::default()
         };
         assert_eq!(*assembled.pod_nodes(), [Some(1), None, None]);
+        assert_eq!(cluster.pods_by_node().on(1), [0]);
+        assert_eq!(assembled.pods_by_node().on(1), [0]);
+        assert!(assembled.pods_by_node().on(0).is_empty());
         alloc::sync::Arc::make_mut(&mut cluster.pods[0].pod)
             .spec
             .node_name = "a".into();
         cluster.locate_pods();
         assert_eq!(*cluster.pod_nodes(), [Some(0), None, None]);
+        assert_eq!(cluster.pods_by_node().on(0), [0]);
+        assert!(cluster.pods_by_node().on(1).is_empty());
     }
 }

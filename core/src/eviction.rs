@@ -27,7 +27,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::cell::OnceCell;
 
-use crate::cluster::{Cluster, Controller, NodeIndex, PodEntry, PodState};
+use crate::cluster::{Cluster, Controller, NodeIndex, PodEntry, PodState, PodsByNode};
 use crate::diagnostic::Diagnostic;
 use crate::duration::Duration;
 use crate::input::Span;
@@ -200,12 +200,14 @@ struct World<'c> {
     /// The input's pods, borrowed, then the replacements.
     pods: Vec<Shared<'c, PodEntry>>,
     life: Vec<Life>,
-    /// Per pod, the node it is bound to (looked up once, not at every eviction).
-    node_of: Vec<Option<usize>>,
-    /// Per node, the pods bound to it, in order. A pod that is gone stays listed (its
-    /// life says so): taking each of a tainted node's pods out of the list as it went
-    /// cost time in the square of the node's pods.
-    on_node: Vec<Vec<usize>>,
+    /// Per pod, the node it is bound to (the cluster's, copied once a replacement comes).
+    node_of: Cow<'c, [Option<usize>]>,
+    /// Per node, the input's pods bound to it, in order; then, in `bound_since`, the
+    /// replacements bound to it (none listed before the first bind). A pod that is gone
+    /// stays listed (its life says so): taking each of a tainted node's pods out of the
+    /// list as it went cost time in the square of the node's pods.
+    input_on_node: Cow<'c, PodsByNode>,
+    bound_since: Vec<Vec<usize>>,
     /// Per step, the node it names, found once.
     step_nodes: Vec<Option<usize>>,
     taint_queue: BTreeMap<usize, Scheduled>,
@@ -238,26 +240,11 @@ impl<'c> World<'c> {
         let nodes: Vec<NodeRun<'c>> = cluster.nodes.iter().map(NodeRun::new).collect();
         let node_index = cluster.node_index();
         let pods: Vec<Shared<'c, PodEntry>> = cluster.pods.iter().map(Shared::Input).collect();
-        let node_of = cluster.pod_nodes().into_owned();
-        // Each node's list sized once: growing 5 000 lists push by push was most of the
-        // setup's allocations.
-        let mut counts = alloc::vec![0_usize; nodes.len()];
-        for node in node_of.iter().flatten() {
-            if let Some(count) = counts.get_mut(*node) {
-                *count += 1;
-            }
-        }
-        let mut on_node: Vec<Vec<usize>> = counts.into_iter().map(Vec::with_capacity).collect();
+        let node_of = cluster.pod_nodes();
         let life = node_of
             .iter()
-            .enumerate()
-            .map(|(index, node)| match node {
-                Some(node) => {
-                    if let Some(list) = on_node.get_mut(*node) {
-                        list.push(index);
-                    }
-                    Life::Running
-                }
+            .map(|node| match node {
+                Some(_) => Life::Running,
                 None => Life::Elsewhere,
             })
             .collect();
@@ -307,7 +294,8 @@ impl<'c> World<'c> {
             pods,
             life,
             node_of,
-            on_node,
+            input_on_node: cluster.pods_by_node(),
+            bound_since: Vec::new(),
             step_nodes: Vec::new(),
             taint_queue: BTreeMap::new(),
             agenda: BTreeMap::new(),
@@ -351,7 +339,7 @@ impl<'c> World<'c> {
             };
             if let Some(seen) = counted.get_mut(node).filter(|seen| !**seen) {
                 *seen = true;
-                pods = pods.saturating_add(self.on_node.get(node).map_or(0, Vec::len));
+                pods = pods.saturating_add(self.input_on_node.on(node).len());
             }
         }
         self.disruption.evictions.reserve(pods);
@@ -754,13 +742,20 @@ impl<'c> World<'c> {
 
     /// `handleNodeUpdate`: every running pod on the node is looked at again.
     fn taints_changed(&mut self, at: Duration, node: usize) {
-        let pods = self.on_node.get(node).cloned().unwrap_or_default();
+        let pods = self.pods_on(node).concat();
         self.prefetch(&pods);
         for pod in pods {
             if self.life.get(pod) == Some(&Life::Running) {
                 self.process_pod(at, node, pod);
             }
         }
+    }
+
+    /// The pods bound to `node`, in order (gone ones included: a removed node's are all
+    /// gone): the input's, then the replacements bound since.
+    fn pods_on(&self, node: usize) -> [&[usize]; 2] {
+        let bound_since = self.bound_since.get(node).map_or(&[][..], Vec::as_slice);
+        [self.input_on_node.on(node), bound_since]
     }
 
     /// Reads each entry's name (both ends: it may cross a cache line) and generated-name
@@ -1011,7 +1006,7 @@ impl<'c> World<'c> {
             self.pods.push(Shared::Own(Box::new(entry)));
             self.life.push(Life::Waiting);
             self.life_changed(index);
-            self.node_of.push(None);
+            self.node_of.to_mut().push(None);
             self.waiting.push(index);
             self.replaces.insert(index, eviction);
             self.changed = true;
@@ -1130,10 +1125,13 @@ impl<'c> World<'c> {
             *life = Life::Running;
         }
         self.life_changed(pod);
-        if let Some(slot) = self.node_of.get_mut(pod) {
+        if let Some(slot) = self.node_of.to_mut().get_mut(pod) {
             *slot = Some(node);
         }
-        if let Some(list) = self.on_node.get_mut(node) {
+        if self.bound_since.is_empty() {
+            self.bound_since.resize_with(self.nodes.len(), Vec::new);
+        }
+        if let Some(list) = self.bound_since.get_mut(node) {
             list.push(pod);
         }
         if let Some(record) = self
@@ -1233,7 +1231,7 @@ impl<'c> World<'c> {
         let mut refusals: Vec<(&'static str, String)> = Vec::new();
         let mut warnings: Vec<(&'static str, String)> = Vec::new();
         let mut evict: Vec<usize> = Vec::new();
-        for &pod in self.on_node.get(node).map_or(&[][..], Vec::as_slice) {
+        for &pod in self.pods_on(node).iter().copied().flatten() {
             // Gone pods stay listed on their node.
             if self.life.get(pod) == Some(&Life::Gone) {
                 continue;
@@ -1792,6 +1790,15 @@ impl<'c> World<'c> {
 
     /// The Node object is deleted; its pods go with it (pod garbage collection).
     fn remove_node(&mut self, at: Duration, node: usize) {
+        let Some(target) = self.nodes.get(node) else {
+            return;
+        };
+        // None left on a node removed before (two machines named it).
+        let pods = if target.gone {
+            Vec::new()
+        } else {
+            self.pods_on(node).concat()
+        };
         let Some(target) = self.nodes.get_mut(node) else {
             return;
         };
@@ -1804,11 +1811,6 @@ impl<'c> World<'c> {
             "RemovingNode",
             alloc::format!("Node {name} deleted"),
         );
-        let pods = self
-            .on_node
-            .get_mut(node)
-            .map(core::mem::take)
-            .unwrap_or_default();
         self.prefetch(&pods);
         for pod in pods {
             if self.life.get(pod) == Some(&Life::Running) {
@@ -2019,7 +2021,7 @@ impl<'c> World<'c> {
                 .pods
                 .into_iter()
                 .zip(&self.life)
-                .zip(&self.node_of)
+                .zip(self.node_of.iter())
                 .map(|((entry, life), node)| {
                     let mut entry = entry.into_owned();
                     let bound_to = node.and_then(|node| runs.get(node)).map(NodeRun::name);
@@ -2447,6 +2449,31 @@ mod tests {
                 (10, EventKind::PodRescheduled, "Pod/default/db-0".into()),
             ]
         );
+    }
+
+    /// A replacement bound during the timeline is one of its new node's pods: a later
+    /// NoExecute taint, or a drain, of that node evicts it too.
+    #[test]
+    fn a_replacement_goes_with_its_new_node() {
+        let node2 = NODE.replace("node1", "node2");
+        let pod = "---\nkind: Pod\napiVersion: v1\nmetadata:\n  name: web-1\n  namespace: default\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u1, controller: true}]\nspec:\n  nodeName: node1\n  containers: [{name: c, image: c}]\nstatus: {phase: Running}\n";
+        for (later, cause) in [
+            ("{at: 1m, taint: 'node2 k=v:NoExecute'}", "taint"),
+            ("{at: 1m, drain: node2}", "drain"),
+        ] {
+            let steps = scenario(&alloc::format!(
+                "  - {{at: 0s, taint: 'node1 k=v:NoExecute'}}\n  - {later}\n"
+            ));
+            let outcome = play(&[NODE, &node2, pod, &steps].concat());
+            let [first, second] = &outcome.disruption.evictions[..] else {
+                panic!("two evictions: {:?}", outcome.disruption.evictions);
+            };
+            assert_eq!(first.rescheduled_to.as_deref(), Some("node2"));
+            assert_eq!(Some(&second.pod), first.replacement.as_ref(), "{cause}");
+            assert_eq!(second.node, "node2");
+            assert_eq!(second.at.0 / crate::duration::SECOND, 60);
+            assert_eq!(second.cause, cause);
+        }
     }
 
     /// An eviction already planned keeps its start (`processPodOnNode`): a second,
