@@ -1039,7 +1039,8 @@ impl<'c> World<'c> {
             ..self.schedule.clone()
         };
         view.cluster.nodes = core::mem::take(&mut self.live.nodes);
-        let scheduling = schedule::run(&view.cluster, &options);
+        let images = view.image_table();
+        let scheduling = schedule::run_sharing_images(&view.cluster, &options, Some(images));
         self.live.nodes = core::mem::take(&mut view.cluster.nodes);
         self.view = Some(view);
         for placement in scheduling.pods {
@@ -2474,6 +2475,44 @@ mod tests {
             assert_eq!(second.at.0 / crate::duration::SECOND, 60);
             assert_eq!(second.cause, cause);
         }
+    }
+
+    /// The rounds share the nodes' image table until a node is removed: then positions
+    /// move, and ImageLocality must read the table of the nodes that are left. The second
+    /// replacement goes to node4, the one node left with its image (a table kept from
+    /// before would give node2's image to node3, now at node2's position).
+    #[test]
+    fn a_removed_node_takes_its_images_with_it() {
+        let node = |name: &str, cpu: &str, image: bool| {
+            let images = if image {
+                "images: [{names: ['big:1'], sizeBytes: 900000000}], "
+            } else {
+                ""
+            };
+            alloc::format!(
+                "---\nkind: Node\napiVersion: v1\nmetadata: {{name: {name}}}\nstatus: {{{images}allocatable: {{cpu: '{cpu}', memory: 8Gi, pods: '110'}}, conditions: [{{type: Ready, status: 'True'}}]}}\n"
+            )
+        };
+        let nodes = [
+            node("node1", "4", false),
+            node("node2", "4", true),
+            node("node3", "4", false),
+            node("node4", "2", true),
+        ]
+        .concat();
+        let machine = "---\napiVersion: machine.openshift.io/v1beta1\nkind: Machine\nmetadata:\n  name: m2\n  namespace: openshift-machine-api\n  annotations: {machine.openshift.io/exclude-node-draining: ''}\nstatus: {phase: Running, nodeRef: {kind: Node, name: node2}}\n";
+        let pod = "---\nkind: Pod\napiVersion: v1\nmetadata:\n  name: web-1\n  namespace: default\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u1, controller: true}]\nspec:\n  nodeName: node1\n  containers: [{name: c, image: 'big:1'}]\nstatus: {phase: Running}\n";
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n  - {at: 1m, deleteMachine: m2}\n",
+        );
+        let outcome = play(&[&nodes, machine, pod, &steps].concat());
+        let [first, second] = &outcome.disruption.evictions[..] else {
+            panic!("two evictions: {:?}", outcome.disruption.evictions);
+        };
+        assert_eq!(first.rescheduled_to.as_deref(), Some("node2"));
+        assert_eq!(Some(&second.pod), first.replacement.as_ref());
+        assert_eq!(second.cause, "machine-deletion");
+        assert_eq!(second.rescheduled_to.as_deref(), Some("node4"));
     }
 
     /// An eviction already planned keeps its start (`processPodOnNode`): a second,

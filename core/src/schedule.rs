@@ -29,6 +29,7 @@ pub mod volumes;
 use alloc::borrow::Cow;
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
+use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -37,6 +38,7 @@ use crate::report::scheduling::{
     Configuration, NodeVerdict, NodeVerdicts, Outcome, Placement, PredicateVerdict,
     ProfileConfiguration, Sampled, Scheduling, ScoreMap,
 };
+use plugins::image_locality::ImageTable;
 use snapshot::{Accounting, Snapshot};
 use status::{Code, Status};
 
@@ -341,6 +343,16 @@ pub trait Profile {
 /// Places every pending pod of the cluster and reports each decision.
 #[must_use]
 pub fn run(cluster: &Cluster, options: &ScheduleOptions) -> Scheduling {
+    run_sharing_images(cluster, options, None)
+}
+
+/// [`run`], with the nodes' image table when the caller keeps one for exactly these nodes
+/// (the disruption timeline's rounds, whose nodes' images never change).
+pub(crate) fn run_sharing_images(
+    cluster: &Cluster,
+    options: &ScheduleOptions,
+    images: Option<Rc<ImageTable>>,
+) -> Scheduling {
     let version = version(cluster, options);
     let preemption = !options.disable_preemption;
     let (profiles, source): (Vec<Box<dyn Profile>>, String) = match version {
@@ -377,7 +389,7 @@ pub fn run(cluster: &Cluster, options: &ScheduleOptions) -> Scheduling {
             ),
         },
     };
-    schedule_all(cluster, &profiles, version, source, options)
+    schedule_all(cluster, &profiles, version, source, options, images)
 }
 
 /// The driver: queue order, one cycle per pod, binding as it goes.
@@ -387,8 +399,12 @@ fn schedule_all(
     version: Version,
     source: String,
     options: &ScheduleOptions,
+    images: Option<Rc<ImageTable>>,
 ) -> Scheduling {
     let mut snapshot = Snapshot::new(cluster, version.accounting());
+    if let Some(images) = images {
+        snapshot.share_image_table(images);
+    }
     let mut driver = Driver {
         selector: select::HostSelector::new(version, options.seed),
         sampling: (!options.skip_sampled).then(select::Sampling::default),

@@ -8,12 +8,16 @@
 //! that is gone stays in it as terminated and unbound (no engine counts such a pod), so
 //! positions never move and new pods join at the end, in the timeline's order, as a fresh
 //! view would list them. When nodes are removed their positions move, and the view is
-//! built again.
+//! built again. The nodes' image table is kept with the view too: the timeline never
+//! changes a node's images, and indexing 5 000 nodes' images took a round about 12 ms in
+//! wasm.
 
+use alloc::rc::Rc;
 use alloc::vec::Vec;
 
 use super::{Life, LiveNodes, Shared};
 use crate::cluster::{Cluster, PodEntry, PodState};
+use crate::schedule::plugins::image_locality::ImageTable;
 
 /// The cluster of the rounds, and where each timeline pod is in it.
 pub(super) struct View {
@@ -25,6 +29,8 @@ pub(super) struct View {
     /// [`LiveNodes::generation`] when the view was built: the node positions its pods are
     /// bound by.
     generation: u32,
+    /// The live nodes' images, indexed in the first round.
+    images: Option<Rc<ImageTable>>,
 }
 
 impl View {
@@ -54,11 +60,21 @@ impl View {
             },
             positions: Vec::with_capacity(pods.len()),
             generation: live.generation(),
+            images: None,
         };
         for pod in 0..pods.len() {
             view.follow(pod, pods, life, node_of, live);
         }
         view
+    }
+
+    /// The image table of the view's nodes; call it while they are in the view's cluster.
+    pub(super) fn image_table(&mut self) -> Rc<ImageTable> {
+        let nodes = &self.cluster.nodes;
+        Rc::clone(
+            self.images
+                .get_or_insert_with(|| Rc::new(ImageTable::new(nodes))),
+        )
     }
 
     /// True if the view's pods are bound by the live nodes' current positions.

@@ -525,6 +525,11 @@ impl<'c> Snapshot<'c> {
         )
     }
 
+    /// Takes the nodes' image table from a caller that keeps one for these nodes.
+    pub(crate) fn share_image_table(&mut self, table: Rc<ImageTable>) {
+        self.image_table = core::cell::OnceCell::from(table);
+    }
+
     /// NodeAffinity's filter verdicts for `pod`'s node selector and required terms, shared
     /// with the pods that have the same; `None` when it has neither (every node passes).
     #[must_use]
