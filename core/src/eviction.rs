@@ -742,7 +742,7 @@ impl<'c> World<'c> {
 
     /// `handleNodeUpdate`: every running pod on the node is looked at again.
     fn taints_changed(&mut self, at: Duration, node: usize) {
-        let pods = self.pods_on(node).concat();
+        let pods = self.pods_on(node);
         self.prefetch(&pods);
         for pod in pods {
             if self.life.get(pod) == Some(&Life::Running) {
@@ -753,9 +753,10 @@ impl<'c> World<'c> {
 
     /// The pods bound to `node`, in order (gone ones included: a removed node's are all
     /// gone): the input's, then the replacements bound since.
-    fn pods_on(&self, node: usize) -> [&[usize]; 2] {
-        let bound_since = self.bound_since.get(node).map_or(&[][..], Vec::as_slice);
-        [self.input_on_node.on(node), bound_since]
+    fn pods_on(&self, node: usize) -> Vec<usize> {
+        let mut pods = self.input_on_node.on(node).to_vec();
+        pods.extend_from_slice(self.bound_since.get(node).map_or(&[], Vec::as_slice));
+        pods
     }
 
     /// Reads each entry's name (both ends: it may cross a cache line) and generated-name
@@ -1130,7 +1131,7 @@ impl<'c> World<'c> {
             *slot = Some(node);
         }
         if self.bound_since.is_empty() {
-            self.bound_since.resize_with(self.nodes.len(), Vec::new);
+            self.bound_since = alloc::vec![Vec::new(); self.nodes.len()];
         }
         if let Some(list) = self.bound_since.get_mut(node) {
             list.push(pod);
@@ -1232,7 +1233,7 @@ impl<'c> World<'c> {
         let mut refusals: Vec<(&'static str, String)> = Vec::new();
         let mut warnings: Vec<(&'static str, String)> = Vec::new();
         let mut evict: Vec<usize> = Vec::new();
-        for &pod in self.pods_on(node).iter().copied().flatten() {
+        for pod in self.pods_on(node) {
             // Gone pods stay listed on their node.
             if self.life.get(pod) == Some(&Life::Gone) {
                 continue;
@@ -1798,7 +1799,7 @@ impl<'c> World<'c> {
         let pods = if target.gone {
             Vec::new()
         } else {
-            self.pods_on(node).concat()
+            self.pods_on(node)
         };
         let Some(target) = self.nodes.get_mut(node) else {
             return;

@@ -20,34 +20,28 @@ impl PodsByNode {
     /// range is left out.
     #[must_use]
     pub fn new(bound: &[Option<usize>], nodes: usize) -> Self {
-        let mut starts = alloc::vec![0_usize; nodes.saturating_add(1)];
-        for &node in bound.iter().flatten() {
-            if let Some(count) = starts
-                .get_mut(node.saturating_add(1))
-                .filter(|_| node < nodes)
-            {
+        let on = |node: &Option<usize>| node.filter(|&node| node < nodes);
+        // Each node's count, then where each node ends; filled from the last pod back, each
+        // node's end steps down to its start.
+        let mut starts = alloc::vec![0_usize; nodes + 1];
+        for node in bound.iter().filter_map(on) {
+            if let Some(count) = starts.get_mut(node) {
                 *count += 1;
             }
         }
-        for index in 1..starts.len() {
-            let before = starts.get(index - 1).copied().unwrap_or(0);
-            if let Some(start) = starts.get_mut(index) {
-                *start = start.saturating_add(before);
-            }
+        let mut total = 0;
+        for start in &mut starts {
+            total += *start;
+            *start = total;
         }
-        let total = starts.last().copied().unwrap_or(0);
         let mut pods = alloc::vec![0_usize; total];
-        let mut next = starts.clone();
-        for (pod, &node) in bound.iter().enumerate() {
-            let Some(cursor) = node
-                .filter(|&node| node < nodes)
-                .and_then(|node| next.get_mut(node))
-            else {
+        for (pod, node) in bound.iter().enumerate().rev() {
+            let Some(cursor) = on(node).and_then(|node| starts.get_mut(node)) else {
                 continue;
             };
+            *cursor = cursor.saturating_sub(1);
             if let Some(slot) = pods.get_mut(*cursor) {
                 *slot = pod;
-                *cursor += 1;
             }
         }
         Self { starts, pods }
