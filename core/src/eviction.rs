@@ -784,37 +784,36 @@ impl<'c> World<'c> {
         // Named only where an event here says so: most pods of a tainted node are deleted
         // at once, and `terminate` names them itself.
         let name = || String::from(&*entry.key);
+        // Steps at one moment are one node update here: a plan made at this moment is
+        // replaced without an event, as one update would never have made it.
+        let planned_before = self
+            .taint_queue
+            .get(&pod)
+            .map(|existing| existing.created < at);
         match verdict {
             Verdict::NoTaints | Verdict::Never => {
                 if self.taint_queue.remove(&pod).is_some() {
-                    let name = name();
-                    self.event(
-                        at,
-                        EventKind::EvictionCancelled,
-                        alloc::format!("Pod/{name}"),
-                        "TaintManagerEviction",
-                        alloc::format!("Cancelling deletion of Pod {name}"),
-                    );
+                    self.cancelled_event(at, &name());
                 }
             }
-            Verdict::Now => {
-                self.taint_queue.remove(&pod);
+            // An eviction planned before keeps its time: upstream compares `createdAt +
+            // wait` with `now + wait` and keeps the older plan (`taint_eviction.go`), so
+            // a later toleration, longer or shorter (even of zero seconds), changes nothing.
+            Verdict::After(_) if planned_before == Some(true) => {}
+            // Not every taint tolerated: `cancelWorkWithEvent`, then the eviction at once
+            // (as for zero seconds without an older plan).
+            Verdict::Now | Verdict::After(Duration(0)) => {
+                if self.taint_queue.remove(&pod).is_some() && planned_before == Some(true) {
+                    self.cancelled_event(at, &name());
+                }
                 self.delete_by_taint(at, pod);
             }
             Verdict::After(wait) => {
                 let name = name();
-                // An eviction already planned keeps its start: upstream compares
-                // `createdAt + wait` with `now + wait` and keeps the older plan
-                // (`taint_eviction.go`), so a later, longer toleration does not delay it.
-                let start = match self.taint_queue.get(&pod) {
-                    Some(existing)
-                        if existing.created.saturating_add(wait) < at.saturating_add(wait) =>
-                    {
-                        return;
-                    }
-                    Some(existing) => existing.created,
-                    None => at,
-                };
+                let start = self
+                    .taint_queue
+                    .get(&pod)
+                    .map_or(at, |existing| existing.created);
                 let fire = at.saturating_add(wait);
                 self.taint_queue.insert(
                     pod,
@@ -835,6 +834,17 @@ impl<'c> World<'c> {
                 );
             }
         }
+    }
+
+    /// The event of a planned taint eviction called off.
+    fn cancelled_event(&mut self, at: Duration, name: &str) {
+        self.event(
+            at,
+            EventKind::EvictionCancelled,
+            alloc::format!("Pod/{name}"),
+            "TaintManagerEviction",
+            alloc::format!("Cancelling deletion of Pod {name}"),
+        );
     }
 
     /// Deletes `pod` for its node's NoExecute taints.
@@ -2449,6 +2459,56 @@ mod tests {
                 (0, EventKind::PodEvicted, "Pod/default/db-0".into()),
                 (10, EventKind::PodDeleted, "Pod/default/db-0".into()),
                 (10, EventKind::PodRescheduled, "Pod/default/db-0".into()),
+            ]
+        );
+    }
+
+    /// `processPodOnNode` with a plan made before: a toleration of zero seconds keeps it
+    /// (`getMinTolerationTime` gives 0, and an older plan wins); a taint not tolerated
+    /// cancels it, with upstream's event, and the pod goes at once. Without a plan, zero
+    /// seconds is at once.
+    #[test]
+    fn a_plan_made_before_meets_zero_seconds_and_an_untolerated_taint() {
+        let pod = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: pod1, namespace: default}\nspec:\n  nodeName: node1\n  containers: [{name: c, image: c}]\n  tolerations:\n  - {key: k1, operator: Exists, effect: NoExecute, tolerationSeconds: 600}\n  - {key: k2, operator: Exists, effect: NoExecute, tolerationSeconds: 0}\nstatus: {phase: Running}\n";
+        let zero_later = scenario(
+            "  - {at: 0s, taint: 'node1 k1=v:NoExecute'}\n  - {at: 100s, taint: 'node1 k2=v:NoExecute'}\n",
+        );
+        assert_eq!(
+            evictions(&[NODE, pod, &zero_later].concat()),
+            [("default/pod1".into(), 600)]
+        );
+        let zero_alone = scenario("  - {at: 100s, taint: 'node1 k2=v:NoExecute'}\n");
+        assert_eq!(
+            evictions(&[NODE, pod, &zero_alone].concat()),
+            [("default/pod1".into(), 100)]
+        );
+        let untolerated_later = scenario(
+            "  - {at: 0s, taint: 'node1 k1=v:NoExecute'}\n  - {at: 100s, taint: 'node1 k3=v:NoExecute'}\n",
+        );
+        let outcome = play(&[NODE, pod, &untolerated_later].concat());
+        assert_eq!(evicted(&outcome), [("default/pod1".into(), 100)]);
+        let at_100: Vec<(EventKind, String)> = outcome
+            .disruption
+            .timeline
+            .iter()
+            .filter(|event| event.at.0 / crate::duration::SECOND == 100)
+            .map(|event| (event.kind, event.message.to_string()))
+            .collect();
+        assert_eq!(
+            at_100,
+            [
+                (
+                    EventKind::TaintAdded,
+                    "node/node1 tainted with k3=v:NoExecute".into()
+                ),
+                (
+                    EventKind::EvictionCancelled,
+                    "Cancelling deletion of Pod default/pod1".into()
+                ),
+                (
+                    EventKind::PodEvicted,
+                    "Marking for deletion Pod default/pod1".into()
+                ),
             ]
         );
     }

@@ -3,8 +3,9 @@
 //! Upstream: `pkg/controller/tainteviction/taint_eviction.go` (`processPodOnNode`,
 //! `getMinTolerationTime`). Only NoExecute taints count. A pod that does not tolerate one
 //! of them goes at once; otherwise it goes after the smallest `tolerationSeconds` among
-//! the tolerations that matched (zero or negative: at once); tolerations without
-//! seconds do not count, and if every matching toleration lacks them the pod stays.
+//! the tolerations that matched (zero or negative: a wait of zero, which deletes at once
+//! unless an eviction is planned already); tolerations without seconds do not count, and
+//! if every matching toleration lacks them the pod stays.
 //! Example: taints `k1` and `k2`, tolerated for 600 s and 60 s: the pod goes after 60 s.
 
 use crate::duration::Duration;
@@ -18,7 +19,9 @@ pub enum Verdict {
     NoTaints,
     /// A NoExecute taint is not tolerated: delete the pod now.
     Now,
-    /// Every NoExecute taint is tolerated, some for a while: delete after this long.
+    /// Every NoExecute taint is tolerated, some for a while: delete after this long (zero
+    /// for zero or negative seconds: `getMinTolerationTime` returns 0, and the pod goes at
+    /// once only if no eviction is planned, since `processPodOnNode` keeps an older plan).
     After(Duration),
     /// Every NoExecute taint is tolerated for ever.
     Never,
@@ -49,8 +52,7 @@ pub fn verdict(node_taints: &[Taint], tolerations: &[Toleration]) -> Verdict {
     }
     match shortest {
         None => Verdict::Never,
-        Some(seconds) if seconds <= 0 => Verdict::Now,
-        Some(seconds) => Verdict::After(Duration::from_seconds(seconds)),
+        Some(seconds) => Verdict::After(Duration::from_seconds(seconds.max(0))),
     }
 }
 
@@ -105,8 +107,14 @@ mod tests {
         );
         assert_eq!(verdict(&both, &[toleration("k1", Some(60))]), Verdict::Now);
         let one = [taint("k1", "NoExecute")];
-        assert_eq!(verdict(&one, &[toleration("k1", Some(0))]), Verdict::Now);
-        assert_eq!(verdict(&one, &[toleration("k1", Some(-5))]), Verdict::Now);
+        assert_eq!(
+            verdict(&one, &[toleration("k1", Some(0))]),
+            Verdict::After(Duration(0))
+        );
+        assert_eq!(
+            verdict(&one, &[toleration("k1", Some(-5))]),
+            Verdict::After(Duration(0))
+        );
         assert_eq!(
             verdict(&one, &[toleration("k1", Some(3600))]),
             Verdict::After(Duration::from_seconds(3600))
