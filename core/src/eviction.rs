@@ -786,10 +786,8 @@ impl<'c> World<'c> {
         let name = || String::from(&*entry.key);
         // Steps at one moment are one node update here: a plan made at this moment is
         // replaced without an event, as one update would never have made it.
-        let planned_before = self
-            .taint_queue
-            .get(&pod)
-            .map(|existing| existing.created < at);
+        let planned = self.taint_queue.get(&pod).map(|existing| existing.created);
+        let planned_before = planned.map(|created| created < at);
         match verdict {
             Verdict::NoTaints | Verdict::Never => {
                 if self.taint_queue.remove(&pod).is_some() {
@@ -810,10 +808,7 @@ impl<'c> World<'c> {
             }
             Verdict::After(wait) => {
                 let name = name();
-                let start = self
-                    .taint_queue
-                    .get(&pod)
-                    .map_or(at, |existing| existing.created);
+                let start = planned.unwrap_or(at);
                 let fire = at.saturating_add(wait);
                 self.taint_queue.insert(
                     pod,
