@@ -2368,6 +2368,23 @@ mod tests {
         )
     }
 
+    /// `pod1`, running on node1, tolerating each `(key, seconds)` NoExecute taint
+    /// (operator Exists; for ever without seconds).
+    fn pod_tolerating(tolerations: &[(&str, Option<i64>)]) -> String {
+        let listed: String = tolerations
+            .iter()
+            .map(|(key, seconds)| match seconds {
+                None => alloc::format!("  - {{key: {key}, operator: Exists, effect: NoExecute}}\n"),
+                Some(seconds) => alloc::format!(
+                    "  - {{key: {key}, operator: Exists, effect: NoExecute, tolerationSeconds: {seconds}}}\n"
+                ),
+            })
+            .collect();
+        alloc::format!(
+            "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: pod1, namespace: default}}\nspec:\n  nodeName: node1\n  containers: [{{name: c, image: c}}]\n  tolerations:\n{listed}status: {{phase: Running}}\n"
+        )
+    }
+
     fn scenario(steps: &str) -> String {
         alloc::format!(
             "---\napiVersion: kubefit.dev/v1alpha1\nkind: Scenario\nmetadata: {{name: t}}\nspec:\n  steps:\n{steps}"
@@ -2408,7 +2425,7 @@ mod tests {
     /// queue the pod; removing the second cancels it.
     #[test]
     fn removing_the_temporarily_tolerated_taint_cancels_the_eviction() {
-        let pod = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: pod1, namespace: default}\nspec:\n  nodeName: node1\n  containers: [{name: c, image: c}]\n  tolerations:\n  - {key: testTaint1, operator: Exists, effect: NoExecute}\n  - {key: testTaint2, operator: Exists, effect: NoExecute, tolerationSeconds: 60}\nstatus: {phase: Running}\n";
+        let pod = &pod_tolerating(&[("testTaint1", None), ("testTaint2", Some(60))]);
         let kept = scenario(
             "  - {at: 0s, taint: 'node1 testTaint1=test1:NoExecute'}\n  - {at: 0s, taint: 'node1 testTaint2=test2:NoExecute'}\n",
         );
@@ -2464,7 +2481,7 @@ mod tests {
     /// seconds is at once.
     #[test]
     fn a_plan_made_before_meets_zero_seconds_and_an_untolerated_taint() {
-        let pod = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: pod1, namespace: default}\nspec:\n  nodeName: node1\n  containers: [{name: c, image: c}]\n  tolerations:\n  - {key: k1, operator: Exists, effect: NoExecute, tolerationSeconds: 600}\n  - {key: k2, operator: Exists, effect: NoExecute, tolerationSeconds: 0}\nstatus: {phase: Running}\n";
+        let pod = &pod_tolerating(&[("k1", Some(600)), ("k2", Some(0))]);
         let zero_later = scenario(
             "  - {at: 0s, taint: 'node1 k1=v:NoExecute'}\n  - {at: 100s, taint: 'node1 k2=v:NoExecute'}\n",
         );
@@ -2575,7 +2592,7 @@ mod tests {
     /// longer-tolerated taint at 30 s does not move the 60 s deadline.
     #[test]
     fn a_planned_eviction_keeps_its_time() {
-        let pod = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: pod1, namespace: default}\nspec:\n  nodeName: node1\n  containers: [{name: c, image: c}]\n  tolerations:\n  - {key: testTaint1, operator: Exists, effect: NoExecute, tolerationSeconds: 60}\n  - {key: testTaint2, operator: Exists, effect: NoExecute, tolerationSeconds: 600}\nstatus: {phase: Running}\n";
+        let pod = &pod_tolerating(&[("testTaint1", Some(60)), ("testTaint2", Some(600))]);
         let steps = scenario(
             "  - {at: 0s, taint: 'node1 testTaint1=test1:NoExecute'}\n  - {at: 30s, taint: 'node1 testTaint2=test2:NoExecute'}\n",
         );
