@@ -50,24 +50,38 @@ pub enum PodState {
     Terminated,
 }
 
-/// A pod with what kubefit derived for it.
+/// A pod with what kubefit derived for it: its state, what deleting it reads, and a
+/// handle on the rest ([`PodFacts`]).
+///
+/// The timeline places replacements on views of the cluster that list each of its
+/// 150 000 pods again, in a state of their own; copying an entry copies the handle, and
+/// the facts are shared until a copy changes them ([`Arc::make_mut`] on `&mut` access).
+/// Reads go through to the facts (`entry.pod`, `entry.key`, ...). The deletion facts
+/// stay in the entry: the taint eviction controller reads them for tens of thousands of
+/// pods scattered over the list, at one place each rather than two.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PodEntry {
-    /// The pod, defaulted and admitted; shared, so that views of the cluster (the
-    /// timeline places replacements on one) copy entries without copying pods.
+    facts: Arc<PodFacts>,
+    /// Bound, pending, rejected or terminated.
+    pub state: PodState,
+    /// What deleting the pod reads of it.
+    pub deletion: Deletion,
+}
+
+/// What kubefit knows of a pod whatever its state: the pod and what is derived from it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PodFacts {
+    /// The pod, defaulted and admitted; shared with the pods the timeline derives from it
+    /// until they change it.
     pub pod: Arc<Pod>,
     /// `namespace/name`, worded once: the report's entries that name the pod share it.
     pub key: Arc<str>,
-    /// What deleting the pod reads of it.
-    pub deletion: Deletion,
-    /// Bound, pending, rejected or terminated.
-    pub state: PodState,
     /// `spec.priority` after admission (0 for rejected pods).
     pub priority: i32,
     /// The QoS class.
     pub qos: QosClass,
-    /// Effective requests (`PodRequests`), shared by the copies of the entry (the
-    /// timeline's views copy every entry for each round of placing).
+    /// Effective requests (`PodRequests`), shared with the readings that keep them
+    /// (the descheduler's).
     pub requests: Arc<ResourceList>,
     /// What the pod brings to a node as the 1.34 scheduler counts it, worked out here
     /// while the pod is at hand: a scheduler snapshot of 150 000 bound pods otherwise
@@ -83,6 +97,21 @@ pub struct PodEntry {
     pub spans: Option<PodSpans>,
 }
 
+impl core::ops::Deref for PodEntry {
+    type Target = PodFacts;
+
+    fn deref(&self) -> &PodFacts {
+        &self.facts
+    }
+}
+
+impl core::ops::DerefMut for PodEntry {
+    /// The facts of this entry alone: copied first if other entries share them.
+    fn deref_mut(&mut self) -> &mut PodFacts {
+        Arc::make_mut(&mut self.facts)
+    }
+}
+
 impl PodEntry {
     /// The entry for a pod as it stands, with what is derived from it (with its own
     /// toleration list: [`Cluster::build`] shares them).
@@ -92,10 +121,23 @@ impl PodEntry {
     }
 
     fn derived(pod: Pod, state: PodState, priority: i32, sharing: &mut Sharing) -> Self {
-        let mut entry = Self {
-            key: sharing.key(&pod),
-            deletion: sharing.deletion(&pod),
+        let deletion = sharing.deletion(&pod);
+        Self::of(PodFacts::derived(pod, priority, sharing), state, deletion)
+    }
+
+    fn of(facts: PodFacts, state: PodState, deletion: Deletion) -> Self {
+        Self {
+            facts: Arc::new(facts),
             state,
+            deletion,
+        }
+    }
+}
+
+impl PodFacts {
+    fn derived(pod: Pod, priority: i32, sharing: &mut Sharing) -> Self {
+        let mut facts = Self {
+            key: sharing.key(&pod),
             priority,
             qos: resources::qos_class(&pod.spec),
             requests: Arc::new(resources::pod_requests(&pod.spec)),
@@ -105,8 +147,8 @@ impl PodEntry {
             spans: None,
             pod: Arc::new(pod),
         };
-        entry.footprint = Accounting::Current.footprint(&entry);
-        entry
+        facts.footprint = Accounting::Current.footprint(&facts);
+        facts
     }
 }
 
@@ -283,11 +325,17 @@ impl Cluster {
             cluster.master_config.as_ref(),
         );
         let mut sharing = Sharing::default();
-        let entries: Vec<PodEntry> = pods
+        let admitted: Vec<(PodFacts, PodState, Deletion)> = pods
             .into_iter()
             .map(|(pod, span)| admit(&chain, &mut sharing, pod, span, &mut diagnostics))
             .collect();
-        cluster.pods = entries;
+        // Shared in a pass of their own, so that one pod's facts lie next to the next
+        // pod's: the engines that read every pod (the descheduler's listing, a scheduler
+        // snapshot) then stream through them.
+        cluster.pods = admitted
+            .into_iter()
+            .map(|(facts, state, deletion)| PodEntry::of(facts, state, deletion))
+            .collect();
         cluster.locate_pods();
         for (entry, node) in cluster.pods.iter().zip(&cluster.bound_nodes) {
             if entry.state == PodState::Bound && node.is_none() {
@@ -377,7 +425,7 @@ fn admit(
     mut pod: Pod,
     spans: Option<PodSpans>,
     diagnostics: &mut Vec<Diagnostic>,
-) -> PodEntry {
+) -> (PodFacts, PodState, Deletion) {
     let generated_from = pod
         .metadata
         .annotations
@@ -448,12 +496,14 @@ fn admit(
     } else {
         pod.spec.priority.unwrap_or(0)
     };
-    PodEntry {
+    let deletion = sharing.deletion(&pod);
+    let facts = PodFacts {
         rejection,
         generated_from,
         spans,
-        ..PodEntry::derived(pod, state, priority, sharing)
-    }
+        ..PodFacts::derived(pod, priority, sharing)
+    };
+    (facts, state, deletion)
 }
 
 /// Keeps the first configuration file of a kind; a later one is reported and left out.
@@ -527,8 +577,23 @@ fn reject_duplicates(
 
 #[cfg(test)]
 mod tests {
-    use super::Cluster;
+    use super::{Cluster, PodEntry, PodState};
+    use crate::model::Pod;
     use crate::{input, Limits, Source};
+
+    #[test]
+    fn a_copied_entry_shares_its_facts_until_it_changes_them() {
+        let mut pod = Pod::default();
+        pod.metadata.name = "web".into();
+        let original = PodEntry::new(pod, PodState::Bound, 0);
+        let mut copy = original.clone();
+        copy.state = PodState::Pending;
+        assert!(alloc::sync::Arc::ptr_eq(&original.facts, &copy.facts));
+        copy.key = "default/web-2".into();
+        assert!(!alloc::sync::Arc::ptr_eq(&original.facts, &copy.facts));
+        assert_eq!((&*original.key, original.state), ("/web", PodState::Bound));
+        assert_eq!(&*copy.key, "default/web-2");
+    }
 
     const NODES_AND_PODS: &str = "\
 apiVersion: v1

@@ -995,19 +995,24 @@ impl<'c> World<'c> {
         };
         if self.reschedule {
             let mut entry = PodEntry::clone(old);
-            let pod = Arc::make_mut(&mut entry.pod);
-            if !stateful {
-                let key = replacement.to_string();
-                let (_, own_name) = key.split_once('/').unwrap_or_default();
+            entry.state = PodState::Pending;
+            let key = (!stateful).then(|| replacement.to_string());
+            let own_name = key.as_deref().and_then(|key| key.split_once('/'));
+            if let Some((_, own_name)) = own_name {
+                entry.deletion.name_seed = crate::owners::seed_digest(own_name);
+            }
+            let facts = &mut *entry;
+            let pod = Arc::make_mut(&mut facts.pod);
+            if let Some((_, own_name)) = own_name {
                 pod.metadata.name = own_name.to_string();
                 pod.metadata.uid = String::new();
-                entry.deletion.name_seed = crate::owners::seed_digest(own_name);
-                entry.key = Arc::from(key);
             }
             pod.spec.node_name = String::new();
             pod.status = crate::model::PodStatus::default();
-            entry.state = PodState::Pending;
-            entry.spans = None;
+            facts.spans = None;
+            if let Some(key) = key {
+                facts.key = Arc::from(key);
+            }
             let index = self.pods.len();
             self.pods.push(Shared::Own(Box::new(entry)));
             self.life.push(Life::Waiting);

@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 use super::plugins::image_locality::ImageTable;
 use super::plugins::node_affinity::RequiredMatches;
 use super::resources::{Resources, PODS};
-use crate::cluster::{Cluster, PodEntry, PodState};
+use crate::cluster::{Cluster, PodEntry, PodFacts, PodState};
 use crate::model::{ContainerPort, Node, Pod, ResourceList};
 use crate::quantity::{Format, Quantity};
 use crate::resources;
@@ -83,7 +83,7 @@ pub struct Footprint {
 impl Accounting {
     /// What a pod already on a node counts for.
     #[must_use]
-    pub fn usage(self, entry: &PodEntry) -> PodUsage {
+    pub fn usage(self, entry: &PodFacts) -> PodUsage {
         let spec = &entry.pod.spec;
         let requested = match self {
             Self::Legacy => {
@@ -105,7 +105,7 @@ impl Accounting {
 
     /// What a pod brings to the node it is bound to.
     #[must_use]
-    pub fn footprint(self, entry: &PodEntry) -> Footprint {
+    pub fn footprint(self, entry: &PodFacts) -> Footprint {
         let whole = |name: &str, per_unit: i128| {
             entry
                 .requests
@@ -124,7 +124,7 @@ impl Accounting {
 
     /// What the incoming pod asks the fit checks for.
     #[must_use]
-    pub fn request(self, entry: &PodEntry) -> PodUsage {
+    pub fn request(self, entry: &PodFacts) -> PodUsage {
         match self {
             Self::Legacy => {
                 let spec = &entry.pod.spec;
