@@ -173,6 +173,8 @@ enum Stage {
 #[derive(Clone, Debug)]
 struct MachineRun {
     id: String,
+    /// `status.nodeRef` is set (its node may be missing or gone).
+    node_ref: bool,
     node: Option<usize>,
     exclude_draining: bool,
     owner_set: Option<String>,
@@ -257,6 +259,7 @@ impl<'c> World<'c> {
                     machine.metadata.namespace,
                     machine.metadata.name
                 ),
+                node_ref: machine.status.node_ref.is_some(),
                 node: machine
                     .status
                     .node_ref
@@ -1451,7 +1454,7 @@ impl<'c> World<'c> {
             .map(|target| target.name().to_string())
             .unwrap_or_default();
         match machine {
-            Some(machine) => self.machine_drain_done(at, machine, &node_name, result),
+            Some(machine) => self.machine_drain_done(at, machine, Some(&node_name), result),
             None => match result {
                 Ok(()) => self.event(
                     at,
@@ -1660,7 +1663,10 @@ impl<'c> World<'c> {
                 let node = run
                     .node
                     .filter(|node| self.nodes.get(*node).is_some_and(|target| !target.gone));
-                if run.exclude_draining || node.is_none() {
+                // `Reconcile` in drain_controller.go: only the annotation or a missing
+                // nodeRef skips the drain; a nodeRef whose node is gone still waits for
+                // the preDrain hooks, and its drain finds nothing to do.
+                if run.exclude_draining || !run.node_ref {
                     self.event(
                         at,
                         EventKind::Machine,
@@ -1687,17 +1693,32 @@ impl<'c> World<'c> {
                     self.set_stage(machine, Stage::WaitingPreDrain);
                     return;
                 }
+                self.event(
+                    at,
+                    EventKind::Machine,
+                    id.clone(),
+                    "DrainProceeds",
+                    "Node drain proceeds",
+                );
                 let Some(node) = node else {
+                    // `drainNode` finds no node: a drain that succeeds without a "Deleted".
+                    self.machine_drain_done(at, machine, None, Ok(()));
                     return;
                 };
-                // Only one control-plane node is drained at a time (`isDrainAllowed`).
-                if self.is_control_plane(node) && self.other_control_plane_cordoned(node) {
+                // Only one control-plane node is drained at a time (`isDrainAllowed`): a
+                // node already cordoned goes on; otherwise another cordoned control-plane
+                // node holds it.
+                let cordoned = self.nodes.get(node).is_some_and(|run| run.unschedulable);
+                if !cordoned
+                    && self.is_control_plane(node)
+                    && self.other_control_plane_cordoned(node)
+                {
                     self.event(
                         at,
                         EventKind::Machine,
                         id,
                         "DrainRequeued",
-                        "another control-plane node is being drained; trying again in 20s",
+                        "Node drain requeued: drain not permitted: requeue in 20s",
                     );
                     self.agenda_push(
                         at.saturating_add(machine::CONTROL_PLANE_REQUEUE),
@@ -1706,13 +1727,6 @@ impl<'c> World<'c> {
                     self.set_stage(machine, Stage::WaitingPreDrain);
                     return;
                 }
-                self.event(
-                    at,
-                    EventKind::Machine,
-                    id,
-                    "DrainProceeds",
-                    "Node drain proceeds",
-                );
                 self.set_stage(machine, Stage::Draining);
                 self.cordon(at, node, true);
                 self.start_drain(at, node, Flags::machine_controller(), Some(machine));
@@ -1721,11 +1735,15 @@ impl<'c> World<'c> {
         }
     }
 
+    /// The end of a machine's drain attempt (`node` is `None` when the nodeRef's node is
+    /// gone). As drain_controller.go: `drainNode` says "Deleted" before `Reconcile` says
+    /// "DrainSucceeded"; a failure sets `Drained=False` only on the controller's copy of
+    /// the machine (it returns before patching the status), so only its event shows.
     fn machine_drain_done(
         &mut self,
         at: Duration,
         machine: usize,
-        node: &str,
+        node: Option<&str>,
         result: Result<(), String>,
     ) {
         let Some(run) = self.machines.get_mut(machine) else {
@@ -1735,27 +1753,27 @@ impl<'c> World<'c> {
         match result {
             Ok(()) => {
                 run.drained = Some(machine::drained("Drain finished successfully"));
-                self.event(
-                    at,
-                    EventKind::Machine,
-                    id.clone(),
-                    "DrainSucceeded",
-                    "Node drain succeeded",
-                );
+                if let Some(node) = node {
+                    self.event(
+                        at,
+                        EventKind::Machine,
+                        id.clone(),
+                        "Deleted",
+                        alloc::format!("Node \"{node}\" drained"),
+                    );
+                }
                 self.event(
                     at,
                     EventKind::Machine,
                     id,
-                    "Deleted",
-                    alloc::format!("Node \"{node}\" drained"),
+                    "DrainSucceeded",
+                    "Node drain succeeded",
                 );
                 self.after_drain(at, machine);
             }
             Err(error) => {
                 run.failures = run.failures.saturating_add(1);
                 run.stage = Stage::WaitingPreDrain;
-                let condition = machine::drain_error(&error);
-                run.drained = Some(condition);
                 let wait = machine::drain_backoff(run.failures);
                 self.event(
                     at,
@@ -2591,6 +2609,81 @@ mod tests {
         assert_eq!(Some(&second.pod), first.replacement.as_ref());
         assert_eq!(second.cause, "machine-deletion");
         assert_eq!(second.rescheduled_to.as_deref(), Some("node4"));
+    }
+
+    /// The machine's events, as `reason: message`.
+    fn machine_events(outcome: &Outcome) -> Vec<String> {
+        outcome
+            .disruption
+            .timeline
+            .iter()
+            .filter(|event| {
+                event.object.to_string().starts_with("Machine/") && event.reason != "Deleting"
+            })
+            .map(|event| alloc::format!("{}: {}", event.reason, event.message))
+            .collect()
+    }
+
+    fn machine_on(node: &str, hooks: &str) -> String {
+        alloc::format!(
+            "---\napiVersion: machine.openshift.io/v1beta1\nkind: Machine\nmetadata: {{name: m1, namespace: openshift-machine-api}}\nspec: {{lifecycleHooks: {{{hooks}}}}}\nstatus: {{phase: Running, nodeRef: {{kind: Node, name: {node}}}}}\n"
+        )
+    }
+
+    /// `isDrainAllowed` (drain_controller.go) lets a control-plane node that is already
+    /// cordoned go on, whatever other control-plane node is cordoned too; a refusal
+    /// comes after "DrainProceeds", as `drainNode`'s error.
+    #[test]
+    fn a_cordoned_control_plane_node_drains_beside_another() {
+        let master = |name: &str| {
+            alloc::format!(
+                "---\nkind: Node\napiVersion: v1\nmetadata: {{name: {name}, labels: {{node-role.kubernetes.io/master: ''}}}}\nstatus: {{allocatable: {{cpu: '4', memory: 8Gi, pods: '110'}}, conditions: [{{type: Ready, status: 'True'}}]}}\n"
+            )
+        };
+        let nodes = [master("master-1"), master("master-2")].concat();
+        let machine = machine_on("master-1", "");
+        let cordoned_first = scenario(
+            "  - {at: 0s, cordon: master-1}\n  - {at: 0s, cordon: master-2}\n  - {at: 10s, deleteMachine: m1}\n",
+        );
+        let events = machine_events(&play(&[nodes.as_str(), &machine, &cordoned_first].concat()));
+        assert_eq!(
+            events[..3],
+            [
+                "DrainProceeds: Node drain proceeds",
+                "Deleted: Node \"master-1\" drained",
+                "DrainSucceeded: Node drain succeeded"
+            ]
+        );
+        let other_cordoned =
+            scenario("  - {at: 0s, cordon: master-2}\n  - {at: 10s, deleteMachine: m1}\n");
+        let events = machine_events(&play(&[nodes.as_str(), &machine, &other_cordoned].concat()));
+        assert_eq!(
+            events[..2],
+            [
+                "DrainProceeds: Node drain proceeds",
+                "DrainRequeued: Node drain requeued: drain not permitted: requeue in 20s"
+            ]
+        );
+    }
+
+    /// A nodeRef whose node is not there still waits for the preDrain hooks; without
+    /// them the drain succeeds at once, with no "Deleted" (drain_controller.go).
+    #[test]
+    fn a_machine_whose_node_is_missing_still_honours_its_hooks() {
+        let steps = scenario("  - {at: 0s, deleteMachine: m1}\n");
+        let held = machine_on("ghost", "preDrain: [{name: Hold, owner: someone}]");
+        let events = machine_events(&play(&[held.as_str(), &steps].concat()));
+        assert_eq!(events[0], "DrainBlocked: Drain blocked by pre-drain hook");
+        assert!(events[1].starts_with("StillWaiting: still Deleting: Drainable=False"));
+        let free = machine_on("ghost", "");
+        let events = machine_events(&play(&[free.as_str(), &steps].concat()));
+        assert_eq!(
+            events[..2],
+            [
+                "DrainProceeds: Node drain proceeds",
+                "DrainSucceeded: Node drain succeeded"
+            ]
+        );
     }
 
     /// An eviction already planned keeps its start (`processPodOnNode`): a second,

@@ -95,7 +95,7 @@ pub struct Condition {
     pub type_: &'static str,
     /// `True` or `False`.
     pub status: &'static str,
-    /// `HookPresent` or `DrainError` when `False`.
+    /// `HookPresent` when `False`.
     #[serde(skip_serializing_if = "str::is_empty")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub reason: &'static str,
@@ -168,18 +168,6 @@ pub fn drained(message: &str) -> Condition {
         reason: "",
         severity: "",
         message: String::from(message),
-    }
-}
-
-/// `Drained=False` after a failed drain.
-#[must_use]
-pub fn drain_error(error: &str) -> Condition {
-    Condition {
-        type_: "Drained",
-        status: "False",
-        reason: "DrainError",
-        severity: "Warning",
-        message: alloc::format!("could not drain machine: {error}"),
     }
 }
 
