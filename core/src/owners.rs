@@ -181,16 +181,42 @@ pub fn daemon_tolerations(host_network: bool) -> Vec<Toleration> {
     tolerations
 }
 
-/// A daemon pod's tolerations: its own, then those of [`daemon_tolerations`] it lacks.
+/// A daemon pod's tolerations: its own, with each of [`daemon_tolerations`] added or
+/// put in place of its own that match it.
 #[must_use]
 pub fn with_daemon_tolerations(own: &[Toleration], host_network: bool) -> Vec<Toleration> {
     let mut tolerations = own.to_vec();
     for extra in daemon_tolerations(host_network) {
-        if !tolerations.contains(&extra) {
-            tolerations.push(extra);
-        }
+        add_or_update(&mut tolerations, &extra);
     }
     tolerations
+}
+
+/// `AddOrUpdateTolerationInPodSpec` (pkg/apis/core/v1/helper/helpers.go): every
+/// toleration with `extra`'s key, operator, value and effect becomes `extra` (so a
+/// daemon's own `tolerationSeconds` on `unreachable` gives way to tolerating it for
+/// ever); nothing changes if one already equals it; without a match it is appended.
+fn add_or_update(tolerations: &mut Vec<Toleration>, extra: &Toleration) {
+    if tolerations.contains(extra) {
+        return;
+    }
+    let matches = |toleration: &Toleration| {
+        toleration.key == extra.key
+            && toleration.operator == extra.operator
+            && toleration.value == extra.value
+            && toleration.effect == extra.effect
+    };
+    let mut updated = false;
+    for toleration in tolerations
+        .iter_mut()
+        .filter(|toleration| matches(toleration))
+    {
+        toleration.clone_from(extra);
+        updated = true;
+    }
+    if !updated {
+        tolerations.push(extra.clone());
+    }
 }
 
 fn daemon_set(daemon_set: &Workload, pods: &Index<'_>, nodes: &[Node], created: &mut Vec<Pod>) {
@@ -433,6 +459,33 @@ impl core::fmt::Display for Suffix {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `AddOrUpdateTolerationInPodSpec`: a daemon's own `unreachable` toleration with
+    /// seconds is put in place by the for-ever one; an unrelated one stays first.
+    #[test]
+    fn daemon_tolerations_replace_the_ones_they_match() {
+        let own = |key: &str, seconds: Option<i64>| Toleration {
+            key: key.into(),
+            operator: "Exists".into(),
+            value: String::new(),
+            effect: "NoExecute".into(),
+            toleration_seconds: seconds,
+        };
+        let tolerations = with_daemon_tolerations(
+            &[
+                own("example.com/k", Some(5)),
+                own("node.kubernetes.io/unreachable", Some(60)),
+            ],
+            false,
+        );
+        assert_eq!(tolerations.len(), 7);
+        assert_eq!(tolerations[0], own("example.com/k", Some(5)));
+        assert_eq!(tolerations[1], own("node.kubernetes.io/unreachable", None));
+        assert_eq!(tolerations[2], own("node.kubernetes.io/not-ready", None));
+        assert!(tolerations
+            .iter()
+            .all(|toleration| toleration.toleration_seconds != Some(60)));
+    }
 
     /// The suffix is the hash's five lowest base-27 digits, lowest first: what dividing
     /// the 64-bit hash by 27 five times gives (the form the replacements in the scenario
