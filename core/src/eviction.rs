@@ -847,7 +847,7 @@ impl<'c> World<'c> {
 
     /// Deletes `pod` for its node's NoExecute taints.
     fn delete_by_taint(&mut self, at: Duration, pod: usize) {
-        self.terminate(
+        self.delete_directly(
             at,
             pod,
             "taint",
@@ -858,6 +858,26 @@ impl<'c> World<'c> {
     }
 
     // Pods.
+
+    /// Deletes a running pod without the eviction API (the taint manager, preemption, the
+    /// pod garbage collector): its budgets count one healthy pod fewer, as the disruption
+    /// controller recounts them.
+    fn delete_directly(
+        &mut self,
+        at: Duration,
+        pod: usize,
+        cause: &'static str,
+        reason: &'static str,
+        message: impl FnOnce(&Arc<str>) -> Words,
+        grace: Option<Duration>,
+    ) {
+        if self.life.get(pod) == Some(&Life::Running) {
+            if let Some(entry) = self.pods.get(pod) {
+                self.budgets.lose(&entry.pod);
+            }
+        }
+        self.terminate(at, pod, cause, reason, message, grace);
+    }
 
     /// Deletes a pod: it terminates after its grace period, and its controller creates a
     /// replacement. `message` words the eviction from the pod's `namespace/name`.
@@ -1197,7 +1217,7 @@ impl<'c> World<'c> {
                     && entry.pod.metadata.namespace == namespace
             });
             if let Some(pod) = found {
-                self.terminate(
+                self.delete_directly(
                     at,
                     pod,
                     "preemption",
@@ -1844,7 +1864,7 @@ impl<'c> World<'c> {
         self.prefetch(&pods);
         for pod in pods {
             if self.life.get(pod) == Some(&Life::Running) {
-                self.terminate(
+                self.delete_directly(
                     at,
                     pod,
                     "machine-deletion",
@@ -2684,6 +2704,46 @@ mod tests {
                 "DrainSucceeded: Node drain succeeded"
             ]
         );
+    }
+
+    /// A budget's allowance is its healthy pods over the desired count
+    /// (`pkg/controller/disruption`): a pod the taint manager deletes stops counting, and
+    /// its replacement counts when it runs, so the two leave the allowance as it was.
+    /// `minAvailable: 2` over three pods allows one eviction; the drain's second pod
+    /// waits for the first one's replacement.
+    #[test]
+    fn a_taint_deletion_and_its_replacement_leave_the_budget_as_it_was() {
+        let node = |name: &str| NODE.replace("node1", name);
+        let web = |name: &str, node: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata:\n  name: {name}\n  namespace: default\n  labels: {{app: web}}\n  ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u1, controller: true}}]\nspec:\n  nodeName: {node}\n  containers: [{{name: c, image: c}}]\nstatus: {{phase: Running}}\n"
+            )
+        };
+        let budget = "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web, namespace: default}\nspec: {minAvailable: 2, selector: {matchLabels: {app: web}}}\n";
+        let steps = scenario(
+            "  - {at: 0s, cordon: node2}\n  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n  - {at: 1m, drain: node2}\n",
+        );
+        let yaml = [
+            node("node1"),
+            node("node2"),
+            node("node3"),
+            web("web-a", "node1"),
+            web("web-b", "node2"),
+            web("web-c", "node2"),
+            budget.into(),
+            steps,
+        ]
+        .concat();
+        let evicted = evictions(&yaml);
+        assert_eq!(evicted.first(), Some(&("default/web-a".into(), 0)));
+        let at = |pod: &str| {
+            evicted
+                .iter()
+                .find(|(name, _)| name == pod)
+                .map(|(_, at)| *at)
+        };
+        assert_eq!(at("default/web-b"), Some(60));
+        assert!(at("default/web-c") > Some(60), "{evicted:?}");
     }
 
     /// An eviction already planned keeps its start (`processPodOnNode`): a second,

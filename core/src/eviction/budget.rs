@@ -37,8 +37,14 @@ pub fn covers(budget: &PodDisruptionBudget, pod: &Pod) -> bool {
 /// minus the desired healthy count, never below zero.
 #[must_use]
 pub fn disruptions_allowed(budget: &PodDisruptionBudget, pods: &[PodEntry]) -> i32 {
+    i32::try_from(margin(budget, pods).max(0)).unwrap_or(i32::MAX)
+}
+
+/// Healthy covered pods minus the desired healthy count, which may be negative (the
+/// status floors it at zero); the status's allowance when the input gives one.
+fn margin(budget: &PodDisruptionBudget, pods: &[PodEntry]) -> i64 {
     if let Some(status) = &budget.status {
-        return status.disruptions_allowed;
+        return i64::from(status.disruptions_allowed);
     }
     let covered = pods
         .iter()
@@ -58,7 +64,7 @@ pub fn disruptions_allowed(budget: &PodDisruptionBudget, pods: &[PodEntry]) -> i
         // and the controller then wants every pod.
         (None, None) => expected,
     };
-    i32::try_from(healthy.saturating_sub(desired).max(0)).unwrap_or(i32::MAX)
+    healthy.saturating_sub(desired)
 }
 
 /// An int, or a percentage of `total` rounded up (`GetScaledValueFromIntOrPercent`).
@@ -76,11 +82,15 @@ fn scaled_up(value: &IntOrString, total: i64) -> i64 {
     }
 }
 
-/// The budgets' remaining allowances, as the eviction API decrements them.
+/// The budgets' margins as pods come and go: healthy covered pods minus the desired count
+/// (`disruptionsAllowed` is the margin floored at zero). The eviction API takes one from
+/// it per eviction (`checkAndDecrement`); a covered pod deleted without it (by the taint
+/// manager, preemption, the pod garbage collector) stops being healthy, which the
+/// disruption controller counts the same way; a covered pod that starts running adds one.
 #[derive(Clone, Debug)]
 pub struct Budgets<'c> {
     budgets: &'c [PodDisruptionBudget],
-    allowed: Vec<i32>,
+    margins: Vec<i64>,
 }
 
 impl<'c> Budgets<'c> {
@@ -88,10 +98,7 @@ impl<'c> Budgets<'c> {
     #[must_use]
     pub fn new(budgets: &'c [PodDisruptionBudget], pods: &[PodEntry]) -> Self {
         Self {
-            allowed: budgets
-                .iter()
-                .map(|budget| disruptions_allowed(budget, pods))
-                .collect(),
+            margins: budgets.iter().map(|budget| margin(budget, pods)).collect(),
             budgets,
         }
     }
@@ -123,21 +130,29 @@ impl<'c> Budgets<'c> {
                 false => Ok(()),
             };
         };
-        match self.allowed.get_mut(index) {
-            Some(allowed) if *allowed > 0 => {
-                *allowed -= 1;
+        match self.margins.get_mut(index) {
+            Some(margin) if *margin > 0 => {
+                *margin -= 1;
                 Ok(())
             }
             _ => Err(String::from(VIOLATES_BUDGET)),
         }
     }
 
-    /// A pod covered by a budget became healthy again (its replacement is running): the
-    /// disruption controller gives the allowance back.
+    /// A pod covered by a budget became healthy (a replacement is running).
     pub fn restore(&mut self, pod: &Pod) {
-        for (budget, allowed) in self.budgets.iter().zip(self.allowed.iter_mut()) {
+        self.count(pod, 1);
+    }
+
+    /// A running pod covered by a budget was deleted without the eviction API.
+    pub fn lose(&mut self, pod: &Pod) {
+        self.count(pod, -1);
+    }
+
+    fn count(&mut self, pod: &Pod, change: i64) {
+        for (budget, margin) in self.budgets.iter().zip(self.margins.iter_mut()) {
             if covers(budget, pod) {
-                *allowed = allowed.saturating_add(1);
+                *margin = margin.saturating_add(change);
             }
         }
     }
@@ -181,6 +196,20 @@ mod tests {
         assert_eq!(state.evict(&pods[0].pod), Ok(()));
         assert_eq!(state.evict(&pods[1].pod), Err(VIOLATES_BUDGET.into()));
         state.restore(&pods[0].pod);
+        assert_eq!(state.evict(&pods[1].pod), Ok(()));
+    }
+
+    /// The margin is not floored as the status is: with one pod short of `minAvailable`,
+    /// a pod that starts running brings the allowance to zero, not one.
+    #[test]
+    fn a_pod_short_of_the_minimum_is_made_up_before_any_eviction() {
+        let budgets = [budget("web", Some(IntOrString::Int(3)), None)];
+        let pods = [web("a"), web("b"), web("c")];
+        let mut state = Budgets::new(&budgets, &pods);
+        state.lose(&pods[0].pod);
+        state.restore(&web("a2").pod);
+        assert_eq!(state.evict(&pods[1].pod), Err(VIOLATES_BUDGET.into()));
+        state.restore(&web("a3").pod);
         assert_eq!(state.evict(&pods[1].pod), Ok(()));
     }
 
