@@ -540,6 +540,8 @@ impl<'c> World<'c> {
         self.diagnostics.push(diagnostic);
     }
 
+    /// Adds (or updates) a taint; a NoExecute one sends the node's pods to the taint
+    /// eviction controller.
     fn add_taint(
         &mut self,
         at: Duration,
@@ -548,8 +550,22 @@ impl<'c> World<'c> {
         reason: &'static str,
         verb: &str,
     ) {
+        if self.put_taint(at, node, taint, reason, verb) {
+            self.taints_changed(at, node);
+        }
+    }
+
+    /// Adds (or updates) a taint with its event; true if a NoExecute taint changed.
+    fn put_taint(
+        &mut self,
+        at: Duration,
+        node: usize,
+        taint: Taint,
+        reason: &'static str,
+        verb: &str,
+    ) -> bool {
         let Some(target) = self.nodes.get_mut(node) else {
-            return;
+            return false;
         };
         let name = target.name();
         let described = crate::taints::describe(&taint);
@@ -559,7 +575,7 @@ impl<'c> World<'c> {
             .iter()
             .position(|existing| existing.key == taint.key && existing.effect == taint.effect)
         {
-            Some(existing) if target.taints.get(existing) == Some(&taint) => return,
+            Some(existing) if target.taints.get(existing) == Some(&taint) => return false,
             Some(existing) => {
                 if let Some(slot) = target.taints_mut().get_mut(existing) {
                     *slot = taint;
@@ -574,9 +590,7 @@ impl<'c> World<'c> {
             reason,
             alloc::format!("node/{name} {verb} with {described}"),
         );
-        if effect == "NoExecute" {
-            self.taints_changed(at, node);
-        }
+        effect == "NoExecute"
     }
 
     fn remove_taint(&mut self, at: Duration, node: usize, key: &str, effect: &str) -> bool {
@@ -727,8 +741,10 @@ impl<'c> World<'c> {
         for (key, effect) in unwanted {
             no_execute_changed |= self.remove_taint(at, node, key, effect) && effect == "NoExecute";
         }
+        // One node update (`swapNodeControllerTaint`): the taint eviction controller
+        // looks at the pods once, with the taints as they end.
         for (key, effect) in wanted {
-            self.add_taint(
+            no_execute_changed |= self.put_taint(
                 at,
                 node,
                 plain_taint(key, effect),
@@ -2744,6 +2760,36 @@ mod tests {
         };
         assert_eq!(at("default/web-b"), Some(60));
         assert!(at("default/web-c") > Some(60), "{evicted:?}");
+    }
+
+    /// Ready going False to Unknown swaps not-ready for unreachable in one node update
+    /// (`swapNodeControllerTaint`): the taint eviction controller plans once.
+    #[test]
+    fn a_taint_swap_is_one_node_update() {
+        let pod = &pod_tolerating(&[
+            ("node.kubernetes.io/not-ready", None),
+            ("node.kubernetes.io/unreachable", Some(300)),
+        ]);
+        let steps = scenario(
+            "  - {at: 1m, nodeCondition: {node: node1, type: Ready, status: 'False'}}\n  - {at: 2m, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n",
+        );
+        let outcome = play(&[NODE, pod, &steps].concat());
+        let planned: Vec<_> = outcome
+            .disruption
+            .timeline
+            .iter()
+            .filter(|event| event.kind == EventKind::EvictionScheduled)
+            .map(|event| (event.at, event.message.to_string()))
+            .collect();
+        assert_eq!(
+            planned,
+            [(
+                Duration::from_seconds(120),
+                "the pod tolerates the node's NoExecute taints for 5m0s: it is deleted at 7m0s"
+                    .into()
+            )]
+        );
+        assert_eq!(evicted(&outcome), [("default/pod1".into(), 420)]);
     }
 
     /// An eviction already planned keeps its start (`processPodOnNode`): a second,
