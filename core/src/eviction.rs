@@ -895,6 +895,59 @@ impl<'c> World<'c> {
         self.terminate(at, pod, cause, reason, message, grace);
     }
 
+    /// The input's finished pods (Succeeded or Failed) still on the node named `node`: the
+    /// drain lists every pod by `spec.nodeName`, and the other engines never count them.
+    fn finished_on(&self, node: &str) -> Vec<usize> {
+        self.pods
+            .iter()
+            .zip(&self.life)
+            .enumerate()
+            .filter(|(_, (entry, life))| {
+                **life == Life::Elsewhere
+                    && entry.state == PodState::Terminated
+                    && entry.pod.spec.node_name == node
+            })
+            .map(|(pod, _)| pod)
+            .collect()
+    }
+
+    /// A drain's eviction of a finished pod: no budget is asked (`canIgnorePDB`), the API
+    /// server deletes it at once (`CheckGracefulDelete`: no grace for a finished pod), and
+    /// no controller replaces it.
+    fn delete_finished(&mut self, at: Duration, pod: usize, cause: &'static str) {
+        let Some(entry) = self.pods.get(pod) else {
+            return;
+        };
+        let name: Arc<str> = Arc::from(&*entry.key);
+        let node: Words = entry.pod.spec.node_name.clone().into();
+        let message = Words::Shared("evicting pod ", Arc::clone(&name));
+        self.disruption.evictions.push(Eviction {
+            pod: Words::shared(&name),
+            node,
+            at,
+            cause: cause.into(),
+            rescheduled_to: None,
+            replacement: None,
+            message: message.clone(),
+        });
+        let object = Words::Shared("Pod/", name);
+        self.event(
+            at,
+            EventKind::PodEvicted,
+            object.clone(),
+            "Evicted",
+            message,
+        );
+        self.event(
+            at,
+            EventKind::PodDeleted,
+            object,
+            "Killing",
+            "the pod had finished: it is deleted at once",
+        );
+        self.forget(pod);
+    }
+
     /// Deletes a pod: it terminates after its grace period, and its controller creates a
     /// replacement. `message` words the eviction from the pod's `namespace/name`.
     fn terminate(
@@ -1282,7 +1335,9 @@ impl<'c> World<'c> {
         let mut refusals: Vec<(&'static str, String)> = Vec::new();
         let mut warnings: Vec<(&'static str, String)> = Vec::new();
         let mut evict: Vec<usize> = Vec::new();
-        for pod in self.pods_on(node) {
+        let mut listed = self.pods_on(node);
+        listed.extend(self.finished_on(&node_name));
+        for pod in listed {
             // Gone pods stay listed on their node.
             if self.life.get(pod) == Some(&Life::Gone) {
                 continue;
@@ -1332,6 +1387,10 @@ impl<'c> World<'c> {
             Some(_) => ("machine-deletion", drain.flags.grace_period),
             None => ("drain", drain.flags.grace_period),
         };
+        if self.life.get(pod) == Some(&Life::Elsewhere) {
+            self.delete_finished(at, pod, cause);
+            return;
+        }
         let Some(entry) = self.pods.get(pod) else {
             return;
         };
@@ -2790,6 +2849,30 @@ mod tests {
             )]
         );
         assert_eq!(evicted(&outcome), [("default/pod1".into(), 420)]);
+    }
+
+    /// A drain lists a node's pods by `spec.nodeName`, finished ones too: they pass every
+    /// filter without `--force`, and the eviction deletes them at once (kubectl's
+    /// `filters.go`, the API server's `canIgnorePDB` and `CheckGracefulDelete`).
+    #[test]
+    fn a_drain_evicts_the_finished_pods_on_its_node() {
+        let done = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: done, namespace: default}\nspec:\n  nodeName: node1\n  restartPolicy: Never\n  containers: [{name: c, image: c}]\nstatus: {phase: Succeeded}\n";
+        let steps = scenario("  - {at: 10s, drain: node1}\n");
+        let outcome = play(&[NODE, done, &steps].concat());
+        assert_eq!(evicted(&outcome), [("default/done".into(), 10)]);
+        let drained = outcome.disruption.timeline.iter().any(|event| {
+            event.kind == EventKind::Drain && event.message.to_string().ends_with("drained")
+        });
+        assert!(drained, "{:?}", outcome.disruption.timeline);
+        let again = play(
+            &[
+                NODE,
+                done,
+                &scenario("  - {at: 10s, drain: node1}\n  - {at: 20s, drain: node1}\n"),
+            ]
+            .concat(),
+        );
+        assert_eq!(evicted(&again).len(), 1);
     }
 
     /// An eviction already planned keeps its start (`processPodOnNode`): a second,
