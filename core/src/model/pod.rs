@@ -5,7 +5,8 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    LabelSelector, NodeSelector, NodeSelectorTerm, ObjectMeta, Present, ResourceList, StringMap,
+    LabelSelector, NodeCondition, NodeSelector, NodeSelectorTerm, ObjectMeta, Present,
+    ResourceList, StringMap,
 };
 use crate::quantity::Quantity;
 
@@ -259,4 +260,6 @@ pub struct PodStatus {
     pub nominated_node_name: String,
     pub start_time: Option<String>,
     pub qos_class: String,
+    /// `Ready` and the others: the fields kubefit reads are a node condition's.
+    pub conditions: Vec<NodeCondition>,
 }
