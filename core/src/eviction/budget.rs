@@ -37,30 +37,14 @@ pub fn covers(budget: &PodDisruptionBudget, pod: &Pod) -> bool {
 /// minus the desired healthy count, never below zero.
 #[must_use]
 pub fn disruptions_allowed(budget: &PodDisruptionBudget, pods: &[PodEntry]) -> i32 {
-    i32::try_from(margin(budget, pods).0.max(0)).unwrap_or(i32::MAX)
-}
-
-/// Whether the disruption controller counts a pod healthy (`IsPodReady`): its `Ready`
-/// condition is `True`. A pod that lists no `Ready` condition (a manifest rather than a
-/// pod read back from a cluster) counts as ready.
-#[must_use]
-pub fn counts_as_ready(pod: &Pod) -> bool {
-    pod.status
-        .conditions
-        .iter()
-        .find(|condition| condition.type_ == "Ready")
-        .is_none_or(|condition| condition.status == "True")
+    i32::try_from(margin(budget, pods).max(0)).unwrap_or(i32::MAX)
 }
 
 /// Healthy covered pods minus the desired healthy count, which may be negative (the
-/// status floors it at zero), and the desired count; the status's allowance and desired
-/// count when the input gives one.
-fn margin(budget: &PodDisruptionBudget, pods: &[PodEntry]) -> (i64, i64) {
+/// status floors it at zero); the status's allowance when the input gives one.
+fn margin(budget: &PodDisruptionBudget, pods: &[PodEntry]) -> i64 {
     if let Some(status) = &budget.status {
-        return (
-            i64::from(status.disruptions_allowed),
-            i64::from(status.desired_healthy),
-        );
+        return i64::from(status.disruptions_allowed);
     }
     let covered = pods
         .iter()
@@ -69,8 +53,7 @@ fn margin(budget: &PodDisruptionBudget, pods: &[PodEntry]) -> (i64, i64) {
         .count();
     let healthy = pods
         .iter()
-        .filter(|entry| entry.state == PodState::Bound && counts_as_ready(&entry.pod))
-        .filter(|entry| covers(budget, &entry.pod))
+        .filter(|entry| entry.state == PodState::Bound && covers(budget, &entry.pod))
         .count();
     let expected = i64::try_from(covered).unwrap_or(i64::MAX);
     let healthy = i64::try_from(healthy).unwrap_or(i64::MAX);
@@ -81,7 +64,7 @@ fn margin(budget: &PodDisruptionBudget, pods: &[PodEntry]) -> (i64, i64) {
         // and the controller then wants every pod.
         (None, None) => expected,
     };
-    (healthy.saturating_sub(desired), desired)
+    healthy.saturating_sub(desired)
 }
 
 /// An int, or a percentage of `total` rounded up (`GetScaledValueFromIntOrPercent`).
@@ -108,24 +91,20 @@ fn scaled_up(value: &IntOrString, total: i64) -> i64 {
 pub struct Budgets<'c> {
     budgets: &'c [PodDisruptionBudget],
     margins: Vec<i64>,
-    /// Per budget, the desired healthy count.
-    desired: Vec<i64>,
 }
 
 impl<'c> Budgets<'c> {
     /// The allowances at the start.
     #[must_use]
     pub fn new(budgets: &'c [PodDisruptionBudget], pods: &[PodEntry]) -> Self {
-        let (margins, desired) = budgets.iter().map(|budget| margin(budget, pods)).unzip();
         Self {
+            margins: budgets.iter().map(|budget| margin(budget, pods)).collect(),
             budgets,
-            margins,
-            desired,
         }
     }
 
     /// Asks the eviction API to evict a running pod; on success the covering budget's
-    /// allowance goes down by one (a pod that is not ready may go without it).
+    /// allowance goes down by one.
     ///
     /// # Errors
     /// The API server's refusal: two budgets cover the pod, or the one that does allows
@@ -151,19 +130,6 @@ impl<'c> Budgets<'c> {
                 false => Ok(()),
             };
         };
-        // A pod that is not ready is no part of the healthy count: with
-        // `unhealthyPodEvictionPolicy: AlwaysAllow`, or while the budget holds its desired
-        // count, it goes without taking from the allowance.
-        if !counts_as_ready(pod) {
-            let always = self.budgets.get(index).is_some_and(|budget| {
-                budget.spec.unhealthy_pod_eviction_policy.as_deref() == Some("AlwaysAllow")
-            });
-            let desired = self.desired.get(index).copied().unwrap_or(0);
-            let margin = self.margins.get(index).copied().unwrap_or(0);
-            if always || (margin >= 0 && desired > 0) {
-                return Ok(());
-            }
-        }
         match self.margins.get_mut(index) {
             Some(margin) if *margin > 0 => {
                 *margin -= 1;
@@ -178,12 +144,9 @@ impl<'c> Budgets<'c> {
         self.count(pod, 1);
     }
 
-    /// A running pod covered by a budget was deleted without the eviction API (one that
-    /// was not ready was not counted healthy).
+    /// A running pod covered by a budget was deleted without the eviction API.
     pub fn lose(&mut self, pod: &Pod) {
-        if counts_as_ready(pod) {
-            self.count(pod, -1);
-        }
+        self.count(pod, -1);
     }
 
     fn count(&mut self, pod: &Pod, change: i64) {
@@ -248,42 +211,6 @@ mod tests {
         assert_eq!(state.evict(&pods[1].pod), Err(VIOLATES_BUDGET.into()));
         state.restore(&web("a3").pod);
         assert_eq!(state.evict(&pods[1].pod), Ok(()));
-    }
-
-    fn not_ready(name: &str) -> PodEntry {
-        let mut entry = web(name);
-        alloc::sync::Arc::make_mut(&mut entry.pod)
-            .status
-            .conditions
-            .push(crate::model::NodeCondition {
-                type_: "Ready".into(),
-                status: "False".into(),
-                ..crate::model::NodeCondition::default()
-            });
-        entry
-    }
-
-    /// `eviction.go` with `unhealthyPodEvictionPolicy` unset (`IfHealthyBudget`): a pod
-    /// that is not ready counts for nothing, and goes without taking from the allowance
-    /// while the budget holds its desired count; below it, it needs the allowance like
-    /// any pod. `AlwaysAllow` lets it go whatever the count.
-    #[test]
-    fn a_pod_that_is_not_ready_goes_while_the_budget_is_healthy() {
-        let budgets = [budget("web", Some(IntOrString::Int(2)), None)];
-        let pods = [web("a"), web("b"), not_ready("c")];
-        assert_eq!(disruptions_allowed(&budgets[0], &pods), 0);
-        let mut state = Budgets::new(&budgets, &pods);
-        assert_eq!(state.evict(&pods[2].pod), Ok(()));
-        assert_eq!(state.evict(&pods[0].pod), Err(VIOLATES_BUDGET.into()));
-        let short = [web("a"), not_ready("b"), not_ready("c")];
-        let mut state = Budgets::new(&budgets, &short);
-        assert_eq!(state.evict(&short[1].pod), Err(VIOLATES_BUDGET.into()));
-        let mut always = budget("web", Some(IntOrString::Int(2)), None);
-        always.spec.unhealthy_pod_eviction_policy = Some("AlwaysAllow".into());
-        let always = [always];
-        let mut state = Budgets::new(&always, &short);
-        assert_eq!(state.evict(&short[1].pod), Ok(()));
-        assert_eq!(state.evict(&short[0].pod), Err(VIOLATES_BUDGET.into()));
     }
 
     #[test]

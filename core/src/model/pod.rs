@@ -5,8 +5,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    LabelSelector, NodeCondition, NodeSelector, NodeSelectorTerm, ObjectMeta, Present,
-    ResourceList, StringMap,
+    LabelSelector, NodeSelector, NodeSelectorTerm, ObjectMeta, Present, ResourceList, StringMap,
 };
 use crate::quantity::Quantity;
 
@@ -260,6 +259,4 @@ pub struct PodStatus {
     pub nominated_node_name: String,
     pub start_time: Option<String>,
     pub qos_class: String,
-    /// `Ready` and the others: the fields kubefit reads are a node condition's.
-    pub conditions: Vec<NodeCondition>,
 }
