@@ -94,7 +94,7 @@ pub struct Budgets<'c> {
 }
 
 impl<'c> Budgets<'c> {
-    /// The allowances at the start.
+    /// The margins at the start.
     #[must_use]
     pub fn new(budgets: &'c [PodDisruptionBudget], pods: &[PodEntry]) -> Self {
         Self {
