@@ -256,6 +256,11 @@ pub fn bound_positions(nodes: &[Node], pods: &[&PodEntry]) -> Vec<Option<usize>>
         .collect()
 }
 
+/// The pod's `namespace/name` (empty for an index out of range).
+fn key_of<'p>(pods: &'p [&PodEntry], index: usize) -> &'p str {
+    pods.get(index).map_or("", |entry| &entry.key)
+}
+
 /// [`run`] with the descheduler's flags.
 ///
 /// As `descheduler.go` does: the ready nodes (a node whose `Ready` condition is missing
@@ -265,8 +270,8 @@ pub fn bound_positions(nodes: &[Node], pods: &[&PodEntry]) -> Vec<Option<usize>>
 /// strategies (they are terminating, and upstream's pod lists still return them): they
 /// count towards usage and may be matched, and evicting one again succeeds without
 /// asking `evict` (upstream's request succeeds on a terminating pod unless a disruption
-/// budget refuses it, a case not modelled). Pods are listed per node in input order,
-/// kubefit's stand-in for the API list order (namespace, then name). Only
+/// budget refuses it, a case not modelled). Pods are listed per node in the API's
+/// order, by `namespace/name`. Only
 /// LowNodeUtilization orders pods by QoS class; the OpenShift 3.11 documentation's "best
 /// effort pods are evicted before Burstable and Guaranteed pods" holds for it alone.
 ///
@@ -402,7 +407,7 @@ struct Listed<'a> {
 struct Context<'a> {
     pods: &'a [&'a PodEntry],
     nodes: Vec<&'a Node>,
-    /// Bound, non-terminal pods per ready node (by position in `nodes`), in input order.
+    /// Bound, non-terminal pods per ready node (by position in `nodes`), by `namespace/name`.
     on_node: Vec<Vec<usize>>,
     /// Per pod index, what the strategies read of it (default for pods not listed).
     listed: Vec<Listed<'a>>,
@@ -455,6 +460,12 @@ impl<'a> Context<'a> {
             if let Some(requested) = requested.as_mut() {
                 requested.add(index, entry, position);
             }
+        }
+        // `ListPodsOnANode` asks the API server, which reads etcd and returns the pods by
+        // key (`namespace/name`, byte order); a stable sort costs one pass when the input
+        // is already in that order, as `kubectl get -A` prints it.
+        for list in &mut on_node {
+            list.sort_by(|&a, &b| key_of(pods, a).cmp(key_of(pods, b)));
         }
         Self {
             pods,
@@ -858,6 +869,36 @@ mod tests {
             verdicts,
             [Verdict::Kept, Verdict::Evicted, Verdict::Limited]
         );
+    }
+
+    #[test]
+    fn pods_are_walked_in_the_api_order_whatever_the_input_order() {
+        // The API lists by `namespace/name` bytes: "team-a/x" before "team/x"
+        // ('-' < '/'), and "team/a" before "team/b"; the first of each owner's pods stays.
+        let nodes = vec![
+            build_node("n1", 4000, 4000, 10),
+            build_node("n2", 4000, 4000, 10),
+        ];
+        let in_namespace = |name: &str, namespace: &str| {
+            let mut pod = replica_set_owner(build_pod(name, 100, 0, "n1"));
+            pod.metadata.namespace = namespace.into();
+            pod
+        };
+        let owned = entries(vec![
+            in_namespace("b", "team"),
+            in_namespace("x", "team"),
+            in_namespace("a", "team"),
+            in_namespace("x", "team-a"),
+        ]);
+        let pods: Vec<&crate::cluster::PodEntry> = owned.iter().collect();
+        let outcome = run(
+            &policy(&[remove_duplicates::NAME]),
+            &nodes,
+            &pods,
+            &mut |_| Ok(()),
+        );
+        let evicted: Vec<&str> = outcome.evictions.iter().map(|e| e.pod.as_str()).collect();
+        assert_eq!(evicted, ["team/a", "team/b", "team/x"]);
     }
 
     #[test]

@@ -895,6 +895,11 @@ impl<'c> World<'c> {
         self.terminate(at, pod, cause, reason, message, grace);
     }
 
+    /// The pod's `namespace/name` (empty for an index out of range).
+    fn key(&self, pod: usize) -> &str {
+        self.pods.get(pod).map_or("", |entry| &entry.key)
+    }
+
     /// The input's finished pods (Succeeded or Failed) still on the node named `node`: the
     /// drain lists every pod by `spec.nodeName`, and the other engines never count them.
     fn finished_on(&self, node: &str) -> Vec<usize> {
@@ -1335,8 +1340,11 @@ impl<'c> World<'c> {
         let mut refusals: Vec<(&'static str, String)> = Vec::new();
         let mut warnings: Vec<(&'static str, String)> = Vec::new();
         let mut evict: Vec<usize> = Vec::new();
+        // `GetPodsForDeletion` lists the node's pods from the API server: by key
+        // (`namespace/name`), finished ones included.
         let mut listed = self.pods_on(node);
         listed.extend(self.finished_on(&node_name));
+        listed.sort_by(|&a, &b| self.key(a).cmp(self.key(b)));
         for pod in listed {
             // Gone pods stay listed on their node.
             if self.life.get(pod) == Some(&Life::Gone) {
@@ -2873,6 +2881,33 @@ mod tests {
             .concat(),
         );
         assert_eq!(evicted(&again).len(), 1);
+    }
+
+    /// A drain evicts in the API server's list order, by `namespace/name`, whatever the
+    /// input's order; with one disruption allowed, the first listed pod is the one evicted.
+    #[test]
+    fn a_drain_evicts_in_the_api_order() {
+        let owned = |name: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default, labels: {{app: web}}, ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u1, controller: true}}]}}\nspec:\n  nodeName: node1\n  containers: [{{name: c, image: c}}]\nstatus: {{phase: Running}}\n"
+            )
+        };
+        let budget = "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web, namespace: default}\nspec: {maxUnavailable: 1, selector: {matchLabels: {app: web}}}\n";
+        let steps = scenario("  - {at: 0s, drain: node1}\n");
+        let outcome = play(&[NODE, &owned("web-b"), &owned("web-a"), budget, &steps].concat());
+        let first = evicted(&outcome);
+        assert_eq!(first.first(), Some(&("default/web-a".into(), 0)));
+        let blocked: Vec<String> = outcome
+            .disruption
+            .timeline
+            .iter()
+            .filter(|event| event.kind == EventKind::EvictionBlocked)
+            .map(|event| event.object.to_string())
+            .collect();
+        assert_eq!(
+            blocked.first().map(String::as_str),
+            Some("Pod/default/web-b")
+        );
     }
 
     /// An eviction already planned keeps its start (`processPodOnNode`): a second,

@@ -140,7 +140,8 @@ mod tests {
 
     /// The later upstream table's namespaced case (`dev` and `test` pods of a same-named
     /// ReplicaSet): upstream evicts 4 since it keys by namespace; `v3.11.0` keys by
-    /// `Kind/name` alone, so all six are one group and 5 are evicted.
+    /// `Kind/name` alone, so all six are one group and 5 are evicted, in the API's order
+    /// (`test/p10` before `test/p8`).
     #[test]
     fn owners_are_not_told_apart_by_namespace() {
         let node = build_node("n1", 2000, 3000, 10);
@@ -158,7 +159,7 @@ mod tests {
             pods.push(pod);
         }
         let (_, evicted) = strategy(super::NAME, None, vec![node], pods, 0);
-        assert_eq!(evicted, [1, 2, 3, 4, 5]);
+        assert_eq!(evicted, [1, 2, 5, 3, 4]);
     }
 
     /// Upstream keys a group by the joined string `Kind/name` (`duplicates.go`), so two
