@@ -232,6 +232,11 @@ pub struct Descheduled {
     pub strategy: String,
 }
 
+/// The eviction API as the strategies call it, with a pod's index and whether this run
+/// evicted it before (it is terminating; the request is made again, as upstream's
+/// strategies do); `Err` says why the API refused.
+pub type Evict<'a> = dyn FnMut(usize, bool) -> Result<(), String> + 'a;
+
 /// Runs every enabled strategy once, in upstream's order.
 ///
 /// `pods` are the cluster's pods (only bound, running ones are considered); `evict` asks
@@ -240,7 +245,7 @@ pub fn run(
     policy: &DeschedulerPolicy,
     nodes: &[Node],
     pods: &[&PodEntry],
-    evict: &mut dyn FnMut(usize) -> Result<(), String>,
+    evict: &mut Evict<'_>,
 ) -> Descheduling {
     let bound = bound_positions(nodes, pods);
     run_with(policy, nodes, pods, &bound, Options::default(), evict)
@@ -268,11 +273,9 @@ fn key_of<'p>(pods: &'p [&PodEntry], index: usize) -> &'p str {
 /// runs; then the four strategies run in their fixed order over those nodes, sharing one
 /// per-node count of evictions. Pods a strategy evicts stay on their node for the later
 /// strategies (they are terminating, and upstream's pod lists still return them): they
-/// count towards usage and may be matched, and evicting one again succeeds without
-/// asking `evict` (upstream's request succeeds on a terminating pod unless a disruption
-/// budget refuses it, a case not modelled). Pods are listed per node in the API's
-/// order, by `namespace/name`. Only
-/// LowNodeUtilization orders pods by QoS class; the OpenShift 3.11 documentation's "best
+/// count towards usage and may be matched, and evicting one again asks `evict` again
+/// (the 1.11 API server asks a terminating pod's disruption budget too). Pods are
+/// listed per node in the API's order, by `namespace/name`. Only LowNodeUtilization orders pods by QoS class; the OpenShift 3.11 documentation's "best
 /// effort pods are evicted before Burstable and Guaranteed pods" holds for it alone.
 ///
 /// `bound` gives each pod's node as a position in `nodes` ([`bound_positions`]).
@@ -282,7 +285,7 @@ pub fn run_with(
     pods: &[&PodEntry],
     bound: &[Option<usize>],
     options: Options,
-    evict: &mut dyn FnMut(usize) -> Result<(), String>,
+    evict: &mut Evict<'_>,
 ) -> Descheduling {
     let mut outcome = Descheduling {
         unknown_strategies: policy
@@ -373,7 +376,8 @@ impl StrategyRun {
 enum Attempt {
     /// The eviction API evicted the pod.
     Evicted,
-    /// An earlier strategy evicted it; the request succeeds again on the terminating pod.
+    /// An earlier strategy evicted it, and the request succeeded again on the terminating
+    /// pod.
     Again(&'static str),
     /// The eviction API refused, with its message.
     Refused(String),
@@ -418,7 +422,7 @@ struct Context<'a> {
     evicted_by: BTreeMap<usize, &'static str>,
     evicted: Vec<(usize, String)>,
     evictions: Vec<Descheduled>,
-    evict: &'a mut dyn FnMut(usize) -> Result<(), String>,
+    evict: &'a mut Evict<'a>,
     /// Per ready node, its name once a decision named it.
     node_names: Vec<Option<Arc<str>>>,
     /// LowNodeUtilization's reading of the pods, when it runs: gathered as they are listed.
@@ -434,7 +438,7 @@ impl<'a> Context<'a> {
         on_ready_node: impl Iterator<Item = Option<usize>>,
         options: Options,
         requested: bool,
-        evict: &'a mut dyn FnMut(usize) -> Result<(), String>,
+        evict: &'a mut Evict<'a>,
     ) -> Self {
         let mut on_node = alloc::vec![Vec::new(); nodes.len()];
         let mut listed = alloc::vec![Listed::default(); pods.len()];
@@ -574,13 +578,13 @@ impl<'a> Context<'a> {
 
     /// Asks the eviction API to evict a pod; a success adds one to the node's count.
     fn evict(&mut self, index: usize, position: usize, strategy: &'static str) -> Attempt {
-        if let Some(&earlier) = self.evicted_by.get(&index) {
-            self.count_eviction(position);
-            return Attempt::Again(earlier);
-        }
-        match (self.evict)(index) {
+        let earlier = self.evicted_by.get(&index).copied();
+        match (self.evict)(index, earlier.is_some()) {
             Ok(()) => {
                 self.count_eviction(position);
+                if let Some(earlier) = earlier {
+                    return Attempt::Again(earlier);
+                }
                 self.evicted_by.insert(index, strategy);
                 self.evicted.push((index, strategy.into()));
                 let pod = self.pod(index).map(pod_name).unwrap_or_default();
@@ -719,7 +723,7 @@ pub(crate) mod testing {
             return (report, Vec::new());
         }
         report.status = StrategyStatus::Ran;
-        let mut evict = |index: usize| {
+        let mut evict = |index: usize, _again: bool| {
             if refused.contains(&index) {
                 Err(alloc::string::String::from(
                     "Cannot evict pod as it would violate the pod's disruption budget.",
@@ -798,7 +802,7 @@ mod tests {
             &policy(&[remove_duplicates::NAME]),
             &nodes,
             &pods,
-            &mut |_| {
+            &mut |_, _| {
                 called = true;
                 Ok(())
             },
@@ -842,7 +846,7 @@ mod tests {
             max_pods_to_evict_per_node: 1,
         };
         let bound = bound_positions(&nodes, &pods);
-        let outcome = run_with(&policy, &nodes, &pods, &bound, options, &mut |_| Ok(()));
+        let outcome = run_with(&policy, &nodes, &pods, &bound, options, &mut |_, _| Ok(()));
         let names: Vec<&str> = outcome.strategies.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, STRATEGIES);
         assert_eq!(
@@ -895,7 +899,7 @@ mod tests {
             &policy(&[remove_duplicates::NAME]),
             &nodes,
             &pods,
-            &mut |_| Ok(()),
+            &mut |_, _| Ok(()),
         );
         let evicted: Vec<&str> = outcome.evictions.iter().map(|e| e.pod.as_str()).collect();
         assert_eq!(evicted, ["team/a", "team/b", "team/x"]);
@@ -904,7 +908,7 @@ mod tests {
     #[test]
     fn evicted_pods_stay_visible_and_evicting_them_again_succeeds() {
         // RemoveDuplicates evicts `b`; LowNodeUtilization still counts it on n1 and, being
-        // BestEffort-free Burstable, picks `a` then `b` again without asking the API.
+        // BestEffort-free Burstable, picks `a` then `b` again, asking the API again.
         let nodes = vec![
             build_node("n1", 1000, 1000, 4),
             build_node("n2", 1000, 1000, 4),
@@ -925,11 +929,11 @@ mod tests {
             );
         }
         let mut asked = Vec::new();
-        let outcome = run(&policy, &nodes, &pods, &mut |index| {
-            asked.push(index);
+        let outcome = run(&policy, &nodes, &pods, &mut |index, again| {
+            asked.push((index, again));
             Ok(())
         });
-        assert_eq!(asked, [1, 0], "`b` is asked for once only");
+        assert_eq!(asked, [(1, false), (0, false), (1, true)]);
         let lnu = outcome.strategies.get(1).map(|s| s.evicted);
         assert_eq!(lnu, Some(2));
         assert_eq!(outcome.evictions.len(), 2);
@@ -956,7 +960,7 @@ mod tests {
             &policy(&[remove_duplicates::NAME]),
             &nodes,
             &pods,
-            &mut |_| Ok(()),
+            &mut |_, _| Ok(()),
         );
         let json = serde_json::to_value(&outcome).unwrap_or_default();
         assert!(json.get("evicted").is_none());

@@ -239,6 +239,7 @@ impl<'c> World<'c> {
         until: Duration,
         spans: &'c [Span],
     ) -> Self {
+        let version = schedule::version(cluster, schedule);
         let nodes: Vec<NodeRun<'c>> = cluster.nodes.iter().map(NodeRun::new).collect();
         let node_index = cluster.node_index();
         let pods: Vec<Shared<'c, PodEntry>> = cluster.pods.iter().map(Shared::Input).collect();
@@ -283,8 +284,8 @@ impl<'c> World<'c> {
             })
             .collect();
         Self {
-            version: schedule::version(cluster, schedule),
-            budgets: Budgets::new(&cluster.disruption_budgets, &cluster.pods),
+            version,
+            budgets: Budgets::new(&cluster.disruption_budgets, &cluster.pods, version),
             cluster,
             schedule,
             until,
@@ -1395,22 +1396,16 @@ impl<'c> World<'c> {
             Some(_) => ("machine-deletion", drain.flags.grace_period),
             None => ("drain", drain.flags.grace_period),
         };
-        if self.life.get(pod) == Some(&Life::Elsewhere) {
-            self.delete_finished(at, pod, cause);
-            return;
-        }
         let Some(entry) = self.pods.get(pod) else {
             return;
         };
         let name = &entry.pod.metadata.name;
         let namespace = &entry.pod.metadata.namespace;
-        // The API server deletes a pod that is already terminating without asking its
-        // budget (`canIgnorePDB`); so does a drain that finds it terminating.
-        let result = match self.life.get(pod) {
-            Some(Life::Running) => self.budgets.evict(&entry.pod),
-            _ => Ok(()),
-        };
+        let life = self.life.get(pod);
+        let terminating = matches!(life, Some(Life::Terminating { .. }));
+        let result = self.budgets.evict(&entry.pod, terminating);
         match result {
+            Ok(()) if life == Some(&Life::Elsewhere) => self.delete_finished(at, pod, cause),
             Ok(()) => {
                 if let Some(drain) = self.drains.get_mut(index) {
                     drain.waiting.insert(pod);
@@ -2003,15 +1998,12 @@ impl<'c> World<'c> {
         }
         let budgets = &mut self.budgets;
         let life = &self.life;
-        let mut evict = |index: usize| {
-            let Some(&pod) = positions.get(index) else {
+        let mut evict = |index: usize, again: bool| {
+            let (Some(&pod), Some(entry)) = (positions.get(index), listed.get(index)) else {
                 return Ok(());
             };
-            match (life.get(pod), listed.get(index)) {
-                (Some(Life::Running), Some(entry)) => budgets.evict(&entry.pod),
-                // A terminating pod is deleted without asking its budget.
-                _ => Ok(()),
-            }
+            let terminating = again || matches!(life.get(pod), Some(Life::Terminating { .. }));
+            budgets.evict(&entry.pod, terminating)
         };
         let mut outcome = crate::descheduler::run_with(
             policy,
@@ -2908,6 +2900,53 @@ mod tests {
             blocked.first().map(String::as_str),
             Some("Pod/default/web-b")
         );
+    }
+
+    /// RemoveDuplicates evicts `web-b`, spending the budget; LowNodeUtilization then asks
+    /// for `web-a` (refused) and for the terminating `web-b` again. The 1.11 API server
+    /// asks its budget and refuses; 1.34's lets a terminating pod go (`canIgnorePDB`).
+    #[test]
+    fn a_terminating_pod_asks_its_budget_again_on_the_legacy_api_server() {
+        let node = |name: &str| {
+            alloc::format!(
+                "---\nkind: Node\napiVersion: v1\nmetadata: {{name: {name}}}\nstatus: {{allocatable: {{cpu: '1', memory: 8Gi, pods: '10'}}, conditions: [{{type: Ready, status: 'True'}}]}}\n"
+            )
+        };
+        let web = |name: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default, labels: {{app: web}}, ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u1, controller: true}}]}}\nspec:\n  nodeName: n1\n  containers: [{{name: c, image: c, resources: {{requests: {{cpu: 400m}}}}}}]\nstatus: {{phase: Running}}\n"
+            )
+        };
+        let budget = "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web, namespace: default}\nspec: {minAvailable: 1, selector: {matchLabels: {app: web}}}\n";
+        let policy = "---\napiVersion: descheduler/v1alpha1\nkind: DeschedulerPolicy\nstrategies:\n  RemoveDuplicates: {enabled: true}\n  LowNodeUtilization:\n    enabled: true\n    params:\n      nodeResourceUtilizationThresholds:\n        thresholds: {cpu: 10}\n        targetThresholds: {cpu: 30, pods: 100}\n";
+        let yaml = [
+            &node("n1"),
+            &node("n2"),
+            &web("web-a"),
+            &web("web-b"),
+            budget,
+            policy,
+            &scenario("  - {at: 0s, deschedule: {}}\n"),
+        ]
+        .concat();
+        let low_node_utilization = |version| {
+            let sources = [Source::new("test", &yaml)];
+            let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources);
+            let schedule = ScheduleOptions {
+                version: Some(version),
+                ..ScheduleOptions::default()
+            };
+            let outcome = run(&cluster, &schedule, &Options::default()).expect("a Scenario");
+            let run = outcome
+                .disruption
+                .descheduler
+                .first()
+                .map(|run| &run.outcome);
+            let strategies = run.map(|run| run.strategies.clone()).unwrap_or_default();
+            strategies.get(1).map(|strategy| strategy.evicted)
+        };
+        assert_eq!(low_node_utilization(Version::Legacy), Some(0));
+        assert_eq!(low_node_utilization(Version::Current), Some(1));
     }
 
     /// An eviction already planned keeps its start (`processPodOnNode`): a second,

@@ -13,6 +13,7 @@ use alloc::vec::Vec;
 use crate::cluster::{PodEntry, PodState};
 use crate::labels;
 use crate::model::{IntOrString, Pod, PodDisruptionBudget};
+use crate::schedule::Version;
 
 /// The eviction API's refusal when a budget allows no disruption (HTTP 429).
 pub const VIOLATES_BUDGET: &str =
@@ -84,38 +85,44 @@ fn scaled_up(value: &IntOrString, total: i64) -> i64 {
 
 /// The budgets' margins as pods come and go: healthy covered pods minus the desired count
 /// (`disruptionsAllowed` is the margin floored at zero). The eviction API takes one from
-/// it per eviction (`checkAndDecrement`); a covered pod deleted without it (by the taint
-/// manager, preemption, the pod garbage collector) stops being healthy, which the
-/// disruption controller counts the same way; a covered pod that starts running adds one.
+/// it per eviction of a healthy pod (`checkAndDecrement`); a covered pod deleted without
+/// it (by the taint manager, preemption, the pod garbage collector) stops being healthy,
+/// which the disruption controller counts the same way; a covered pod that starts running
+/// adds one.
 #[derive(Clone, Debug)]
 pub struct Budgets<'c> {
     budgets: &'c [PodDisruptionBudget],
     margins: Vec<i64>,
+    /// 1.34's `canIgnorePDB`: a pod that is not running or is already terminating is
+    /// deleted without asking its budget. The 1.11 handler asks for every pod.
+    ignores_unhealthy: bool,
 }
 
 impl<'c> Budgets<'c> {
-    /// The margins at the start.
+    /// The margins at the start, for the API server of `version`.
     #[must_use]
-    pub fn new(budgets: &'c [PodDisruptionBudget], pods: &[PodEntry]) -> Self {
+    pub fn new(budgets: &'c [PodDisruptionBudget], pods: &[PodEntry], version: Version) -> Self {
         Self {
             margins: budgets.iter().map(|budget| margin(budget, pods)).collect(),
             budgets,
+            ignores_unhealthy: version == Version::Current,
         }
     }
 
-    /// Asks the eviction API to evict a running pod; on success the covering budget's
-    /// allowance goes down by one.
+    /// Asks the eviction API to evict a pod (`terminating`: it was deleted before); on
+    /// success the covering budget's allowance goes down by one if the pod was healthy.
+    ///
+    /// The 1.11 handler decrements for every pod it lets go, but the disruption controller
+    /// recounts at once, and a pod that was not healthy (not running, or terminating) was
+    /// not counted: only a healthy pod's eviction lasts.
     ///
     /// # Errors
     /// The API server's refusal: two budgets cover the pod, or the one that does allows
     /// no disruption now.
-    pub fn evict(&mut self, pod: &Pod) -> Result<(), String> {
-        // A pod that is not running (not started, or finished) is deleted without asking
-        // its budget (`canIgnorePDB`).
-        if matches!(
-            pod.status.phase.as_str(),
-            "Pending" | "Succeeded" | "Failed"
-        ) {
+    pub fn evict(&mut self, pod: &Pod, terminating: bool) -> Result<(), String> {
+        let finished = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
+        let not_running = finished || pod.status.phase == "Pending";
+        if self.ignores_unhealthy && (not_running || terminating) {
             return Ok(());
         }
         let mut covering = self
@@ -132,7 +139,10 @@ impl<'c> Budgets<'c> {
         };
         match self.margins.get_mut(index) {
             Some(margin) if *margin > 0 => {
-                *margin -= 1;
+                // `margin` counts bound pods as healthy, a bound Pending one too.
+                if !terminating && !finished {
+                    *margin -= 1;
+                }
                 Ok(())
             }
             _ => Err(String::from(VIOLATES_BUDGET)),
@@ -192,11 +202,14 @@ mod tests {
         let budgets = [budget("web", Some(IntOrString::Int(2)), None)];
         let pods = [web("a"), web("b"), web("c")];
         assert_eq!(disruptions_allowed(&budgets[0], &pods), 1);
-        let mut state = Budgets::new(&budgets, &pods);
-        assert_eq!(state.evict(&pods[0].pod), Ok(()));
-        assert_eq!(state.evict(&pods[1].pod), Err(VIOLATES_BUDGET.into()));
+        let mut state = Budgets::new(&budgets, &pods, Version::Current);
+        assert_eq!(state.evict(&pods[0].pod, false), Ok(()));
+        assert_eq!(
+            state.evict(&pods[1].pod, false),
+            Err(VIOLATES_BUDGET.into())
+        );
         state.restore(&pods[0].pod);
-        assert_eq!(state.evict(&pods[1].pod), Ok(()));
+        assert_eq!(state.evict(&pods[1].pod, false), Ok(()));
     }
 
     /// The margin is not floored as the status is: with one pod short of `minAvailable`,
@@ -205,12 +218,15 @@ mod tests {
     fn a_pod_short_of_the_minimum_is_made_up_before_any_eviction() {
         let budgets = [budget("web", Some(IntOrString::Int(3)), None)];
         let pods = [web("a"), web("b"), web("c")];
-        let mut state = Budgets::new(&budgets, &pods);
+        let mut state = Budgets::new(&budgets, &pods, Version::Current);
         state.lose(&pods[0].pod);
         state.restore(&web("a2").pod);
-        assert_eq!(state.evict(&pods[1].pod), Err(VIOLATES_BUDGET.into()));
+        assert_eq!(
+            state.evict(&pods[1].pod, false),
+            Err(VIOLATES_BUDGET.into())
+        );
         state.restore(&web("a3").pod);
-        assert_eq!(state.evict(&pods[1].pod), Ok(()));
+        assert_eq!(state.evict(&pods[1].pod, false), Ok(()));
     }
 
     #[test]
@@ -218,10 +234,38 @@ mod tests {
         let budgets = [budget("web", None, Some(0))];
         let mut pending = web("starting");
         alloc::sync::Arc::make_mut(&mut pending.pod).status.phase = "Pending".into();
-        let mut state = Budgets::new(&budgets, core::slice::from_ref(&pending));
-        assert_eq!(state.evict(&pending.pod), Ok(()));
+        let mut state = Budgets::new(&budgets, core::slice::from_ref(&pending), Version::Current);
+        assert_eq!(state.evict(&pending.pod, false), Ok(()));
         assert_eq!(
-            state.evict(&web("running").pod),
+            state.evict(&web("running").pod, false),
+            Err(VIOLATES_BUDGET.into())
+        );
+    }
+
+    /// The 1.11 handler asks the budget for every pod; letting a pending or terminating
+    /// one go does not spend the allowance, which the disruption controller recounts.
+    #[test]
+    fn the_legacy_handler_asks_for_pods_that_are_not_running() {
+        let budgets = [budget("web", Some(IntOrString::Int(1)), None)];
+        let mut pending = web("starting");
+        alloc::sync::Arc::make_mut(&mut pending.pod).status.phase = "Pending".into();
+        let pods = [web("a"), web("b")];
+        let mut state = Budgets::new(&budgets, &pods, Version::Legacy);
+        assert_eq!(state.evict(&pods[0].pod, false), Ok(()));
+        assert_eq!(state.evict(&pods[0].pod, true), Err(VIOLATES_BUDGET.into()));
+        assert_eq!(
+            state.evict(&pending.pod, false),
+            Err(VIOLATES_BUDGET.into())
+        );
+        let mut current = Budgets::new(&budgets, &pods, Version::Current);
+        assert_eq!(current.evict(&pods[0].pod, false), Ok(()));
+        assert_eq!(current.evict(&pods[0].pod, true), Ok(()));
+        let mut roomy = Budgets::new(&budgets, &[web("a"), web("b"), web("c")], Version::Legacy);
+        assert_eq!(roomy.evict(&pods[0].pod, false), Ok(()));
+        assert_eq!(roomy.evict(&pods[0].pod, true), Ok(()));
+        assert_eq!(roomy.evict(&pods[1].pod, false), Ok(()));
+        assert_eq!(
+            roomy.evict(&pods[1].pod, false),
             Err(VIOLATES_BUDGET.into())
         );
     }
@@ -236,7 +280,10 @@ mod tests {
         assert_eq!(disruptions_allowed(&budgets[0], &pods), 5);
         // 50% of one pod rounds up to one: nothing to spare.
         assert_eq!(disruptions_allowed(&budgets[1], &pods), 0);
-        let mut state = Budgets::new(&budgets, &pods);
-        assert_eq!(state.evict(&pods[0].pod), Err(SEVERAL_BUDGETS.into()));
+        let mut state = Budgets::new(&budgets, &pods, Version::Current);
+        assert_eq!(
+            state.evict(&pods[0].pod, false),
+            Err(SEVERAL_BUDGETS.into())
+        );
     }
 }
