@@ -15,6 +15,7 @@
 
 pub mod budget;
 pub mod drain;
+pub mod node_lifecycle;
 pub mod scenario;
 pub mod taint_manager;
 mod view;
@@ -41,6 +42,7 @@ use crate::report::words::Words;
 use crate::schedule::{self, ScheduleOptions, Version};
 use budget::Budgets;
 use drain::{Decision, Flags};
+use node_lifecycle::{Change, NodeLifecycle, Ready};
 use scenario::{Action, HookPhase};
 use taint_manager::Verdict;
 use view::View;
@@ -108,6 +110,10 @@ enum Happening {
     DrainRetry(usize),
     /// The machine controller looks at a machine again.
     MachineReconcile(usize),
+    /// The node lifecycle controller looks at the Ready conditions steps changed.
+    NodeMonitor,
+    /// A zone's next NoExecute taint may go.
+    TaintingPass,
 }
 
 /// Where a pod is in its life. (Small: the timeline writes one for each of 150 000 pods
@@ -213,6 +219,14 @@ struct World<'c> {
     /// Per step, the node it names, found once.
     step_nodes: Vec<Option<usize>>,
     taint_queue: BTreeMap<usize, Scheduled>,
+    /// The node lifecycle controller's zones, once a step changed a Ready condition.
+    lifecycle: Option<NodeLifecycle>,
+    /// Nodes whose Ready condition a step set: each monitor pass looks at them.
+    ready_watched: BTreeSet<usize>,
+    /// A monitor pass is planned for this moment.
+    monitor_planned: Option<Duration>,
+    /// Tainting passes planned.
+    tainting_planned: BTreeSet<Duration>,
     /// What is due when, in the order it was planned.
     agenda: BTreeMap<Duration, VecDeque<Happening>>,
     budgets: Budgets<'c>,
@@ -302,6 +316,10 @@ impl<'c> World<'c> {
             bound_since: Vec::new(),
             step_nodes: Vec::new(),
             taint_queue: BTreeMap::new(),
+            lifecycle: None,
+            ready_watched: BTreeSet::new(),
+            monitor_planned: None,
+            tainting_planned: BTreeSet::new(),
             agenda: BTreeMap::new(),
             machines,
             drains: Vec::new(),
@@ -397,6 +415,11 @@ impl<'c> World<'c> {
             }
             Happening::DrainRetry(drain) => self.drain_retry(at, drain),
             Happening::MachineReconcile(machine) => self.reconcile_machine(at, machine),
+            Happening::NodeMonitor => self.monitor_nodes(at),
+            Happening::TaintingPass => {
+                self.tainting_planned.remove(&at);
+                self.tainting_pass(at);
+            }
         }
     }
 
@@ -674,9 +697,14 @@ impl<'c> World<'c> {
         }
     }
 
-    /// A condition change, and the taints the node lifecycle controller sets for it
-    /// (`nodeConditionToTaintKeyStatusMap`, the NoExecute `not-ready`/`unreachable`).
+    /// A condition change, and the NoSchedule taints the node lifecycle controller sets
+    /// for it at once (`doNoScheduleTaintingPass`, `nodeConditionToTaintKeyStatusMap`); a
+    /// Ready change also waits for the monitor pass at this moment, which handles the
+    /// NoExecute `not-ready`/`unreachable` taints ([`node_lifecycle`]).
     fn set_condition(&mut self, at: Duration, node: usize, condition: &str, status: &str) {
+        if condition == "Ready" && self.lifecycle.is_none() {
+            self.lifecycle = Some(NodeLifecycle::new(&self.cluster.nodes, self.version));
+        }
         let Some(target) = self.nodes.get_mut(node) else {
             return;
         };
@@ -705,57 +733,209 @@ impl<'c> World<'c> {
             ),
         );
         self.changed = true;
-        let mut wanted: Vec<(&str, &str)> = Vec::new();
-        let mut unwanted: Vec<(&str, &str)> = Vec::new();
-        if condition == "Ready" {
-            let (on, off) = match status {
-                "False" => (Some(NOT_READY), UNREACHABLE),
-                "Unknown" => (Some(UNREACHABLE), NOT_READY),
-                _ => (None, NOT_READY),
-            };
-            for key in [NOT_READY, UNREACHABLE] {
-                if Some(key) == on {
-                    wanted.push((key, "NoExecute"));
-                } else if on.is_none() || key == off {
-                    unwanted.push((key, "NoExecute"));
+        let key = match condition {
+            "Ready" => {
+                self.ready_watched.insert(node);
+                if self.monitor_planned != Some(at) {
+                    self.monitor_planned = Some(at);
+                    self.agenda_push(at, Happening::NodeMonitor);
+                }
+                match status {
+                    "False" => Some(NOT_READY),
+                    "Unknown" => Some(UNREACHABLE),
+                    _ => None,
                 }
             }
-            if self.version == Version::Current {
-                for key in [NOT_READY, UNREACHABLE] {
-                    if Some(key) == on {
-                        wanted.push((key, "NoSchedule"));
-                    } else {
-                        unwanted.push((key, "NoSchedule"));
-                    }
-                }
-            }
-        } else if self.version == Version::Current {
-            if let Some(key) = pressure_taint(condition) {
-                if status == "True" {
-                    wanted.push((key, "NoSchedule"));
-                } else {
-                    unwanted.push((key, "NoSchedule"));
-                }
+            _ => pressure_taint(condition).filter(|_| status == "True"),
+        };
+        if self.version != Version::Current {
+            return;
+        }
+        let keys: &[&str] = match condition {
+            "Ready" => &[NOT_READY, UNREACHABLE],
+            _ => &[],
+        };
+        for &other in keys.iter().chain(pressure_taint(condition).as_slice()) {
+            if Some(other) != key {
+                self.remove_taint(at, node, other, "NoSchedule");
             }
         }
-        let mut no_execute_changed = false;
-        for (key, effect) in unwanted {
-            no_execute_changed |= self.remove_taint(at, node, key, effect) && effect == "NoExecute";
-        }
-        // One node update (`swapNodeControllerTaint`): the taint eviction controller
-        // looks at the pods once, with the taints as they end.
-        for (key, effect) in wanted {
-            no_execute_changed |= self.put_taint(
+        if let Some(key) = key {
+            self.put_taint(
                 at,
                 node,
-                plain_taint(key, effect),
+                plain_taint(key, "NoSchedule"),
                 "NodeLifecycleController",
                 "tainted",
             );
         }
-        if no_execute_changed {
-            self.taints_changed(at, node);
+    }
+
+    /// The node lifecycle controller's monitor pass over the nodes whose Ready condition
+    /// a step set (`processTaintBaseEviction`), then its zone check (`handleDisruption`)
+    /// and a tainting pass.
+    fn monitor_nodes(&mut self, at: Duration) {
+        self.monitor_planned = None;
+        let mut queued = Vec::new();
+        for node in self.ready_watched.clone() {
+            let Some(target) = self.nodes.get(node).filter(|target| !target.gone) else {
+                continue;
+            };
+            let has = |key: &str| {
+                target
+                    .taints
+                    .iter()
+                    .any(|taint| taint.key == key && taint.effect == "NoExecute")
+            };
+            let (wanted, opposite) = match Ready::of(target.condition("Ready")) {
+                Ready::False => (NOT_READY, UNREACHABLE),
+                Ready::Unknown => (UNREACHABLE, NOT_READY),
+                Ready::True => {
+                    let mut changed = self.remove_taint(at, node, UNREACHABLE, "NoExecute");
+                    changed |= self.remove_taint(at, node, NOT_READY, "NoExecute");
+                    if changed {
+                        self.taints_changed(at, node);
+                    }
+                    if let Some(lifecycle) = self.lifecycle.as_mut() {
+                        lifecycle.mark_reachable(node);
+                    }
+                    continue;
+                }
+            };
+            if has(opposite) {
+                // Swapped at once, in one node update (`SwapNodeControllerTaint`).
+                let mut changed = self.remove_taint(at, node, opposite, "NoExecute");
+                changed |= self.put_taint(
+                    at,
+                    node,
+                    plain_taint(wanted, "NoExecute"),
+                    "NodeLifecycleController",
+                    "tainted",
+                );
+                if changed {
+                    self.taints_changed(at, node);
+                }
+            } else if let Some(lifecycle) = self.lifecycle.as_mut() {
+                if lifecycle.mark_for_tainting(node, has(wanted)) {
+                    queued.push(node);
+                }
+            }
         }
+        let ready: Vec<Option<Ready>> = self
+            .nodes
+            .iter()
+            .map(|target| (!target.gone).then(|| Ready::of(target.condition("Ready"))))
+            .collect();
+        let changes = self
+            .lifecycle
+            .as_mut()
+            .map(|lifecycle| lifecycle.handle_disruption(at, &ready))
+            .unwrap_or_default();
+        for change in changes {
+            self.zone_changed(at, change);
+        }
+        self.tainting_pass(at);
+        for node in queued {
+            self.taint_waits(at, node);
+        }
+    }
+
+    /// A zone check's outcome: an event, and in master disruption mode every node's
+    /// `not-ready` and `unreachable` NoExecute taints removed (`markNodeAsReachable`).
+    fn zone_changed(&mut self, at: Duration, change: Change) {
+        let entering = change == Change::EnterMasterDisruption;
+        let (object, reason, message) = match change {
+            Change::EnterMasterDisruption => (
+                String::from("Zone/*"),
+                "MasterDisruption",
+                String::from(
+                    "no node of any zone is ready: the node lifecycle controller stops tainting and lifts the not-ready and unreachable NoExecute taints until a node is ready again",
+                ),
+            ),
+            Change::ExitMasterDisruption => (
+                String::from("Zone/*"),
+                "MasterDisruptionEnded",
+                String::from("a node is ready again: tainting resumes, each zone's next taint one interval from now"),
+            ),
+            Change::Zone(zone, state) => (
+                alloc::format!("Zone/{}", zone_display(&zone)),
+                "ZoneStateChanged",
+                alloc::format!("zone {} is now {}", zone_display(&zone), state.name()),
+            ),
+        };
+        self.event(at, EventKind::NodeLifecycle, object, reason, message);
+        if entering {
+            for node in 0..self.nodes.len() {
+                let mut changed = self.remove_taint(at, node, UNREACHABLE, "NoExecute");
+                changed |= self.remove_taint(at, node, NOT_READY, "NoExecute");
+                if changed {
+                    self.taints_changed(at, node);
+                }
+            }
+        }
+    }
+
+    /// `doNoExecuteTaintingPass`: taints the queued nodes whose zones have a token now,
+    /// and plans the next pass when one still waits.
+    fn tainting_pass(&mut self, at: Duration) {
+        let Some((due, next)) = self.lifecycle.as_mut().map(|lifecycle| lifecycle.due(at)) else {
+            return;
+        };
+        for node in due {
+            let Some(target) = self.nodes.get(node).filter(|target| !target.gone) else {
+                continue;
+            };
+            let (wanted, opposite) = match Ready::of(target.condition("Ready")) {
+                Ready::False => (NOT_READY, UNREACHABLE),
+                Ready::Unknown => (UNREACHABLE, NOT_READY),
+                Ready::True => continue,
+            };
+            let mut changed = self.remove_taint(at, node, opposite, "NoExecute");
+            changed |= self.put_taint(
+                at,
+                node,
+                plain_taint(wanted, "NoExecute"),
+                "NodeLifecycleController",
+                "tainted",
+            );
+            if changed {
+                self.taints_changed(at, node);
+            }
+        }
+        if let Some(next) = next {
+            if self.tainting_planned.insert(next) {
+                self.agenda_push(next, Happening::TaintingPass);
+            }
+        }
+    }
+
+    /// An event for a node queued for its NoExecute taint that its zone does not taint
+    /// yet.
+    fn taint_waits(&mut self, at: Duration, node: usize) {
+        let Some(lifecycle) = self.lifecycle.as_ref() else {
+            return;
+        };
+        let Some(next) = lifecycle.queued(node) else {
+            return;
+        };
+        let zone = zone_display(lifecycle.zone_name(node));
+        let name = self.nodes.get(node).map(NodeRun::name).unwrap_or_default();
+        let message = match next {
+            Some(next) => alloc::format!(
+                "node/{name} waits for its NoExecute taint: zone {zone} taints one node at a time, the next at {}s",
+                next.0 / crate::duration::SECOND
+            ),
+            None => alloc::format!(
+                "node/{name} waits for its NoExecute taint: zone {zone} is not tainting (partial or full disruption)"
+            ),
+        };
+        self.event(
+            at,
+            EventKind::NodeLifecycle,
+            node_id(name),
+            "TaintRateLimited",
+            message,
+        );
     }
 
     // The taint eviction controller.
@@ -2180,6 +2360,18 @@ const UNSCHEDULABLE_TAINT: &str = "node.kubernetes.io/unschedulable";
 const NOT_READY: &str = crate::admission::default_toleration_seconds::NOT_READY;
 const UNREACHABLE: &str = crate::admission::default_toleration_seconds::UNREACHABLE;
 
+/// A zone for people: `region/zone`, one of them, or `(none)` for nodes without either
+/// label.
+fn zone_display(key: &str) -> String {
+    match key.split_once(":\0:") {
+        _ if key.is_empty() => String::from("(none)"),
+        Some(("", zone)) => String::from(zone),
+        Some((region, "")) => String::from(region),
+        Some((region, zone)) => alloc::format!("{region}/{zone}"),
+        None => String::from(key),
+    }
+}
+
 /// The NoSchedule taint for a pressure condition (`nodeConditionToTaintKeyStatusMap`).
 fn pressure_taint(condition: &str) -> Option<&'static str> {
     match condition {
@@ -2821,6 +3013,115 @@ mod tests {
         assert!(at("default/web-c") > Some(60), "{evicted:?}");
     }
 
+    /// `count` ready nodes `n0`, `n1`, … in one zone, then `steps`; each NoExecute taint
+    /// added as `(node, seconds)`.
+    fn no_execute_taints(count: usize, steps: &str) -> (Vec<(String, i64)>, Outcome) {
+        let nodes: String = (0..count)
+            .map(|index| {
+                alloc::format!(
+                    "---\nkind: Node\napiVersion: v1\nmetadata: {{name: n{index}}}\nstatus: {{allocatable: {{cpu: '4', memory: 8Gi, pods: '110'}}, conditions: [{{type: Ready, status: 'True'}}]}}\n"
+                )
+            })
+            .collect();
+        let outcome = play(&[nodes, scenario(steps)].concat());
+        let taints = outcome
+            .disruption
+            .timeline
+            .iter()
+            .filter(|event| {
+                event.kind == EventKind::TaintAdded
+                    && event.message.to_string().ends_with(":NoExecute")
+            })
+            .map(|event| {
+                let object = event.object.to_string();
+                (
+                    object.trim_start_matches("Node/").to_string(),
+                    event.at.0 / crate::duration::SECOND,
+                )
+            })
+            .collect();
+        (taints, outcome)
+    }
+
+    fn down(node: &str, at: &str) -> String {
+        alloc::format!(
+            "  - {{at: {at}, nodeCondition: {{node: {node}, type: Ready, status: Unknown}}}}\n"
+        )
+    }
+
+    /// A zone taints one node every 10 s (`--node-eviction-rate 0.1`, burst 1).
+    #[test]
+    fn a_zone_taints_its_nodes_one_every_ten_seconds() {
+        let (taints, outcome) = no_execute_taints(
+            6,
+            &[down("n1", "0s"), down("n2", "0s"), down("n3", "4s")].concat(),
+        );
+        assert_eq!(
+            taints,
+            [("n1".into(), 0), ("n2".into(), 10), ("n3".into(), 20)]
+        );
+        let waits = outcome
+            .disruption
+            .timeline
+            .iter()
+            .filter(|event| event.reason == "TaintRateLimited")
+            .count();
+        assert_eq!(waits, 2);
+    }
+
+    /// All zones without a ready node: master disruption mode lifts the taints already
+    /// set and stops tainting; a node ready again resumes it one interval later.
+    #[test]
+    fn a_cluster_with_no_ready_node_stops_tainting() {
+        let (taints, _) = no_execute_taints(1, &down("n0", "0s"));
+        assert!(taints.is_empty(), "{taints:?}");
+        let up = "  - {at: 2m, nodeCondition: {node: n0, type: Ready, status: 'True'}}\n";
+        let (taints, outcome) =
+            no_execute_taints(2, &[down("n0", "0s"), down("n1", "1m"), up.into()].concat());
+        assert_eq!(taints, [("n0".into(), 0), ("n1".into(), 130)]);
+        let reasons: Vec<String> = outcome
+            .disruption
+            .timeline
+            .iter()
+            .filter(|event| {
+                event.kind == EventKind::NodeLifecycle || event.kind == EventKind::TaintRemoved
+            })
+            .filter(|event| {
+                event.message.to_string().contains("NoExecute")
+                    || event.kind == EventKind::NodeLifecycle
+            })
+            .map(|event| {
+                alloc::format!("{}@{}", event.reason, event.at.0 / crate::duration::SECOND)
+            })
+            .collect();
+        assert_eq!(
+            reasons,
+            [
+                "MasterDisruption@60",
+                "NodeLifecycleController@60",
+                "MasterDisruptionEnded@120",
+                "ZoneStateChanged@120",
+                "TaintRateLimited@120",
+            ]
+        );
+    }
+
+    /// More than two of a small zone's nodes down, at least 55 %: tainting stops
+    /// (`ReducedQPSFunc` for a zone of at most 50 nodes).
+    #[test]
+    fn a_small_zone_mostly_down_stops_tainting() {
+        let steps = [down("n0", "0s"), down("n1", "0s"), down("n2", "0s")].concat();
+        let (taints, _) = no_execute_taints(5, &steps);
+        assert!(taints.is_empty(), "{taints:?}");
+        // One at a time, the first two go before the zone is partially disrupted.
+        let steps = [down("n0", "0s"), down("n1", "1m"), down("n2", "2m")].concat();
+        let (taints, _) = no_execute_taints(5, &steps);
+        assert_eq!(taints, [("n0".into(), 0), ("n1".into(), 60)]);
+    }
+
+    /// A second node, ready, so that node1 going down leaves its zone in Normal state.
+    const READY_NEIGHBOUR: &str = "---\nkind: Node\napiVersion: v1\nmetadata: {name: node2}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}, conditions: [{type: Ready, status: 'True'}]}\n";
+
     /// Ready going False to Unknown swaps not-ready for unreachable in one node update
     /// (`swapNodeControllerTaint`): the taint eviction controller plans once.
     #[test]
@@ -2832,7 +3133,7 @@ mod tests {
         let steps = scenario(
             "  - {at: 1m, nodeCondition: {node: node1, type: Ready, status: 'False'}}\n  - {at: 2m, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n",
         );
-        let outcome = play(&[NODE, pod, &steps].concat());
+        let outcome = play(&[NODE, READY_NEIGHBOUR, pod, &steps].concat());
         let planned: Vec<_> = outcome
             .disruption
             .timeline

@@ -47,7 +47,7 @@ pub fn tone(event: &Event) -> &'static str {
     match event.kind.as_str() {
         "pod-evicted" | "pod-deleted" | "machine-removed" => "error",
         "drain" if event.reason == "DrainFailed" => "error",
-        "eviction-blocked" | "eviction-scheduled" | "pod-pending" => "warning",
+        "eviction-blocked" | "eviction-scheduled" | "pod-pending" | "node-lifecycle" => "warning",
         "pod-rescheduled" | "eviction-cancelled" | "hook-removed" | "taint-removed" => "ok",
         _ => "muted",
     }

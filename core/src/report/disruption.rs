@@ -90,6 +90,9 @@ pub enum EventKind {
     MachineRemoved,
     /// The descheduler ran.
     Descheduler,
+    /// The node lifecycle controller's zones changed state, or it holds a node's
+    /// NoExecute taint back (rate limits, disruption modes).
+    NodeLifecycle,
 }
 
 /// One evicted pod.
