@@ -5,7 +5,8 @@
 //! of them goes at once; otherwise it goes after the smallest `tolerationSeconds` among
 //! the tolerations that matched (zero or negative: a wait of zero, which deletes at once
 //! unless an eviction is planned already); tolerations without seconds do not count, and
-//! if every matching toleration lacks them the pod stays.
+//! if every matching toleration lacks them the pod stays. The seconds become nanoseconds
+//! with Go's wrapping multiplication, as upstream's do.
 //! Example: taints `k1` and `k2`, tolerated for 600 s and 60 s: the pod goes after 60 s.
 
 use crate::duration::Duration;
@@ -52,7 +53,13 @@ pub fn verdict(node_taints: &[Taint], tolerations: &[Toleration]) -> Verdict {
     }
     match shortest {
         None => Verdict::Never,
-        Some(seconds) => Verdict::After(Duration::from_seconds(seconds.max(0))),
+        Some(seconds) if seconds <= 0 => Verdict::After(Duration(0)),
+        // `time.Duration(seconds) * time.Second` wraps in Go: past about 292 years the
+        // product can come out negative, which upstream reads as "for ever", or small.
+        Some(seconds) => match seconds.wrapping_mul(crate::duration::SECOND) {
+            nanoseconds if nanoseconds < 0 => Verdict::Never,
+            nanoseconds => Verdict::After(Duration(nanoseconds)),
+        },
     }
 }
 
@@ -118,6 +125,16 @@ mod tests {
         assert_eq!(
             verdict(&one, &[toleration("k1", Some(3600))]),
             Verdict::After(Duration::from_seconds(3600))
+        );
+        // Go's wrapping multiplication: 9 223 372 037 s comes out negative (for ever);
+        // 18 446 744 074 s wraps to 290 448 384 ns.
+        assert_eq!(
+            verdict(&one, &[toleration("k1", Some(9_223_372_037))]),
+            Verdict::Never
+        );
+        assert_eq!(
+            verdict(&one, &[toleration("k1", Some(18_446_744_074))]),
+            Verdict::After(Duration(290_448_384))
         );
         // A toleration of everything (empty key, Exists) matches every taint, for ever.
         assert_eq!(verdict(&both, &[toleration("", None)]), Verdict::Never);
