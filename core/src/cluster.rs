@@ -227,6 +227,8 @@ pub struct Cluster {
     pub(crate) node_slots: (usize, Vec<u32>),
     /// The pods of each node, made with `bound_nodes`.
     pub(crate) pods_by_node: PodsByNode,
+    /// The finished pods still assigned to each node, made with `bound_nodes`.
+    pub(crate) finished_by_node: PodsByNode,
 }
 
 impl Cluster {
@@ -368,7 +370,7 @@ impl Cluster {
         if self.bound_nodes.len() == self.pods.len() {
             Cow::Borrowed(&self.bound_nodes)
         } else {
-            Cow::Owned(locate(&node_index(&self.nodes), &self.pods))
+            Cow::Owned(locate(&node_index(&self.nodes), &self.pods, PodState::Bound))
         }
     }
 
@@ -397,12 +399,29 @@ impl Cluster {
         }
     }
 
+    /// The finished (Succeeded or Failed) pods whose `spec.nodeName` names each node:
+    /// a drain and the taint eviction controller list them with the rest (kept since the
+    /// last [`Cluster::locate_pods`]; made afresh for a cluster made otherwise).
+    #[must_use]
+    pub fn finished_by_node(&self) -> Cow<'_, PodsByNode> {
+        if self.bound_nodes.len() == self.pods.len()
+            && self.finished_by_node.nodes() == self.nodes.len()
+        {
+            Cow::Borrowed(&self.finished_by_node)
+        } else {
+            let finished = locate(&node_index(&self.nodes), &self.pods, PodState::Terminated);
+            Cow::Owned(PodsByNode::new(&finished, self.nodes.len()))
+        }
+    }
+
     /// Looks up each bound pod's node by name, once for every engine that asks.
     pub fn locate_pods(&mut self) {
         let index = node_index(&self.nodes);
-        self.bound_nodes = locate(&index, &self.pods);
+        self.bound_nodes = locate(&index, &self.pods, PodState::Bound);
+        let finished = locate(&index, &self.pods, PodState::Terminated);
         self.node_slots = (self.nodes.len(), index.into_slots());
         self.pods_by_node = PodsByNode::new(&self.bound_nodes, self.nodes.len());
+        self.finished_by_node = PodsByNode::new(&finished, self.nodes.len());
     }
 }
 
@@ -410,11 +429,15 @@ fn node_index(nodes: &[Node]) -> NodeIndex<'_> {
     NodeIndex::new(nodes.iter().map(|node| node.metadata.name.as_str()))
 }
 
-fn locate(index: &NodeIndex<'_>, pods: &[PodEntry]) -> Vec<Option<usize>> {
+/// Per pod in `state`, the position of the node its `spec.nodeName` names.
+fn locate(index: &NodeIndex<'_>, pods: &[PodEntry], state: PodState) -> Vec<Option<usize>> {
     pods.iter()
-        .map(|entry| match entry.state {
-            PodState::Bound => index.get(&entry.pod.spec.node_name),
-            _ => None,
+        .map(|entry| {
+            if entry.state == state {
+                index.get(&entry.pod.spec.node_name)
+            } else {
+                None
+            }
         })
         .collect()
 }

@@ -140,6 +140,15 @@ enum Life {
     Elsewhere,
 }
 
+/// Who deletes a finished pod, for its event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Deleter {
+    /// A drain, through the eviction API.
+    EvictionApi,
+    /// The taint eviction controller.
+    TaintManager,
+}
+
 /// A NoExecute eviction waiting for its time (`TimedWorker`).
 #[derive(Clone, Copy, Debug)]
 struct Scheduled {
@@ -219,6 +228,8 @@ struct World<'c> {
     /// Per step, the node it names, found once.
     step_nodes: Vec<Option<usize>>,
     taint_queue: BTreeMap<usize, Scheduled>,
+    /// The input's finished pods by node.
+    finished_by_node: Cow<'c, PodsByNode>,
     /// The node lifecycle controller's zones, once a step changed a Ready condition.
     lifecycle: Option<NodeLifecycle>,
     /// Nodes whose Ready condition a step set: each monitor pass looks at them.
@@ -316,6 +327,7 @@ impl<'c> World<'c> {
             bound_since: Vec::new(),
             step_nodes: Vec::new(),
             taint_queue: BTreeMap::new(),
+            finished_by_node: cluster.finished_by_node(),
             lifecycle: None,
             ready_watched: BTreeSet::new(),
             monitor_planned: None,
@@ -408,7 +420,8 @@ impl<'c> World<'c> {
                     .taint_queue
                     .get(&pod)
                     .is_some_and(|scheduled| scheduled.fire == at);
-                if due && self.life.get(pod) == Some(&Life::Running) {
+                let life = self.life.get(pod);
+                if due && matches!(life, Some(Life::Running | Life::Elsewhere)) {
                     self.taint_queue.remove(&pod);
                     self.delete_by_taint(at, pod);
                 }
@@ -949,6 +962,10 @@ impl<'c> World<'c> {
                 self.process_pod(at, node, pod);
             }
         }
+        // Finished pods are still assigned to the node: the controller deletes them too.
+        for pod in self.finished_on(node) {
+            self.process_pod(at, node, pod);
+        }
     }
 
     /// The pods bound to `node`, in order (gone ones included: a removed node's are all
@@ -1044,6 +1061,10 @@ impl<'c> World<'c> {
 
     /// Deletes `pod` for its node's NoExecute taints.
     fn delete_by_taint(&mut self, at: Duration, pod: usize) {
+        if self.life.get(pod) == Some(&Life::Elsewhere) {
+            self.delete_finished(at, pod, "taint", Deleter::TaintManager);
+            return;
+        }
         self.delete_directly(
             at,
             pod,
@@ -1081,32 +1102,32 @@ impl<'c> World<'c> {
         self.pods.get(pod).map_or("", |entry| &entry.key)
     }
 
-    /// The input's finished pods (Succeeded or Failed) still on the node named `node`: the
-    /// drain lists every pod by `spec.nodeName`, and the other engines never count them.
-    fn finished_on(&self, node: &str) -> Vec<usize> {
-        self.pods
+    /// The input's finished pods (Succeeded or Failed) still assigned to `node`: the
+    /// drain and the taint eviction controller list every pod by `spec.nodeName`, and the
+    /// other engines never count them.
+    fn finished_on(&self, node: usize) -> Vec<usize> {
+        self.finished_by_node
+            .on(node)
             .iter()
-            .zip(&self.life)
-            .enumerate()
-            .filter(|(_, (entry, life))| {
-                **life == Life::Elsewhere
-                    && entry.state == PodState::Terminated
-                    && entry.pod.spec.node_name == node
-            })
-            .map(|(pod, _)| pod)
+            .copied()
+            .filter(|&pod| self.life.get(pod) == Some(&Life::Elsewhere))
             .collect()
     }
 
     /// A drain's eviction of a finished pod: no budget is asked (`canIgnorePDB`), the API
     /// server deletes it at once (`CheckGracefulDelete`: no grace for a finished pod), and
     /// no controller replaces it.
-    fn delete_finished(&mut self, at: Duration, pod: usize, cause: &'static str) {
+    fn delete_finished(&mut self, at: Duration, pod: usize, cause: &'static str, how: Deleter) {
         let Some(entry) = self.pods.get(pod) else {
             return;
         };
-        let name: Arc<str> = Arc::from(&*entry.key);
+        let name = Arc::clone(&entry.key);
         let node: Words = entry.pod.spec.node_name.clone().into();
-        let message = Words::Shared("evicting pod ", Arc::clone(&name));
+        let (reason, words) = match how {
+            Deleter::EvictionApi => ("Evicted", "evicting pod "),
+            Deleter::TaintManager => ("TaintManagerEviction", "Marking for deletion Pod "),
+        };
+        let message = Words::Shared(words, Arc::clone(&name));
         self.disruption.evictions.push(Eviction {
             pod: Words::shared(&name),
             node,
@@ -1117,13 +1138,7 @@ impl<'c> World<'c> {
             message: message.clone(),
         });
         let object = Words::Shared("Pod/", name);
-        self.event(
-            at,
-            EventKind::PodEvicted,
-            object.clone(),
-            "Evicted",
-            message,
-        );
+        self.event(at, EventKind::PodEvicted, object.clone(), reason, message);
         self.event(
             at,
             EventKind::PodDeleted,
@@ -1524,7 +1539,7 @@ impl<'c> World<'c> {
         // `GetPodsForDeletion` lists the node's pods from the API server: by key
         // (`namespace/name`), finished ones included.
         let mut listed = self.pods_on(node);
-        listed.extend(self.finished_on(&node_name));
+        listed.extend(self.finished_on(node));
         listed.sort_by(|&a, &b| self.key(a).cmp(self.key(b)));
         for pod in listed {
             // Gone pods stay listed on their node.
@@ -1585,7 +1600,9 @@ impl<'c> World<'c> {
         let terminating = matches!(life, Some(Life::Terminating { .. }));
         let result = self.budgets.evict(&entry.pod, terminating);
         match result {
-            Ok(()) if life == Some(&Life::Elsewhere) => self.delete_finished(at, pod, cause),
+            Ok(()) if life == Some(&Life::Elsewhere) => {
+                self.delete_finished(at, pod, cause, Deleter::EvictionApi);
+            }
             Ok(()) => {
                 if let Some(drain) = self.drains.get_mut(index) {
                     drain.waiting.insert(pod);
@@ -3248,6 +3265,21 @@ mod tests {
         };
         assert_eq!(low_node_utilization(Version::Legacy), Some(0));
         assert_eq!(low_node_utilization(Version::Current), Some(1));
+    }
+
+    /// The taint eviction controller lists every pod assigned to the node, finished ones
+    /// too: a finished pod that does not tolerate the taint is deleted at once.
+    #[test]
+    fn a_taint_deletes_the_finished_pods_on_its_node() {
+        let done = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: done, namespace: default}\nspec:\n  nodeName: node1\n  restartPolicy: Never\n  containers: [{name: c, image: c}]\nstatus: {phase: Succeeded}\n";
+        let steps = scenario("  - {at: 10s, taint: 'node1 k=v:NoExecute'}\n");
+        let outcome = play(&[NODE, done, &steps].concat());
+        assert_eq!(evicted(&outcome), [("default/done".into(), 10)]);
+        let marked = outcome.disruption.timeline.iter().any(|event| {
+            event.reason == "TaintManagerEviction"
+                && event.message.to_string() == "Marking for deletion Pod default/done"
+        });
+        assert!(marked, "{:?}", outcome.disruption.timeline);
     }
 
     /// An eviction already planned keeps its start (`processPodOnNode`): a second,

@@ -1,4 +1,5 @@
-//! The pods bound to each node, in input order, as one list cut into per-node runs.
+//! The pods of each node (bound ones, or finished ones), in input order, as one list cut
+//! into per-node runs.
 
 use alloc::vec::Vec;
 
