@@ -370,7 +370,11 @@ impl Cluster {
         if self.bound_nodes.len() == self.pods.len() {
             Cow::Borrowed(&self.bound_nodes)
         } else {
-            Cow::Owned(locate(&node_index(&self.nodes), &self.pods, PodState::Bound))
+            Cow::Owned(locate(
+                &node_index(&self.nodes),
+                &self.pods,
+                PodState::Bound,
+            ))
         }
     }
 

@@ -261,11 +261,6 @@ pub fn bound_positions(nodes: &[Node], pods: &[&PodEntry]) -> Vec<Option<usize>>
         .collect()
 }
 
-/// The pod's `namespace/name` (empty for an index out of range).
-fn key_of<'p>(pods: &'p [&PodEntry], index: usize) -> &'p str {
-    pods.get(index).map_or("", |entry| &entry.key)
-}
-
 /// [`run`] with the descheduler's flags.
 ///
 /// As `descheduler.go` does: the ready nodes (a node whose `Ready` condition is missing
@@ -440,7 +435,7 @@ impl<'a> Context<'a> {
         requested: bool,
         evict: &'a mut Evict<'a>,
     ) -> Self {
-        let mut on_node = alloc::vec![Vec::new(); nodes.len()];
+        let mut on_node: Vec<Vec<usize>> = alloc::vec![Vec::new(); nodes.len()];
         let mut listed = alloc::vec![Listed::default(); pods.len()];
         let mut requested =
             requested.then(|| low_node_utilization::Requested::new(pods.len(), nodes.len()));
@@ -468,8 +463,10 @@ impl<'a> Context<'a> {
         // `ListPodsOnANode` asks the API server, which reads etcd and returns the pods by
         // key (`namespace/name`, byte order); a stable sort costs one pass when the input
         // is already in that order, as `kubectl get -A` prints it.
+        // Keys are unique: an unstable sort gives the one order.
+        let key = |index: usize| pods.get(index).map_or("", |entry| &*entry.key);
         for list in &mut on_node {
-            list.sort_by(|&a, &b| key_of(pods, a).cmp(key_of(pods, b)));
+            list.sort_unstable_by(|&a, &b| key(a).cmp(key(b)));
         }
         Self {
             pods,
