@@ -461,9 +461,8 @@ impl<'a> Context<'a> {
             }
         }
         // `ListPodsOnANode` asks the API server, which reads etcd and returns the pods by
-        // key (`namespace/name`, byte order); a stable sort costs one pass when the input
-        // is already in that order, as `kubectl get -A` prints it.
-        // Keys are unique: an unstable sort gives the one order.
+        // key (`namespace/name`, byte order). Keys are unique: an unstable sort gives the
+        // one order.
         let key = |index: usize| pods.get(index).map_or("", |entry| &*entry.key);
         for list in &mut on_node {
             list.sort_unstable_by(|&a, &b| key(a).cmp(key(b)));

@@ -3277,7 +3277,7 @@ mod tests {
         assert_eq!(evicted(&outcome), [("default/done".into(), 10)]);
         let marked = outcome.disruption.timeline.iter().any(|event| {
             event.reason == "TaintManagerEviction"
-                && event.message.to_string() == "Marking for deletion Pod default/done"
+                && event.message == "Marking for deletion Pod default/done"
         });
         assert!(marked, "{:?}", outcome.disruption.timeline);
     }
