@@ -33,7 +33,7 @@ use crate::diagnostic::Diagnostic;
 use crate::duration::Duration;
 use crate::input::Span;
 use crate::machine;
-use crate::model::{LifecycleHook, Node, NodeCondition, NodeSpec, NodeStatus, Taint};
+use crate::model::{LifecycleHook, Node, NodeCondition, NodeSpec, NodeStatus, Taint, WorkloadKind};
 use crate::report::disruption::{
     DeschedulerRun, Disruption, Event, EventKind, Eviction, MachineStatus,
 };
@@ -1097,6 +1097,28 @@ impl<'c> World<'c> {
         self.terminate(at, pod, cause, reason, message, grace);
     }
 
+    /// Whether the DaemonSet that controls `pod` (if one does) is there for kubectl's
+    /// lookup: when the input lists no DaemonSet at all, kubefit takes them all as there.
+    fn daemon_set_found(&self, pod: &crate::model::Pod) -> bool {
+        let Some(owner) = pod
+            .metadata
+            .controller()
+            .filter(|owner| owner.kind == "DaemonSet")
+        else {
+            return true;
+        };
+        let mut daemon_sets = self
+            .cluster
+            .workloads
+            .iter()
+            .filter(|(kind, _)| *kind == WorkloadKind::DaemonSet)
+            .peekable();
+        daemon_sets.peek().is_none()
+            || daemon_sets.any(|(_, set)| {
+                set.metadata.name == owner.name && set.metadata.namespace == pod.metadata.namespace
+            })
+    }
+
     /// The pod's `namespace/name` (empty for an index out of range).
     fn key(&self, pod: usize) -> &str {
         self.pods.get(pod).map_or("", |entry| &entry.key)
@@ -1533,8 +1555,8 @@ impl<'c> World<'c> {
             .get(node)
             .map(|target| target.name().to_string())
             .unwrap_or_default();
-        let mut refusals: Vec<(&'static str, String)> = Vec::new();
-        let mut warnings: Vec<(&'static str, String)> = Vec::new();
+        let mut refusals: Vec<(Cow<'static, str>, String)> = Vec::new();
+        let mut warnings: Vec<(Cow<'static, str>, String)> = Vec::new();
         let mut evict: Vec<usize> = Vec::new();
         // `GetPodsForDeletion` lists the node's pods from the API server: by key
         // (`namespace/name`), finished ones included.
@@ -1549,17 +1571,29 @@ impl<'c> World<'c> {
             let Some(entry) = self.pods.get(pod) else {
                 continue;
             };
-            match drain::decide(&entry.pod, &drain.flags) {
+            let found = self.daemon_set_found(&entry.pod);
+            match drain::decide(&entry.pod, &drain.flags, found) {
                 Decision::Evict => evict.push(pod),
                 Decision::EvictWithWarning(warning) => {
-                    warnings.push((warning, String::from(&*entry.key)));
+                    warnings.push((warning.into(), String::from(&*entry.key)));
                     evict.push(pod);
                 }
                 Decision::LeaveWithWarning(warning) => {
-                    warnings.push((warning, String::from(&*entry.key)))
+                    warnings.push((warning.into(), String::from(&*entry.key)))
                 }
                 Decision::Skip => {}
-                Decision::Refuse(reason) => refusals.push((reason, String::from(&*entry.key))),
+                Decision::Refuse(reason) => {
+                    refusals.push((reason.into(), String::from(&*entry.key)));
+                }
+                Decision::DaemonSetNotFound => {
+                    let owner = entry
+                        .pod
+                        .metadata
+                        .controller()
+                        .map_or("", |owner| &owner.name);
+                    let error = alloc::format!("daemonsets.apps \"{owner}\" not found");
+                    refusals.push((error.into(), String::from(&*entry.key)));
+                }
             }
         }
         if !refusals.is_empty() {
@@ -3280,6 +3314,33 @@ mod tests {
                 && event.message == "Marking for deletion Pod default/done"
         });
         assert!(marked, "{:?}", outcome.disruption.timeline);
+    }
+
+    /// kubectl looks a DaemonSet pod's owner up: when the input lists DaemonSets but not
+    /// the pod's, the pod is an orphan that only `--force` deletes.
+    #[test]
+    fn a_drain_refuses_a_daemon_pod_whose_daemon_set_is_gone() {
+        let daemon = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: agent-x, namespace: kube-system, ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: d1, controller: true}]}\nspec:\n  nodeName: node1\n  containers: [{name: c, image: c}]\nstatus: {phase: Running}\n";
+        let other = "---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: other, namespace: kube-system}\nspec:\n  selector: {matchLabels: {app: other}}\n  template:\n    metadata: {labels: {app: other}}\n    spec: {containers: [{name: c, image: c}]}\n";
+        let drain = |flags: &str| {
+            let steps = scenario(&alloc::format!(
+                "  - {{at: 0s, drain: {{node: node1{flags}}}}}\n"
+            ));
+            play(&[NODE, daemon, other, &steps].concat())
+        };
+        let refused = drain(", ignoreDaemonSets: true");
+        let failed = refused.disruption.timeline.iter().any(|event| {
+            event
+                .message
+                .to_string()
+                .contains("cannot delete daemonsets.apps \"agent\" not found: kube-system/agent-x")
+        });
+        assert!(failed, "{:?}", refused.disruption.timeline);
+        let forced = drain(", ignoreDaemonSets: true, force: true");
+        assert_eq!(evicted(&forced), [("kube-system/agent-x".into(), 0)]);
+        // Without DaemonSets in the input, the pod's is taken as there.
+        let steps = scenario("  - {at: 0s, drain: {node: node1, ignoreDaemonSets: true}}\n");
+        assert!(evicted(&play(&[NODE, daemon, &steps].concat())).is_empty());
     }
 
     /// An eviction already planned keeps its start (`processPodOnNode`): a second,

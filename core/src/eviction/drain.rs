@@ -6,7 +6,12 @@
 //! timeout; the errors of one node are joined). Example: with the defaults, a node that
 //! runs a DaemonSet pod is not drained at all:
 //! `cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): default/ds-x`.
+//!
+//! kubectl looks the pod's DaemonSet up: one that is gone makes the pod an orphan, which
+//! only `--force` deletes. kubefit counts a DaemonSet as gone only when the input lists
+//! DaemonSets and not that one (a dump of nodes and pods alone says nothing of them).
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -62,14 +67,28 @@ pub enum Decision {
     Skip,
     /// Refuse to drain the node because of it.
     Refuse(&'static str),
+    /// Refuse to drain the node: the pod's DaemonSet is not found (no `--force`).
+    DaemonSetNotFound,
 }
 
-/// The filters' verdict on a pod.
+/// The filters' verdict on a pod (`daemon_set_found`: its DaemonSet, if it has one,
+/// exists).
 #[must_use]
-pub fn decide(pod: &Pod, flags: &Flags) -> Decision {
+pub fn decide(pod: &Pod, flags: &Flags, daemon_set_found: bool) -> Decision {
     let finished = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
     let controller = pod.metadata.controller();
     if controller.is_some_and(|owner| owner.kind == "DaemonSet") && !finished {
+        // An orphan is deleted under `--force`; the warning is lost to the next filter.
+        if !daemon_set_found && !flags.force {
+            return Decision::DaemonSetNotFound;
+        }
+        if !daemon_set_found {
+            return if pod.metadata.annotations.contains_key(MIRROR_ANNOTATION) {
+                Decision::Skip
+            } else {
+                Decision::Evict
+            };
+        }
         return if flags.ignore_daemon_sets {
             Decision::LeaveWithWarning("ignoring DaemonSet-managed Pods")
         } else {
@@ -107,8 +126,8 @@ pub fn decide(pod: &Pod, flags: &Flags) -> Decision {
 /// Groups messages with the pods they name, in first-seen order:
 /// `message: ns/a, ns/b`; a message that does not start with `cannot delete` gets it.
 #[must_use]
-pub fn grouped(items: &[(&'static str, String)], prefix: bool) -> Vec<String> {
-    let mut groups: Vec<(&'static str, Vec<&str>)> = Vec::new();
+pub fn grouped(items: &[(Cow<'static, str>, String)], prefix: bool) -> Vec<String> {
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
     for (message, pod) in items {
         match groups.iter_mut().find(|(seen, _)| seen == message) {
             Some((_, pods)) => pods.push(pod),
@@ -160,9 +179,12 @@ mod tests {
     #[test]
     fn filters_follow_kubectl() {
         let defaults = Flags::default();
-        assert_eq!(decide(&pod(Some("ReplicaSet")), &defaults), Decision::Evict);
         assert_eq!(
-            decide(&pod(Some("DaemonSet")), &defaults),
+            decide(&pod(Some("ReplicaSet")), &defaults, true),
+            Decision::Evict
+        );
+        assert_eq!(
+            decide(&pod(Some("DaemonSet")), &defaults, true),
             Decision::Refuse("DaemonSet-managed Pods (use --ignore-daemonsets to ignore)")
         );
         let ignore = Flags {
@@ -170,7 +192,7 @@ mod tests {
             ..Flags::default()
         };
         assert_eq!(
-            decide(&pod(Some("DaemonSet")), &ignore),
+            decide(&pod(Some("DaemonSet")), &ignore, true),
             Decision::LeaveWithWarning("ignoring DaemonSet-managed Pods")
         );
         let mut mirror = pod(None);
@@ -178,9 +200,9 @@ mod tests {
             .metadata
             .annotations
             .insert(MIRROR_ANNOTATION.into(), "x".into());
-        assert_eq!(decide(&mirror, &defaults), Decision::Skip);
+        assert_eq!(decide(&mirror, &defaults, true), Decision::Skip);
         assert_eq!(
-            decide(&pod(None), &defaults),
+            decide(&pod(None), &defaults, true),
             Decision::Refuse(
                 "cannot delete Pods that declare no controller (use --force to override)"
             )
@@ -192,32 +214,40 @@ mod tests {
             ..Volume::default()
         });
         assert_eq!(
-            decide(&local, &defaults),
+            decide(&local, &defaults, true),
             Decision::Refuse("Pods with local storage (use --delete-emptydir-data to override)")
         );
         // Allowed, and the warning is lost to the next filter, as upstream.
         assert_eq!(
-            decide(&local, &Flags::machine_controller()),
+            decide(&local, &Flags::machine_controller(), true),
             Decision::Evict
         );
         let mut finished = pod(None);
         finished.status.phase = "Succeeded".into();
-        assert_eq!(decide(&finished, &defaults), Decision::Evict);
+        assert_eq!(decide(&finished, &defaults, true), Decision::Evict);
+        // `daemonSetFilter` on an orphan: an error without `--force`, else deleted.
+        let orphan = pod(Some("DaemonSet"));
+        assert_eq!(decide(&orphan, &ignore, false), Decision::DaemonSetNotFound);
+        let force = Flags {
+            force: true,
+            ..Flags::default()
+        };
+        assert_eq!(decide(&orphan, &force, false), Decision::Evict);
     }
 
     #[test]
     fn errors_read_as_kubectl_prints_them() {
         let items = [
             (
-                "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)",
+                "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)".into(),
                 "default/ds-a".into(),
             ),
             (
-                "cannot delete Pods that declare no controller (use --force to override)",
+                "cannot delete Pods that declare no controller (use --force to override)".into(),
                 "default/bare".into(),
             ),
             (
-                "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)",
+                "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)".into(),
                 "default/ds-b".into(),
             ),
         ];
