@@ -779,6 +779,17 @@ mod tests {
         policy
     }
 
+    /// RemoveDuplicates alone, every eviction allowed.
+    fn duplicates_removed(nodes: &[Node], owned: &[crate::cluster::PodEntry]) -> Descheduling {
+        let pods: Vec<&crate::cluster::PodEntry> = owned.iter().collect();
+        run(
+            &policy(&[remove_duplicates::NAME]),
+            nodes,
+            &pods,
+            &mut |_, _| Ok(()),
+        )
+    }
+
     #[test]
     fn one_ready_node_stops_the_run() {
         let mut down = build_node("n2", 1000, 1000, 10);
@@ -890,13 +901,7 @@ mod tests {
             in_namespace("a", "team"),
             in_namespace("x", "team-a"),
         ]);
-        let pods: Vec<&crate::cluster::PodEntry> = owned.iter().collect();
-        let outcome = run(
-            &policy(&[remove_duplicates::NAME]),
-            &nodes,
-            &pods,
-            &mut |_, _| Ok(()),
-        );
+        let outcome = duplicates_removed(&nodes, &owned);
         let evicted: Vec<&str> = outcome.evictions.iter().map(|e| e.pod.as_str()).collect();
         assert_eq!(evicted, ["team/a", "team/b", "team/x"]);
     }
@@ -951,13 +956,7 @@ mod tests {
             replica_set_owner(build_pod("a", 400, 0, "n1")),
             replica_set_owner(build_pod("b", 400, 0, "n1")),
         ]);
-        let pods: Vec<&crate::cluster::PodEntry> = owned.iter().collect();
-        let outcome = run(
-            &policy(&[remove_duplicates::NAME]),
-            &nodes,
-            &pods,
-            &mut |_, _| Ok(()),
-        );
+        let outcome = duplicates_removed(&nodes, &owned);
         let json = serde_json::to_value(&outcome).unwrap_or_default();
         assert!(json.get("evicted").is_none());
         assert_eq!(json["readyNodes"], serde_json::json!(["n1", "n2"]));

@@ -753,11 +753,7 @@ impl<'c> World<'c> {
                     self.monitor_planned = Some(at);
                     self.agenda_push(at, Happening::NodeMonitor);
                 }
-                match status {
-                    "False" => Some(NOT_READY),
-                    "Unknown" => Some(UNREACHABLE),
-                    _ => None,
-                }
+                ready_taints(Some(status)).map(|(wanted, _)| wanted)
             }
             _ => pressure_taint(condition).filter(|_| status == "True"),
         };
@@ -800,34 +796,16 @@ impl<'c> World<'c> {
                     .iter()
                     .any(|taint| taint.key == key && taint.effect == "NoExecute")
             };
-            let (wanted, opposite) = match Ready::of(target.condition("Ready")) {
-                Ready::False => (NOT_READY, UNREACHABLE),
-                Ready::Unknown => (UNREACHABLE, NOT_READY),
-                Ready::True => {
-                    let mut changed = self.remove_taint(at, node, UNREACHABLE, "NoExecute");
-                    changed |= self.remove_taint(at, node, NOT_READY, "NoExecute");
-                    if changed {
-                        self.taints_changed(at, node);
-                    }
-                    if let Some(lifecycle) = self.lifecycle.as_mut() {
-                        lifecycle.mark_reachable(node);
-                    }
-                    continue;
+            let Some((wanted, opposite)) = ready_taints(target.condition("Ready")) else {
+                self.lift_ready_taints(at, node);
+                if let Some(lifecycle) = self.lifecycle.as_mut() {
+                    lifecycle.mark_reachable(node);
                 }
+                continue;
             };
             if has(opposite) {
                 // Swapped at once, in one node update (`SwapNodeControllerTaint`).
-                let mut changed = self.remove_taint(at, node, opposite, "NoExecute");
-                changed |= self.put_taint(
-                    at,
-                    node,
-                    plain_taint(wanted, "NoExecute"),
-                    "NodeLifecycleController",
-                    "tainted",
-                );
-                if changed {
-                    self.taints_changed(at, node);
-                }
+                self.swap_ready_taint(at, node, wanted, opposite);
             } else if let Some(lifecycle) = self.lifecycle.as_mut() {
                 if lifecycle.mark_for_tainting(node, has(wanted)) {
                     queued.push(node);
@@ -879,12 +857,33 @@ impl<'c> World<'c> {
         self.event(at, EventKind::NodeLifecycle, object, reason, message);
         if entering {
             for node in 0..self.nodes.len() {
-                let mut changed = self.remove_taint(at, node, UNREACHABLE, "NoExecute");
-                changed |= self.remove_taint(at, node, NOT_READY, "NoExecute");
-                if changed {
-                    self.taints_changed(at, node);
-                }
+                self.lift_ready_taints(at, node);
             }
+        }
+    }
+
+    /// `markNodeAsReachable`: the `unreachable` and `not-ready` NoExecute taints go.
+    fn lift_ready_taints(&mut self, at: Duration, node: usize) {
+        let mut changed = self.remove_taint(at, node, UNREACHABLE, "NoExecute");
+        changed |= self.remove_taint(at, node, NOT_READY, "NoExecute");
+        if changed {
+            self.taints_changed(at, node);
+        }
+    }
+
+    /// `SwapNodeControllerTaint`: the NoExecute taint for the Ready condition in, the
+    /// other out, in one node update.
+    fn swap_ready_taint(&mut self, at: Duration, node: usize, wanted: &str, opposite: &str) {
+        let mut changed = self.remove_taint(at, node, opposite, "NoExecute");
+        changed |= self.put_taint(
+            at,
+            node,
+            plain_taint(wanted, "NoExecute"),
+            "NodeLifecycleController",
+            "tainted",
+        );
+        if changed {
+            self.taints_changed(at, node);
         }
     }
 
@@ -898,21 +897,9 @@ impl<'c> World<'c> {
             let Some(target) = self.nodes.get(node).filter(|target| !target.gone) else {
                 continue;
             };
-            let (wanted, opposite) = match Ready::of(target.condition("Ready")) {
-                Ready::False => (NOT_READY, UNREACHABLE),
-                Ready::Unknown => (UNREACHABLE, NOT_READY),
-                Ready::True => continue,
-            };
-            let mut changed = self.remove_taint(at, node, opposite, "NoExecute");
-            changed |= self.put_taint(
-                at,
-                node,
-                plain_taint(wanted, "NoExecute"),
-                "NodeLifecycleController",
-                "tainted",
-            );
-            if changed {
-                self.taints_changed(at, node);
+            // Ready again: nothing to taint.
+            if let Some((wanted, opposite)) = ready_taints(target.condition("Ready")) {
+                self.swap_ready_taint(at, node, wanted, opposite);
             }
         }
         if let Some(next) = next {
@@ -2410,6 +2397,16 @@ impl<'c> World<'c> {
 const UNSCHEDULABLE_TAINT: &str = "node.kubernetes.io/unschedulable";
 const NOT_READY: &str = crate::admission::default_toleration_seconds::NOT_READY;
 const UNREACHABLE: &str = crate::admission::default_toleration_seconds::UNREACHABLE;
+
+/// The NoExecute taint a Ready condition's status calls for, and the one it replaces
+/// (`None` for a ready node).
+fn ready_taints(status: Option<&str>) -> Option<(&'static str, &'static str)> {
+    match Ready::of(status) {
+        Ready::False => Some((NOT_READY, UNREACHABLE)),
+        Ready::Unknown => Some((UNREACHABLE, NOT_READY)),
+        Ready::True => None,
+    }
+}
 
 /// A zone for people: `region/zone`, one of them, or `(none)` for nodes without either
 /// label.
