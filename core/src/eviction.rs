@@ -233,11 +233,12 @@ struct World<'c> {
     /// The node lifecycle controller's zones, once a step changed a Ready condition.
     lifecycle: Option<NodeLifecycle>,
     /// Nodes whose Ready condition a step set: each monitor pass looks at them.
-    ready_watched: BTreeSet<usize>,
+    ready_watched: Vec<usize>,
     /// A monitor pass is planned for this moment.
     monitor_planned: Option<Duration>,
-    /// Tainting passes planned.
-    tainting_planned: BTreeSet<Duration>,
+    /// The earliest tainting pass planned (a later one planned before still runs, and
+    /// finds nothing or what is due then).
+    tainting_planned: Option<Duration>,
     /// What is due when, in the order it was planned.
     agenda: BTreeMap<Duration, VecDeque<Happening>>,
     budgets: Budgets<'c>,
@@ -329,9 +330,9 @@ impl<'c> World<'c> {
             taint_queue: BTreeMap::new(),
             finished_by_node: cluster.finished_by_node(),
             lifecycle: None,
-            ready_watched: BTreeSet::new(),
+            ready_watched: Vec::new(),
             monitor_planned: None,
-            tainting_planned: BTreeSet::new(),
+            tainting_planned: None,
             agenda: BTreeMap::new(),
             machines,
             drains: Vec::new(),
@@ -430,7 +431,9 @@ impl<'c> World<'c> {
             Happening::MachineReconcile(machine) => self.reconcile_machine(at, machine),
             Happening::NodeMonitor => self.monitor_nodes(at),
             Happening::TaintingPass => {
-                self.tainting_planned.remove(&at);
+                if self.tainting_planned == Some(at) {
+                    self.tainting_planned = None;
+                }
                 self.tainting_pass(at);
             }
         }
@@ -748,7 +751,9 @@ impl<'c> World<'c> {
         self.changed = true;
         let key = match condition {
             "Ready" => {
-                self.ready_watched.insert(node);
+                if !self.ready_watched.contains(&node) {
+                    self.ready_watched.push(node);
+                }
                 if self.monitor_planned != Some(at) {
                     self.monitor_planned = Some(at);
                     self.agenda_push(at, Happening::NodeMonitor);
@@ -786,7 +791,10 @@ impl<'c> World<'c> {
     fn monitor_nodes(&mut self, at: Duration) {
         self.monitor_planned = None;
         let mut queued = Vec::new();
-        for node in self.ready_watched.clone() {
+        for index in 0..self.ready_watched.len() {
+            let Some(&node) = self.ready_watched.get(index) else {
+                continue;
+            };
             let Some(target) = self.nodes.get(node).filter(|target| !target.gone) else {
                 continue;
             };
@@ -903,7 +911,8 @@ impl<'c> World<'c> {
             }
         }
         if let Some(next) = next {
-            if self.tainting_planned.insert(next) {
+            if self.tainting_planned.is_none_or(|planned| next < planned) {
+                self.tainting_planned = Some(next);
                 self.agenda_push(next, Happening::TaintingPass);
             }
         }
@@ -1549,7 +1558,7 @@ impl<'c> World<'c> {
         // (`namespace/name`), finished ones included.
         let mut listed = self.pods_on(node);
         listed.extend(self.finished_on(node));
-        listed.sort_by(|&a, &b| self.key(a).cmp(self.key(b)));
+        crate::cluster::in_list_order(&mut listed, &|pod| self.key(pod));
         for pod in listed {
             // Gone pods stay listed on their node.
             if self.life.get(pod) == Some(&Life::Gone) {

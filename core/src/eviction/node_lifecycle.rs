@@ -29,7 +29,6 @@
 //! kubefit runs one pass when steps change Ready conditions, at that moment, and taints a
 //! queued node exactly when its zone's next token comes.
 
-use alloc::collections::{BTreeSet, VecDeque};
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -173,29 +172,7 @@ struct Zone {
     state: Option<ZoneState>,
     limiter: Limiter,
     /// Nodes waiting for their taint, in the order they came.
-    queue: VecDeque<usize>,
-    /// The nodes queued or tainted since they were last ready (`UniqueQueue`'s set): a
-    /// node is queued once.
-    seen: BTreeSet<usize>,
-}
-
-impl Zone {
-    /// `UniqueQueue.Add`: true if the node was not queued or tainted since it was last
-    /// ready.
-    fn add(&mut self, node: usize) -> bool {
-        let new = self.seen.insert(node);
-        if new {
-            self.queue.push_back(node);
-        }
-        new
-    }
-
-    /// `UniqueQueue.Remove`: out of the queue, and free to come again.
-    fn remove(&mut self, node: usize) {
-        if self.seen.remove(&node) {
-            self.queue.retain(|&queued| queued != node);
-        }
-    }
+    queue: Vec<usize>,
 }
 
 /// The controller's zones.
@@ -206,6 +183,9 @@ pub struct NodeLifecycle {
     zone_of: Vec<usize>,
     /// Per node, whether the zone counts leave it out.
     excluded: Vec<bool>,
+    /// Per node, whether it was queued or tainted since it was last ready
+    /// (`UniqueQueue`'s set): a node is queued once.
+    seen: Vec<bool>,
 }
 
 impl NodeLifecycle {
@@ -224,8 +204,7 @@ impl NodeLifecycle {
                         key,
                         state: None,
                         limiter: Limiter::every(NORMAL_INTERVAL),
-                        queue: VecDeque::new(),
-                        seen: BTreeSet::new(),
+                        queue: Vec::new(),
                     });
                     zones.len() - 1
                 }
@@ -240,6 +219,7 @@ impl NodeLifecycle {
             zones,
             zone_of,
             excluded,
+            seen: alloc::vec![false; nodes.len()],
         };
         let readiness: Vec<Option<Ready>> = nodes
             .iter()
@@ -275,12 +255,23 @@ impl NodeLifecycle {
     /// the order of waiting nodes follows its workers; kubefit keeps them in the order
     /// they came.
     pub fn mark_for_tainting(&mut self, node: usize, tainted: bool) -> bool {
-        self.zone_mut(node).is_some_and(|zone| {
-            if !tainted && !zone.queue.contains(&node) {
-                zone.remove(node);
-            }
-            zone.add(node)
-        })
+        let Some(zone) = self
+            .zone_of
+            .get(node)
+            .and_then(|&zone| self.zones.get_mut(zone))
+        else {
+            return false;
+        };
+        let Some(seen) = self.seen.get_mut(node) else {
+            return false;
+        };
+        // `Remove` then `Add`: a node that lost its taint comes again.
+        if *seen && (tainted || zone.queue.contains(&node)) {
+            return false;
+        }
+        *seen = true;
+        zone.queue.push(node);
+        true
     }
 
     /// When a queued node's zone gives its next token: `None` if the node is not in the
@@ -297,10 +288,18 @@ impl NodeLifecycle {
         })
     }
 
-    /// `markNodeAsReachable`'s queue side: the node leaves its zone's queue.
+    /// `markNodeAsReachable`'s queue side (`UniqueQueue.Remove`): the node leaves its
+    /// zone's queue and may come again.
     pub fn mark_reachable(&mut self, node: usize) {
-        if let Some(zone) = self.zone_mut(node) {
-            zone.remove(node);
+        if let Some(seen) = self.seen.get_mut(node) {
+            *seen = false;
+        }
+        if let Some(zone) = self
+            .zone_of
+            .get(node)
+            .and_then(|&zone| self.zones.get_mut(zone))
+        {
+            zone.queue.retain(|&queued| queued != node);
         }
     }
 
@@ -329,9 +328,9 @@ impl NodeLifecycle {
             return changes;
         }
         if all_are_full {
+            self.seen.fill(false);
             for zone in self.zones.iter_mut() {
                 zone.queue.clear();
-                zone.seen.clear();
                 if zone.state.is_some() {
                     zone.limiter.swap(at, None);
                     zone.state = Some(ZoneState::FullDisruption);
@@ -373,17 +372,10 @@ impl NodeLifecycle {
                     }
                     break;
                 }
-                if let Some(node) = zone.queue.pop_front() {
-                    due.push(node);
-                }
+                due.push(zone.queue.remove(0));
             }
         }
         (due, next)
-    }
-
-    fn zone_mut(&mut self, node: usize) -> Option<&mut Zone> {
-        let zone = *self.zone_of.get(node)?;
-        self.zones.get_mut(zone)
     }
 
     /// Per zone, `ComputeZoneState` over its counted nodes and how many it has (`None`:
