@@ -866,6 +866,14 @@ impl<'c> World<'c> {
         if entering {
             for node in 0..self.nodes.len() {
                 self.lift_ready_taints(at, node);
+                // Upstream's passes look at every node: one down since before the timeline
+                // is queued again once tainting resumes.
+                let down = self.nodes.get(node).is_some_and(|target| {
+                    !target.gone && ready_taints(target.condition("Ready")).is_some()
+                });
+                if down && !self.ready_watched.contains(&node) {
+                    self.ready_watched.push(node);
+                }
             }
         }
     }
@@ -3159,6 +3167,47 @@ mod tests {
                 "MasterDisruptionEnded@120",
                 "ZoneStateChanged@120",
                 "TaintRateLimited@120",
+            ]
+        );
+    }
+
+    /// A node down since before the timeline loses its taint in master disruption mode
+    /// and is tainted again once a node is back and the zone's limiter has a token.
+    #[test]
+    fn a_node_down_before_the_timeline_is_tainted_again_after_master_disruption() {
+        let down = "---\nkind: Node\napiVersion: v1\nmetadata: {name: n1}\nspec: {taints: [{key: node.kubernetes.io/unreachable, effect: NoExecute}]}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}, conditions: [{type: Ready, status: Unknown}]}\n";
+        let up = "---\nkind: Node\napiVersion: v1\nmetadata: {name: n0}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}, conditions: [{type: Ready, status: 'True'}]}\n";
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: n0, type: Ready, status: Unknown}}\n  - {at: 1m, nodeCondition: {node: n0, type: Ready, status: 'True'}}\n",
+        );
+        let outcome = play(&[up, down, &steps].concat());
+        let n1: Vec<(String, i64)> = outcome
+            .disruption
+            .timeline
+            .iter()
+            .filter(|event| event.object == "Node/n1")
+            .map(|event| {
+                (
+                    event.message.to_string(),
+                    event.at.0 / crate::duration::SECOND,
+                )
+            })
+            .collect();
+        assert_eq!(
+            n1,
+            [
+                (
+                    "node/n1 untainted node.kubernetes.io/unreachable:NoExecute".into(),
+                    0
+                ),
+                (
+                    "node/n1 waits for its NoExecute taint: zone (none) taints one node at a time, the next at 70s".into(),
+                    60
+                ),
+                (
+                    "node/n1 tainted with node.kubernetes.io/unreachable:NoExecute".into(),
+                    70
+                ),
             ]
         );
     }
