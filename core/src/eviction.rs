@@ -959,16 +959,14 @@ impl<'c> World<'c> {
 
     /// `handleNodeUpdate`: every running pod on the node is looked at again.
     fn taints_changed(&mut self, at: Duration, node: usize) {
-        let pods = self.pods_on(node);
+        let mut pods = self.pods_on(node);
+        // Finished pods are still assigned to the node: the controller deletes them too.
+        pods.extend(self.finished_on(node));
         self.prefetch(&pods);
         for pod in pods {
-            if self.life.get(pod) == Some(&Life::Running) {
+            if matches!(self.life.get(pod), Some(Life::Running | Life::Elsewhere)) {
                 self.process_pod(at, node, pod);
             }
-        }
-        // Finished pods are still assigned to the node: the controller deletes them too.
-        for pod in self.finished_on(node) {
-            self.process_pod(at, node, pod);
         }
     }
 
