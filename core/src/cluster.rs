@@ -430,12 +430,13 @@ impl Cluster {
 }
 
 /// Puts a node's pods (indexes) in the order the API server lists them: by key,
-/// `namespace/name`, byte by byte, as etcd returns them. `key` gives each pod's key.
+/// `namespace/name`, byte by byte, as etcd returns them. `key` gives each pod's key, or
+/// anything that orders as the key does.
 ///
 /// An insertion sort by hand: the lists are one node's pods (tens, a few hundred at most),
 /// often in order already (one pass then), and the standard library's sort would add 4 KB
 /// of brotli to the playground.
-pub fn in_list_order<'k>(pods: &mut [usize], key: &dyn Fn(usize) -> &'k str) {
+pub fn in_list_order<K: Ord>(pods: &mut [usize], key: impl Fn(usize) -> K) {
     for end in 1..pods.len() {
         let mut at = end;
         while let (Some(&before), Some(&here)) = (pods.get(at.wrapping_sub(1)), pods.get(at)) {
@@ -649,7 +650,7 @@ mod tests {
         let keys = ["team/b", "team-a/x", "team/a", "kube-system/z", "team/a-1"];
         let mut pods: Vec<usize> = (0..keys.len()).collect();
         let key = |pod: usize| keys.get(pod).copied().unwrap_or_default();
-        in_list_order(&mut pods, &key);
+        in_list_order(&mut pods, key);
         let ordered: Vec<&str> = pods.iter().map(|&pod| key(pod)).collect();
         assert_eq!(
             ordered,

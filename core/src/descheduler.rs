@@ -261,6 +261,20 @@ pub fn bound_positions(nodes: &[Node], pods: &[&PodEntry]) -> Vec<Option<usize>>
         .collect()
 }
 
+/// A key's first 16 bytes as a big-endian number, zero-padded: ordered as the keys are
+/// when they differ there (a key has no NUL byte).
+fn prefix(key: &str) -> u128 {
+    // Byte by byte for a short key: a copy of its length would call `memmove` in wasm.
+    match key.as_bytes().first_chunk::<16>() {
+        Some(first) => u128::from_be_bytes(*first),
+        None => key
+            .bytes()
+            .chain(core::iter::repeat(0))
+            .take(16)
+            .fold(0, |number, byte| (number << 8) | u128::from(byte)),
+    }
+}
+
 /// [`run`] with the descheduler's flags.
 ///
 /// As `descheduler.go` does: the ready nodes (a node whose `Ready` condition is missing
@@ -436,9 +450,10 @@ impl<'a> Context<'a> {
         evict: &'a mut Evict<'a>,
     ) -> Self {
         let mut on_node: Vec<Vec<usize>> = alloc::vec![Vec::new(); nodes.len()];
-        // Each listed pod's key, read while its facts are at hand: sorting through the
-        // entries cost a twentieth of a 5 000-node run.
-        let mut keys: Vec<&'a str> = alloc::vec![""; pods.len()];
+        // Each listed pod's key, with its first 16 bytes as a number (most comparisons end
+        // there), read while its facts are at hand: sorting through the entries cost a
+        // tenth of a 5 000-node run in wasm.
+        let mut keys: Vec<(u128, &'a str)> = alloc::vec![(0, ""); pods.len()];
         let mut listed = alloc::vec![Listed::default(); pods.len()];
         let mut requested =
             requested.then(|| low_node_utilization::Requested::new(pods.len(), nodes.len()));
@@ -452,7 +467,7 @@ impl<'a> Context<'a> {
                 list.push(index);
             }
             if let Some(key) = keys.get_mut(index) {
-                *key = &entry.key;
+                *key = (prefix(&entry.key), &entry.key);
             }
             if let Some(slot) = listed.get_mut(index) {
                 *slot = Listed {
@@ -469,7 +484,7 @@ impl<'a> Context<'a> {
         // `ListPodsOnANode` asks the API server.
         let key = |index: usize| keys.get(index).copied().unwrap_or_default();
         for list in &mut on_node {
-            crate::cluster::in_list_order(list, &key);
+            crate::cluster::in_list_order(list, key);
         }
         Self {
             pods,

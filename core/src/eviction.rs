@@ -1564,7 +1564,7 @@ impl<'c> World<'c> {
         // (`namespace/name`), finished ones included.
         let mut listed = self.pods_on(node);
         listed.extend(self.finished_on(node));
-        crate::cluster::in_list_order(&mut listed, &|pod| self.key(pod));
+        crate::cluster::in_list_order(&mut listed, |pod| self.key(pod));
         for pod in listed {
             // Gone pods stay listed on their node.
             if self.life.get(pod) == Some(&Life::Gone) {
