@@ -51,15 +51,12 @@ pub fn verdict(node_taints: &[Taint], tolerations: &[Toleration]) -> Verdict {
             shortest = Some(shortest.map_or(seconds, |current| current.min(seconds)));
         }
     }
-    match shortest {
-        None => Verdict::Never,
-        Some(seconds) if seconds <= 0 => Verdict::After(Duration(0)),
-        // `time.Duration(seconds) * time.Second` wraps in Go: past about 292 years the
-        // product can come out negative, which upstream reads as "for ever", or small.
-        Some(seconds) => match seconds.wrapping_mul(crate::duration::SECOND) {
-            nanoseconds if nanoseconds < 0 => Verdict::Never,
-            nanoseconds => Verdict::After(Duration(nanoseconds)),
-        },
+    // `time.Duration(seconds) * time.Second` wraps in Go: past about 292 years the product
+    // can come out negative, which upstream reads as "for ever", or small.
+    let nanoseconds = shortest.map(|seconds| seconds.max(0).wrapping_mul(crate::duration::SECOND));
+    match nanoseconds {
+        Some(nanoseconds) if nanoseconds >= 0 => Verdict::After(Duration(nanoseconds)),
+        _ => Verdict::Never,
     }
 }
 
