@@ -751,9 +751,7 @@ impl<'c> World<'c> {
         self.changed = true;
         let key = match condition {
             "Ready" => {
-                if !self.ready_watched.contains(&node) {
-                    self.ready_watched.push(node);
-                }
+                self.watch_ready(node);
                 if self.monitor_planned != Some(at) {
                     self.monitor_planned = Some(at);
                     self.agenda_push(at, Happening::NodeMonitor);
@@ -871,10 +869,17 @@ impl<'c> World<'c> {
                 let down = self.nodes.get(node).is_some_and(|target| {
                     !target.gone && ready_taints(target.condition("Ready")).is_some()
                 });
-                if down && !self.ready_watched.contains(&node) {
-                    self.ready_watched.push(node);
+                if down {
+                    self.watch_ready(node);
                 }
             }
+        }
+    }
+
+    /// Adds a node to those each monitor pass looks at.
+    fn watch_ready(&mut self, node: usize) {
+        if !self.ready_watched.contains(&node) {
+            self.ready_watched.push(node);
         }
     }
 

@@ -232,7 +232,6 @@ impl NodeLifecycle {
             if all_full {
                 zone.limiter = Limiter::Never;
             } else if let Some(state) = state {
-                zone.limiter = Limiter::every(NORMAL_INTERVAL);
                 zone.limiter.swap(Duration(i64::MIN), interval(state, size));
             }
         }
