@@ -166,7 +166,10 @@ impl<'t, 's> NodeDeserializer<'t, 's> {
             .map_err(|error: Error| error.at(self.id))
     }
 
-    fn wrong_type<T>(&self, expected: &str) -> Result<T, Error> {
+    /// The error for a value of the wrong type. Not generic over the caller's result, so
+    /// that the many visitors share one copy of the wording code.
+    #[inline(never)]
+    fn wrong_type(&self, expected: &str) -> Error {
         let found = match self.value() {
             Some(Value::Map { .. }) => "a mapping".to_string(),
             Some(Value::Seq { .. }) => "a list".to_string(),
@@ -181,20 +184,20 @@ impl<'t, 's> NodeDeserializer<'t, 's> {
             },
             None => "nothing".to_string(),
         };
-        Err(Error::new(
+        Error::new(
             "input/wrong-type",
             alloc::format!("expected {expected}, found {found}"),
         )
-        .at(self.id))
+        .at(self.id)
     }
 
     fn integer(&self) -> Result<i128, Error> {
         match self.scalar() {
             Some((text, Style::Plain)) => match scalar::resolve(text) {
                 Plain::Int(value) => Ok(value),
-                _ => self.wrong_type("an integer"),
+                _ => Err(self.wrong_type("an integer")),
             },
-            _ => self.wrong_type("an integer"),
+            _ => Err(self.wrong_type("an integer")),
         }
     }
 }
@@ -245,9 +248,9 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
             Some((text, Style::Plain)) => match scalar::resolve(text) {
                 Plain::Bool(value) => visitor.visit_bool(value),
                 Plain::Null => visitor.visit_bool(false),
-                _ => self.wrong_type("a boolean"),
+                _ => Err(self.wrong_type("a boolean")),
             },
-            _ => self.wrong_type("a boolean"),
+            _ => Err(self.wrong_type("a boolean")),
         }
     }
 
@@ -270,9 +273,9 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
                 Plain::Float(value) if value.is_finite() => visitor.visit_f64(value),
                 #[allow(clippy::cast_precision_loss)]
                 Plain::Int(value) => visitor.visit_f64(value as f64),
-                _ => self.wrong_type("a number"),
+                _ => Err(self.wrong_type("a number")),
             },
-            _ => self.wrong_type("a number"),
+            _ => Err(self.wrong_type("a number")),
         }
     }
 
@@ -287,11 +290,11 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
                 Plain::Str => self.visit_text(text, visitor),
                 // Go's JSON decoding leaves a string field empty for null.
                 Plain::Null => visitor.visit_str(""),
-                _ => self
-                    .wrong_type::<V::Value>("a string")
-                    .map_err(|error| error.with_help(alloc::format!("quote it: \"{text}\""))),
+                _ => Err(self
+                    .wrong_type("a string")
+                    .with_help(alloc::format!("quote it: \"{text}\""))),
             },
-            None => self.wrong_type("a string"),
+            None => Err(self.wrong_type("a string")),
         }
     }
 
@@ -339,7 +342,7 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
                     visitor.visit_unit()
                 }
                 Some((text, Style::Plain)) => match scalar::resolve(text) {
-                    Plain::Bool(_) => self.wrong_type("a quantity"),
+                    Plain::Bool(_) => Err(self.wrong_type("a quantity")),
                     Plain::Int(value)
                         if !text
                             .bytes()
@@ -350,7 +353,7 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
                     _ => self.visit_text(text, visitor),
                 },
                 Some((text, Style::Quoted)) => self.visit_text(text, visitor),
-                None => self.wrong_type("a quantity"),
+                None => Err(self.wrong_type("a quantity")),
             }
             .map_err(|error: Error| error.at(self.id));
         }
@@ -369,7 +372,7 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
                 elements: &[],
                 index: 0,
             }),
-            _ => self.wrong_type("a list"),
+            _ => Err(self.wrong_type("a list")),
         }
     }
 
@@ -398,7 +401,7 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
                 entries: EntryList::Written(&[]),
                 index: 0,
             }),
-            _ => self.wrong_type("a mapping"),
+            _ => Err(self.wrong_type("a mapping")),
         }
     }
 
@@ -423,7 +426,7 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
                 .map_err(|error: de::value::Error| {
                     Error::new("input/unsupported-value", error.to_string()).at(self.id)
                 }),
-            None => self.wrong_type("a string"),
+            None => Err(self.wrong_type("a string")),
         }
     }
 
@@ -534,6 +537,24 @@ struct Entries<'t, 's> {
 }
 
 impl<'t> Entries<'t, '_> {
+    /// The value of the entry whose key was read last.
+    #[inline(never)]
+    fn value_node(&self) -> Result<NodeId, Error> {
+        match self.entries.get(self.index.saturating_sub(1)) {
+            Some((_, value)) => Ok(value),
+            None => Err(Error::new(
+                "input/invalid-value",
+                "a mapping value is missing".into(),
+            )),
+        }
+    }
+
+    /// An error inside the current entry, seen from the mapping.
+    #[inline(never)]
+    fn within_entry(&self, error: Error, node: NodeId) -> Error {
+        error.within(Segment::key(self.current_key()), node)
+    }
+
     /// The key of the entry read last, for error paths.
     fn current_key(&self) -> &'t str {
         let tree: &'t Tree<'_> = self.tree;
@@ -561,21 +582,16 @@ impl<'t, 's> MapAccess<'t> for Entries<'t, 's> {
         };
         seed.deserialize(deserializer)
             .map(Some)
-            .map_err(|error| error.within(Segment::key(self.current_key()), key))
+            .map_err(|error| self.within_entry(error, key))
     }
 
     fn next_value_seed<V: DeserializeSeed<'t>>(&mut self, seed: V) -> Result<V::Value, Error> {
-        let Some((_, value)) = self.entries.get(self.index.saturating_sub(1)) else {
-            return Err(Error::new(
-                "input/invalid-value",
-                "a mapping value is missing".into(),
-            ));
-        };
+        let value = self.value_node()?;
         seed.deserialize(NodeDeserializer {
             tree: self.tree,
             id: value,
         })
-        .map_err(|error| error.within(Segment::key(self.current_key()), value))
+        .map_err(|error| self.within_entry(error, value))
     }
 
     fn size_hint(&self) -> Option<usize> {
