@@ -3401,6 +3401,34 @@ mod tests {
         assert!(evicted(&play(&[NODE, daemon, &steps].concat())).is_empty());
     }
 
+    /// A pod whose `Ready` condition is not `True` is no part of its budget's healthy
+    /// count, and the eviction API lets it go while the budget holds its desired count
+    /// (`IfHealthyBudget`): the drain evicts it at once and the ready pod waits.
+    #[test]
+    fn a_drain_evicts_a_pod_that_is_not_ready_while_its_budget_holds() {
+        let node = |name: &str| NODE.replace("node1", name);
+        let web = |name: &str, node: &str, ready: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata:\n  name: {name}\n  namespace: default\n  labels: {{app: web}}\n  ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u1, controller: true}}]\nspec:\n  nodeName: {node}\n  containers: [{{name: c, image: c}}]\nstatus:\n  phase: Running\n  conditions: [{{type: PodScheduled, status: 'True'}}, {{type: Ready, status: '{ready}', reason: ContainersNotReady}}]\n"
+            )
+        };
+        let budget = "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web, namespace: default}\nspec: {minAvailable: 2, selector: {matchLabels: {app: web}}}\n";
+        let yaml = [
+            node("node1"),
+            node("node2"),
+            web("web-a", "node1", "True"),
+            web("web-b", "node1", "False"),
+            web("web-c", "node2", "True"),
+            budget.into(),
+            scenario("  - {at: 10s, drain: node1}\n"),
+        ]
+        .concat();
+        let evicted = evictions(&yaml);
+        assert_eq!(evicted.first(), Some(&("default/web-b".into(), 10)));
+        let ready = evicted.iter().find(|(pod, _)| pod == "default/web-a");
+        assert!(ready.is_some_and(|(_, at)| *at > 10), "{evicted:?}");
+    }
+
     /// An eviction already planned keeps its start (`processPodOnNode`): a second,
     /// longer-tolerated taint at 30 s does not move the 60 s deadline.
     #[test]

@@ -31,8 +31,8 @@ pub use pod::{
     Affinity, AwsElasticBlockStoreVolumeSource, AzureDiskVolumeSource, Container, ContainerPort,
     EmptyDirVolumeSource, GcePersistentDiskVolumeSource, IscsiVolumeSource, NodeAffinity,
     PersistentVolumeClaimVolumeSource, Pod, PodAffinity, PodAffinityTerm, PodAntiAffinity, PodSpec,
-    PodStatus, PreferredSchedulingTerm, RbdVolumeSource, ResourceRequirements, Toleration,
-    TopologySpreadConstraint, Volume, WeightedPodAffinityTerm,
+    PodStatus, PreferredSchedulingTerm, RbdVolumeSource, Readiness, ResourceRequirements,
+    Toleration, TopologySpreadConstraint, Volume, WeightedPodAffinityTerm,
 };
 pub use policy::{
     Namespace, PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus,

@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 
 use crate::cluster::{PodEntry, PodState};
 use crate::labels;
-use crate::model::{IntOrString, Pod, PodDisruptionBudget};
+use crate::model::{IntOrString, Pod, PodDisruptionBudget, Readiness};
 use crate::schedule::Version;
 
 /// The eviction API's refusal when a budget allows no disruption (HTTP 429).
@@ -34,18 +34,32 @@ pub fn covers(budget: &PodDisruptionBudget, pod: &Pod) -> bool {
 }
 
 /// `status.disruptionsAllowed` as given, or as the disruption controller would compute it
-/// from the pods when the input has no status: healthy (bound, running) covered pods
-/// minus the desired healthy count, never below zero.
+/// from the pods when the input has no status: healthy (bound, ready) covered pods minus
+/// the desired healthy count, never below zero.
 #[must_use]
 pub fn disruptions_allowed(budget: &PodDisruptionBudget, pods: &[PodEntry]) -> i32 {
-    i32::try_from(margin(budget, pods).max(0)).unwrap_or(i32::MAX)
+    i32::try_from(margin(budget, pods).0.max(0)).unwrap_or(i32::MAX)
+}
+
+/// Whether the disruption controller counts a pod healthy (`countHealthyPods` asks
+/// `IsPodReady`): its `Ready` condition is `True`. A pod that lists no `Ready` condition
+/// (a manifest rather than a pod read back from a cluster) counts as ready.
+#[must_use]
+pub fn counts_as_ready(pod: &Pod) -> bool {
+    pod.status.readiness != Readiness::NotReady
 }
 
 /// Healthy covered pods minus the desired healthy count, which may be negative (the
-/// status floors it at zero); the status's allowance when the input gives one.
-fn margin(budget: &PodDisruptionBudget, pods: &[PodEntry]) -> i64 {
+/// status floors it at zero), and the desired count. From a status the input gives: its
+/// allowance, or `currentHealthy - desiredHealthy` when that is below zero.
+fn margin(budget: &PodDisruptionBudget, pods: &[PodEntry]) -> (i64, i64) {
     if let Some(status) = &budget.status {
-        return i64::from(status.disruptions_allowed);
+        let short = i64::from(status.current_healthy) - i64::from(status.desired_healthy);
+        let margin = match status.disruptions_allowed {
+            0 => short.min(0),
+            allowed => i64::from(allowed),
+        };
+        return (margin, i64::from(status.desired_healthy));
     }
     let covered = pods
         .iter()
@@ -54,7 +68,8 @@ fn margin(budget: &PodDisruptionBudget, pods: &[PodEntry]) -> i64 {
         .count();
     let healthy = pods
         .iter()
-        .filter(|entry| entry.state == PodState::Bound && covers(budget, &entry.pod))
+        .filter(|entry| entry.state == PodState::Bound && counts_as_ready(&entry.pod))
+        .filter(|entry| covers(budget, &entry.pod))
         .count();
     let expected = i64::try_from(covered).unwrap_or(i64::MAX);
     let healthy = i64::try_from(healthy).unwrap_or(i64::MAX);
@@ -65,7 +80,7 @@ fn margin(budget: &PodDisruptionBudget, pods: &[PodEntry]) -> i64 {
         // and the controller then wants every pod.
         (None, None) => expected,
     };
-    healthy.saturating_sub(desired)
+    (healthy.saturating_sub(desired), desired)
 }
 
 /// An int, or a percentage of `total` rounded up (`GetScaledValueFromIntOrPercent`).
@@ -92,7 +107,8 @@ fn scaled_up(value: &IntOrString, total: i64) -> i64 {
 #[derive(Clone, Debug)]
 pub struct Budgets<'c> {
     budgets: &'c [PodDisruptionBudget],
-    margins: Vec<i64>,
+    /// Per budget, the margin and the desired healthy count.
+    margins: Vec<(i64, i64)>,
     /// 1.34's `canIgnorePDB`: a pod that is not running or is already terminating is
     /// deleted without asking its budget. The 1.11 handler asks for every pod.
     ignores_unhealthy: bool,
@@ -113,8 +129,10 @@ impl<'c> Budgets<'c> {
     /// success the covering budget's allowance goes down by one if the pod was healthy.
     ///
     /// The 1.11 handler decrements for every pod it lets go, but the disruption controller
-    /// recounts at once, and a pod that was not healthy (not running, or terminating) was
-    /// not counted: only a healthy pod's eviction lasts.
+    /// recounts at once, and a pod that was not healthy (not running, not ready, or
+    /// terminating) was not counted: only a healthy pod's eviction lasts. 1.34's handler
+    /// lets a running pod that is not ready go without the allowance while the budget
+    /// holds its desired count, or always under `unhealthyPodEvictionPolicy: AlwaysAllow`.
     ///
     /// # Errors
     /// The API server's refusal: two budgets cover the pod, or the one that does allows
@@ -137,10 +155,20 @@ impl<'c> Budgets<'c> {
                 false => Ok(()),
             };
         };
-        match self.margins.get_mut(index) {
+        let ready = counts_as_ready(pod);
+        if self.ignores_unhealthy && !ready {
+            let always = self.budgets.get(index).is_some_and(|budget| {
+                budget.spec.unhealthy_pod_eviction_policy.as_deref() == Some("AlwaysAllow")
+            });
+            let (margin, desired) = self.margins.get(index).copied().unwrap_or_default();
+            if always || (margin >= 0 && desired > 0) {
+                return Ok(());
+            }
+        }
+        match self.margins.get_mut(index).map(|(margin, _)| margin) {
             Some(margin) if *margin > 0 => {
-                // `margin` counts bound pods as healthy, a bound Pending one too.
-                if !terminating && !finished {
+                // `margin` counts bound ready pods as healthy, a bound Pending one too.
+                if ready && !terminating && !finished {
                     *margin -= 1;
                 }
                 Ok(())
@@ -154,13 +182,17 @@ impl<'c> Budgets<'c> {
         self.count(pod, 1);
     }
 
-    /// A running pod covered by a budget was deleted without the eviction API.
+    /// A running pod covered by a budget was deleted without the eviction API (one that
+    /// was not ready was not counted healthy).
     pub fn lose(&mut self, pod: &Pod) {
-        self.count(pod, -1);
+        // No budget, nothing read: the taint manager deletes tens of thousands of pods.
+        if !self.budgets.is_empty() && counts_as_ready(pod) {
+            self.count(pod, -1);
+        }
     }
 
     fn count(&mut self, pod: &Pod, change: i64) {
-        for (budget, margin) in self.budgets.iter().zip(self.margins.iter_mut()) {
+        for (budget, (margin, _)) in self.budgets.iter().zip(self.margins.iter_mut()) {
             if covers(budget, pod) {
                 *margin = margin.saturating_add(change);
             }
@@ -227,6 +259,73 @@ mod tests {
         );
         state.restore(&web("a3").pod);
         assert_eq!(state.evict(&pods[1].pod, false), Ok(()));
+    }
+
+    fn not_ready(name: &str) -> PodEntry {
+        let mut entry = web(name);
+        alloc::sync::Arc::make_mut(&mut entry.pod).status.readiness = Readiness::NotReady;
+        entry
+    }
+
+    /// `eviction.go` (1.34) with `unhealthyPodEvictionPolicy` unset (`IfHealthyBudget`): a
+    /// pod that is not ready counts for nothing, and goes without the allowance while the
+    /// budget holds its desired count; below it, it needs the allowance like any pod.
+    /// `AlwaysAllow` lets it go whatever the count. The 1.11 handler has neither rule.
+    #[test]
+    fn a_pod_that_is_not_ready_goes_while_the_budget_is_healthy() {
+        let budgets = [budget("web", Some(IntOrString::Int(2)), None)];
+        let pods = [web("a"), web("b"), not_ready("c")];
+        assert_eq!(disruptions_allowed(&budgets[0], &pods), 0);
+        let mut state = Budgets::new(&budgets, &pods, Version::Current);
+        assert_eq!(state.evict(&pods[2].pod, false), Ok(()));
+        assert_eq!(
+            state.evict(&pods[0].pod, false),
+            Err(VIOLATES_BUDGET.into())
+        );
+        let mut legacy = Budgets::new(&budgets, &pods, Version::Legacy);
+        assert_eq!(
+            legacy.evict(&pods[2].pod, false),
+            Err(VIOLATES_BUDGET.into())
+        );
+        let short = [web("a"), not_ready("b"), not_ready("c")];
+        let mut state = Budgets::new(&budgets, &short, Version::Current);
+        assert_eq!(
+            state.evict(&short[1].pod, false),
+            Err(VIOLATES_BUDGET.into())
+        );
+        let mut always = budget("web", Some(IntOrString::Int(2)), None);
+        always.spec.unhealthy_pod_eviction_policy = Some("AlwaysAllow".into());
+        let always = [always];
+        let mut state = Budgets::new(&always, &short, Version::Current);
+        assert_eq!(state.evict(&short[1].pod, false), Ok(()));
+        assert_eq!(
+            state.evict(&short[0].pod, false),
+            Err(VIOLATES_BUDGET.into())
+        );
+    }
+
+    /// A status the input gives: `currentHealthy` below `desiredHealthy` is a deficit a
+    /// pod that is not ready cannot go under, and a running pod must make up first.
+    #[test]
+    fn a_status_below_its_desired_count_keeps_its_deficit() {
+        let mut short = budget("web", Some(IntOrString::Int(2)), Some(0));
+        if let Some(status) = short.status.as_mut() {
+            status.current_healthy = 1;
+            status.desired_healthy = 2;
+        }
+        let budgets = [short];
+        let pods = [web("a"), not_ready("b")];
+        let mut state = Budgets::new(&budgets, &pods, Version::Current);
+        assert_eq!(
+            state.evict(&pods[1].pod, false),
+            Err(VIOLATES_BUDGET.into())
+        );
+        state.restore(&pods[0].pod);
+        assert_eq!(state.evict(&pods[1].pod, false), Ok(()));
+        assert_eq!(
+            state.evict(&pods[0].pod, false),
+            Err(VIOLATES_BUDGET.into())
+        );
     }
 
     #[test]
