@@ -362,7 +362,7 @@ impl<'c> World<'c> {
             })
             .collect();
         let mut counted = alloc::vec![false; self.nodes.len()];
-        let mut pods = 0_usize;
+        let (mut pods, mut finished) = (0_usize, 0_usize);
         for (action, node) in steps.iter().zip(&self.step_nodes) {
             let evicts = match action {
                 Some(Action::Taint { taint, .. }) => taint.effect == "NoExecute",
@@ -375,12 +375,15 @@ impl<'c> World<'c> {
             if let Some(seen) = counted.get_mut(node).filter(|seen| !**seen) {
                 *seen = true;
                 pods = pods.saturating_add(self.input_on_node.on(node).len());
+                finished = finished.saturating_add(self.finished_by_node.on(node).len());
             }
         }
-        self.disruption.evictions.reserve(pods);
+        // A finished pod is one eviction and two events too (`delete_finished`).
+        let records = pods.saturating_add(finished);
+        self.disruption.evictions.reserve(records);
         self.disruption
             .timeline
-            .reserve(pods.saturating_mul(2).saturating_add(steps.len()));
+            .reserve(records.saturating_mul(2).saturating_add(steps.len()));
     }
 
     fn agenda_push(&mut self, at: Duration, happening: Happening) {
