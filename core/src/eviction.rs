@@ -424,8 +424,7 @@ impl<'c> World<'c> {
                     .taint_queue
                     .get(&pod)
                     .is_some_and(|scheduled| scheduled.fire == at);
-                let life = self.life.get(pod);
-                if due && matches!(life, Some(Life::Running | Life::Elsewhere)) {
+                if due && self.listed(pod) {
                     self.taint_queue.remove(&pod);
                     self.delete_by_taint(at, pod);
                 }
@@ -972,7 +971,7 @@ impl<'c> World<'c> {
         pods.extend(self.finished_on(node));
         self.prefetch(&pods);
         for pod in pods {
-            if matches!(self.life.get(pod), Some(Life::Running | Life::Elsewhere)) {
+            if self.listed(pod) {
                 self.process_pod(at, node, pod);
             }
         }
@@ -1069,11 +1068,35 @@ impl<'c> World<'c> {
         );
     }
 
+    /// Whether the pod is still listed on its node (`getPodsAssignedToNode`): running,
+    /// finished, or deleted and still terminating.
+    fn listed(&self, pod: usize) -> bool {
+        matches!(
+            self.life.get(pod),
+            Some(Life::Running | Life::Elsewhere | Life::Terminating { .. })
+        )
+    }
+
     /// Deletes `pod` for its node's NoExecute taints.
     fn delete_by_taint(&mut self, at: Duration, pod: usize) {
-        if self.life.get(pod) == Some(&Life::Elsewhere) {
-            self.delete_finished(at, pod, "taint", Deleter::TaintManager);
-            return;
+        match self.life.get(pod) {
+            Some(Life::Elsewhere) => {
+                self.delete_finished(at, pod, "taint", Deleter::TaintManager);
+                return;
+            }
+            // Deleted before and still terminating: the controller deletes it again
+            // (`deletePodHandler`), which changes nothing but says so again.
+            Some(Life::Terminating { .. }) => {
+                if let Some(entry) = self.pods.get(pod) {
+                    let name = Arc::clone(&entry.key);
+                    let message = Words::Shared("Marking for deletion Pod ", Arc::clone(&name));
+                    let object = Words::Shared("Pod/", name);
+                    let reason = "TaintManagerEviction";
+                    self.event(at, EventKind::PodEvicted, object, reason, message);
+                }
+                return;
+            }
+            _ => {}
         }
         self.delete_directly(
             at,
@@ -1179,6 +1202,7 @@ impl<'c> World<'c> {
             "the pod had finished: it is deleted at once",
         );
         self.forget(pod);
+        self.noticed_gone(at, pod);
     }
 
     /// Deletes a pod: it terminates after its grace period, and its controller creates a
@@ -1242,7 +1266,8 @@ impl<'c> World<'c> {
         if let Some(gone) = gone {
             self.agenda_push(gone, Happening::PodGone(pod));
         }
-        self.taint_queue.remove(&pod);
+        // A deletion the taint eviction controller planned stays planned: the pod is still
+        // there until it is gone (`pod_gone` calls it off then).
         self.event(
             at,
             EventKind::PodEvicted,
@@ -1281,8 +1306,18 @@ impl<'c> World<'c> {
             "Killing",
             "the pod's containers stopped and the pod is gone",
         );
+        self.noticed_gone(at, pod);
         self.changed = true;
         self.check_drains(at);
+    }
+
+    /// The taint eviction controller notices a pod is gone (`handlePodUpdate`, not found):
+    /// a deletion it still planned is called off, with its event.
+    fn noticed_gone(&mut self, at: Duration, pod: usize) {
+        if self.taint_queue.remove(&pod).is_some() {
+            let name = String::from(self.key(pod));
+            self.cancelled_event(at, &name);
+        }
     }
 
     /// Takes a pod off its node for good.
@@ -2193,6 +2228,7 @@ impl<'c> World<'c> {
                 );
             }
             self.forget(pod);
+            self.noticed_gone(at, pod);
         }
         self.changed = true;
         self.check_drains(at);
@@ -3360,6 +3396,65 @@ mod tests {
         };
         assert_eq!(low_node_utilization(Version::Legacy), Some(0));
         assert_eq!(low_node_utilization(Version::Current), Some(1));
+    }
+
+    /// The events of `reason` about pod1, as `(at, message)`.
+    fn pod1_events(outcome: &Outcome, reason: &str) -> Vec<(i64, String)> {
+        let events = outcome.disruption.timeline.iter();
+        events
+            .filter(|event| event.reason == reason && event.object == "Pod/default/pod1")
+            .map(|event| {
+                (
+                    event.at.0 / crate::duration::SECOND,
+                    event.message.to_string(),
+                )
+            })
+            .collect()
+    }
+
+    /// A terminating pod is still listed on its node: a later NoExecute taint it does not
+    /// tolerate makes the controller delete it again (`processPodOnNode`, then
+    /// `deletePodHandler`), one more event and no second eviction.
+    #[test]
+    fn a_later_taint_marks_a_terminating_pod_again() {
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 a=x:NoExecute'}\n  - {at: 10s, taint: 'node1 b=y:NoExecute'}\n",
+        );
+        let outcome = play(&[NODE, &pod("pod1", None), &steps].concat());
+        assert_eq!(evicted(&outcome), [("default/pod1".into(), 0)]);
+        let marked = "Marking for deletion Pod default/pod1".to_string();
+        assert_eq!(
+            pod1_events(&outcome, "TaintManagerEviction"),
+            [(0, marked.clone()), (10, marked)]
+        );
+    }
+
+    /// A deletion the controller planned stays planned when something else deletes the
+    /// pod: it fires on the terminating pod if that is still there (pod2, tolerating 20 s),
+    /// and is called off when the pod is gone first (pod1, 60 s; `handlePodUpdate` finds
+    /// it gone at 40 s, after the drain's 30 s grace period).
+    #[test]
+    fn a_planned_taint_deletion_outlives_another_deletion() {
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 testTaint1=test1:NoExecute'}\n  - {at: 10s, drain: {node: node1, force: true}}\n",
+        );
+        let outcome = play(&[NODE, &pod("pod1", Some((1, 60))), &steps].concat());
+        assert_eq!(evicted(&outcome), [("default/pod1".into(), 10)]);
+        let cancelled = pod1_events(&outcome, "TaintManagerEviction");
+        let last = cancelled.last().cloned();
+        assert_eq!(
+            last,
+            Some((40, "Cancelling deletion of Pod default/pod1".into()))
+        );
+        let soon = pod("pod1", Some((1, 20)));
+        let outcome = play(&[NODE, &soon, &steps].concat());
+        let marked = pod1_events(&outcome, "TaintManagerEviction");
+        let last = marked.last().cloned();
+        assert_eq!(
+            last,
+            Some((20, "Marking for deletion Pod default/pod1".into()))
+        );
+        assert_eq!(evicted(&outcome).len(), 1);
     }
 
     /// The taint eviction controller lists every pod assigned to the node, finished ones
