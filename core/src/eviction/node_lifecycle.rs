@@ -9,8 +9,8 @@
 //! `--secondary-node-eviction-rate 0.01`, `--large-cluster-size-threshold 50`,
 //! `--unhealthy-zone-threshold 0.55`):
 //!
-//! - A zone is the nodes with the same region and zone labels (1.34:
-//!   `topology.kubernetes.io/*`, else the `failure-domain.beta.kubernetes.io/*` ones;
+//! - A zone is the nodes with the same region and zone labels (1.34: the deprecated
+//!   `failure-domain.beta.kubernetes.io/*` ones first, else `topology.kubernetes.io/*`;
 //!   1.11: the beta labels only). Nodes without them make one zone.
 //! - A zone's state comes from its nodes' Ready conditions: FullDisruption when none is
 //!   ready, PartialDisruption when more than two are not and they are at least 55 % of
@@ -186,6 +186,10 @@ pub struct NodeLifecycle {
     /// Per node, whether it was queued or tainted since it was last ready
     /// (`UniqueQueue`'s set): a node is queued once.
     seen: Vec<bool>,
+    /// 1.34's `markNodeForTainting` takes a node out of the set when it lacks its taint,
+    /// so a node whose taint was removed is queued again; 1.11's only adds, and a node
+    /// stays in the set (untainted) until it is ready.
+    requeues_untainted: bool,
 }
 
 impl NodeLifecycle {
@@ -220,6 +224,7 @@ impl NodeLifecycle {
             zone_of,
             excluded,
             seen: alloc::vec![false; nodes.len()],
+            requeues_untainted: version == Version::Current,
         };
         let readiness: Vec<Option<Ready>> = nodes
             .iter()
@@ -264,8 +269,9 @@ impl NodeLifecycle {
         let Some(seen) = self.seen.get_mut(node) else {
             return false;
         };
-        // `Remove` then `Add`: a node that lost its taint comes again.
-        if *seen && (tainted || zone.queue.contains(&node)) {
+        // 1.34: `Remove` then `Add`, so a node that lost its taint comes again.
+        let again = self.requeues_untainted && !tainted && !zone.queue.contains(&node);
+        if *seen && !again {
             return false;
         }
         *seen = true;
@@ -433,7 +439,8 @@ fn interval(state: ZoneState, size: usize) -> Option<Duration> {
     }
 }
 
-/// `GetZoneKey`: `region:\0:zone`, or empty without either label.
+/// `GetZoneKey`: `region:\0:zone`, or empty without either label. The beta label wins
+/// over the stable one (`component-helpers/node/topology`), which 1.11 does not know.
 fn zone_key(node: &Node, version: Version) -> String {
     let labels = &node.metadata.labels;
     let label = |stable: &str, beta: &str| -> String {
@@ -441,10 +448,7 @@ fn zone_key(node: &Node, version: Version) -> String {
             Version::Current => labels.get(stable),
             Version::Legacy => None,
         };
-        stable
-            .or_else(|| labels.get(beta))
-            .cloned()
-            .unwrap_or_default()
+        labels.get(beta).or(stable).cloned().unwrap_or_default()
     };
     let zone = label(
         "topology.kubernetes.io/zone",
@@ -562,6 +566,15 @@ mod tests {
             lifecycle.due(Duration::from_seconds(90)),
             (Vec::new(), None)
         );
+        // One whose taint was removed comes again in 1.34, never in 1.11 (until ready).
+        assert!(lifecycle.mark_for_tainting(0, false));
+        let mut legacy = NodeLifecycle::new(&nodes, Version::Legacy);
+        assert!(legacy.mark_for_tainting(0, false));
+        legacy.handle_disruption(at, &readiness(&["False", "True", "True", "True"]));
+        assert_eq!(legacy.due(at).0, alloc::vec![0]);
+        assert!(!legacy.mark_for_tainting(0, false));
+        legacy.mark_reachable(0);
+        assert!(legacy.mark_for_tainting(0, false));
     }
 
     #[test]
@@ -649,5 +662,11 @@ mod tests {
         );
         assert_eq!(zone_key(&labelled, Version::Legacy), "r:\0:");
         assert_eq!(zone_key(&labelled, Version::Current), "r:\0:a");
+        // Both labels: the beta one counts.
+        labelled
+            .metadata
+            .labels
+            .insert("failure-domain.beta.kubernetes.io/zone".into(), "b".into());
+        assert_eq!(zone_key(&labelled, Version::Current), "r:\0:b");
     }
 }
