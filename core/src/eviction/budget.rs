@@ -22,23 +22,46 @@ pub const VIOLATES_BUDGET: &str =
 pub const SEVERAL_BUDGETS: &str =
     "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.";
 
-/// Whether a budget covers a pod: same namespace, and a non-empty selector that matches
-/// (an empty selector matches nothing, unlike elsewhere).
+/// Whether a budget covers a pod for the scheduler's preemption
+/// (`filterPodsWithPDBViolation`, 1.11 and 1.34 alike): same namespace, a pod with
+/// labels, and a non-empty selector that matches (an empty selector matches nothing).
 #[must_use]
 pub fn covers(budget: &PodDisruptionBudget, pod: &Pod) -> bool {
-    budget.metadata.namespace == pod.metadata.namespace
+    !pod.metadata.labels.is_empty()
         && budget.spec.selector.as_ref().is_some_and(|selector| {
             !(selector.match_labels.is_empty() && selector.match_expressions.is_empty())
-                && labels::selector_matches(selector, &pod.metadata.labels)
         })
+        && selects(budget, pod, Version::Current)
+}
+
+/// Whether the eviction API and the disruption controller count a pod under a budget:
+/// same namespace and a selector that matches. In policy/v1 (1.34) an empty selector
+/// selects every pod of the namespace; 1.11's policy/v1beta1 handlers take an empty
+/// selector as selecting nothing, and look at no budget for a pod without labels
+/// (`getPodDisruptionBudgets`, `getPodsForPdb`). A missing selector selects nothing.
+#[must_use]
+pub fn selects(budget: &PodDisruptionBudget, pod: &Pod, version: Version) -> bool {
+    let Some(selector) = &budget.spec.selector else {
+        return false;
+    };
+    let legacy_excludes = version == Version::Legacy
+        && (pod.metadata.labels.is_empty()
+            || (selector.match_labels.is_empty() && selector.match_expressions.is_empty()));
+    budget.metadata.namespace == pod.metadata.namespace
+        && !legacy_excludes
+        && labels::selector_matches(selector, &pod.metadata.labels)
 }
 
 /// `status.disruptionsAllowed` as given, or as the disruption controller would compute it
 /// from the pods when the input has no status: healthy (bound, ready) covered pods minus
 /// the desired healthy count, never below zero.
 #[must_use]
-pub fn disruptions_allowed(budget: &PodDisruptionBudget, pods: &[PodEntry]) -> i32 {
-    i32::try_from(margin(budget, pods).0.max(0)).unwrap_or(i32::MAX)
+pub fn disruptions_allowed(
+    budget: &PodDisruptionBudget,
+    pods: &[PodEntry],
+    version: Version,
+) -> i32 {
+    i32::try_from(margin(budget, pods, version).0.max(0)).unwrap_or(i32::MAX)
 }
 
 /// Whether the disruption controller counts a pod healthy (`countHealthyPods` asks
@@ -52,7 +75,7 @@ pub fn counts_as_ready(pod: &Pod) -> bool {
 /// Healthy covered pods minus the desired healthy count, which may be negative (the
 /// status floors it at zero), and the desired count. From a status the input gives: its
 /// allowance, or `currentHealthy - desiredHealthy` when that is below zero.
-fn margin(budget: &PodDisruptionBudget, pods: &[PodEntry]) -> (i64, i64) {
+fn margin(budget: &PodDisruptionBudget, pods: &[PodEntry], version: Version) -> (i64, i64) {
     if let Some(status) = &budget.status {
         let short = i64::from(status.current_healthy) - i64::from(status.desired_healthy);
         let margin = match status.disruptions_allowed {
@@ -64,21 +87,21 @@ fn margin(budget: &PodDisruptionBudget, pods: &[PodEntry]) -> (i64, i64) {
     let covered = pods
         .iter()
         .filter(|entry| matches!(entry.state, PodState::Bound | PodState::Pending))
-        .filter(|entry| covers(budget, &entry.pod))
+        .filter(|entry| selects(budget, &entry.pod, version))
         .count();
     let healthy = pods
         .iter()
-        .filter(|entry| entry.state == PodState::Bound && counts_as_ready(&entry.pod))
-        .filter(|entry| covers(budget, &entry.pod))
+        .filter(|entry| entry.state == PodState::Bound && entry.pod.status.phase != "Pending")
+        .filter(|entry| counts_as_ready(&entry.pod) && selects(budget, &entry.pod, version))
         .count();
     let expected = i64::try_from(covered).unwrap_or(i64::MAX);
     let healthy = i64::try_from(healthy).unwrap_or(i64::MAX);
     let desired = match (&budget.spec.min_available, &budget.spec.max_unavailable) {
         (_, Some(max)) => expected.saturating_sub(scaled_up(max, expected)).max(0),
         (Some(min), None) => scaled_up(min, expected),
-        // Neither set: `minAvailable` defaults to 1 in policy/v1beta1; v1 leaves it unset,
-        // and the controller then wants every pod.
-        (None, None) => expected,
+        // Neither set: `getExpectedPodCount` finds no expected pods, and the controller
+        // then allows no disruption, however many pods come (`expectedCount <= 0`).
+        (None, None) => i64::MAX,
     };
     (healthy.saturating_sub(desired), desired)
 }
@@ -109,9 +132,10 @@ pub struct Budgets<'c> {
     budgets: &'c [PodDisruptionBudget],
     /// Per budget, the margin and the desired healthy count.
     margins: Vec<(i64, i64)>,
-    /// 1.34's `canIgnorePDB`: a pod that is not running or is already terminating is
-    /// deleted without asking its budget. The 1.11 handler asks for every pod.
-    ignores_unhealthy: bool,
+    /// The API server's: 1.34's `canIgnorePDB` deletes a pod that is not running or is
+    /// already terminating without asking its budget, and lets a running pod that is not
+    /// ready go while the budget holds; the 1.11 handler asks for every pod.
+    version: Version,
 }
 
 impl<'c> Budgets<'c> {
@@ -119,9 +143,12 @@ impl<'c> Budgets<'c> {
     #[must_use]
     pub fn new(budgets: &'c [PodDisruptionBudget], pods: &[PodEntry], version: Version) -> Self {
         Self {
-            margins: budgets.iter().map(|budget| margin(budget, pods)).collect(),
+            margins: budgets
+                .iter()
+                .map(|budget| margin(budget, pods, version))
+                .collect(),
             budgets,
-            ignores_unhealthy: version == Version::Current,
+            version,
         }
     }
 
@@ -140,23 +167,24 @@ impl<'c> Budgets<'c> {
     pub fn evict(&mut self, pod: &Pod, terminating: bool) -> Result<(), String> {
         let finished = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
         let not_running = finished || pod.status.phase == "Pending";
-        if self.ignores_unhealthy && (not_running || terminating) {
+        let current = self.version == Version::Current;
+        if current && (not_running || terminating) {
             return Ok(());
         }
         let mut covering = self
             .budgets
             .iter()
             .enumerate()
-            .filter(|(_, budget)| covers(budget, pod))
+            .filter(|(_, budget)| selects(budget, pod, self.version))
             .map(|(index, _)| index);
         let (Some(index), None) = (covering.next(), covering.next()) else {
-            return match self.budgets.iter().any(|budget| covers(budget, pod)) {
+            return match self.budgets.iter().any(|b| selects(b, pod, self.version)) {
                 true => Err(String::from(SEVERAL_BUDGETS)),
                 false => Ok(()),
             };
         };
         let ready = counts_as_ready(pod);
-        if self.ignores_unhealthy && !ready {
+        if current && !ready {
             let always = self.budgets.get(index).is_some_and(|budget| {
                 budget.spec.unhealthy_pod_eviction_policy.as_deref() == Some("AlwaysAllow")
             });
@@ -167,8 +195,8 @@ impl<'c> Budgets<'c> {
         }
         match self.margins.get_mut(index).map(|(margin, _)| margin) {
             Some(margin) if *margin > 0 => {
-                // `margin` counts bound ready pods as healthy, a bound Pending one too.
-                if ready && !terminating && !finished {
+                // Only a healthy pod was counted in the margin.
+                if ready && !terminating && !not_running {
                     *margin -= 1;
                 }
                 Ok(())
@@ -193,7 +221,7 @@ impl<'c> Budgets<'c> {
 
     fn count(&mut self, pod: &Pod, change: i64) {
         for (budget, (margin, _)) in self.budgets.iter().zip(self.margins.iter_mut()) {
-            if covers(budget, pod) {
+            if selects(budget, pod, self.version) {
                 *margin = margin.saturating_add(change);
             }
         }
@@ -233,7 +261,7 @@ mod tests {
     fn an_allowance_is_spent_one_eviction_at_a_time() {
         let budgets = [budget("web", Some(IntOrString::Int(2)), None)];
         let pods = [web("a"), web("b"), web("c")];
-        assert_eq!(disruptions_allowed(&budgets[0], &pods), 1);
+        assert_eq!(disruptions_allowed(&budgets[0], &pods, Version::Current), 1);
         let mut state = Budgets::new(&budgets, &pods, Version::Current);
         assert_eq!(state.evict(&pods[0].pod, false), Ok(()));
         assert_eq!(
@@ -275,7 +303,7 @@ mod tests {
     fn a_pod_that_is_not_ready_goes_while_the_budget_is_healthy() {
         let budgets = [budget("web", Some(IntOrString::Int(2)), None)];
         let pods = [web("a"), web("b"), not_ready("c")];
-        assert_eq!(disruptions_allowed(&budgets[0], &pods), 0);
+        assert_eq!(disruptions_allowed(&budgets[0], &pods, Version::Current), 0);
         let mut state = Budgets::new(&budgets, &pods, Version::Current);
         assert_eq!(state.evict(&pods[2].pod, false), Ok(()));
         assert_eq!(
@@ -369,6 +397,56 @@ mod tests {
         );
     }
 
+    /// policy/v1 (1.34): an empty selector selects the namespace's every pod; 1.11's
+    /// v1beta1 handlers select nothing with it, and no budget for a pod without labels.
+    /// The scheduler's preemption matches nothing with it in both.
+    #[test]
+    fn an_empty_selector_selects_all_in_1_34_only() {
+        let mut everything = budget("all", None, None);
+        everything.spec.max_unavailable = Some(IntOrString::Int(0));
+        everything.spec.selector = Some(LabelSelector::default());
+        let mut bare = web("bare");
+        alloc::sync::Arc::make_mut(&mut bare.pod)
+            .metadata
+            .labels
+            .clear();
+        let budgets = [everything];
+        let pods = [web("a"), bare];
+        for pod in &pods {
+            assert!(selects(&budgets[0], &pod.pod, Version::Current));
+            assert!(!selects(&budgets[0], &pod.pod, Version::Legacy));
+            assert!(!covers(&budgets[0], &pod.pod));
+        }
+        let mut state = Budgets::new(&budgets, &pods, Version::Current);
+        assert_eq!(
+            state.evict(&pods[0].pod, false),
+            Err(VIOLATES_BUDGET.into())
+        );
+        let mut legacy = Budgets::new(&budgets, &pods, Version::Legacy);
+        assert_eq!(legacy.evict(&pods[0].pod, false), Ok(()));
+    }
+
+    /// Neither `minAvailable` nor `maxUnavailable`: no disruption, ever; a pod bound but
+    /// still Pending is not healthy.
+    #[test]
+    fn a_budget_without_either_count_allows_nothing() {
+        let mut neither = budget("web", None, None);
+        neither.spec.min_available = None;
+        let budgets = [neither];
+        let pods = [web("a"), web("b")];
+        let mut state = Budgets::new(&budgets, &pods, Version::Current);
+        state.restore(&pods[0].pod);
+        assert_eq!(
+            state.evict(&pods[0].pod, false),
+            Err(VIOLATES_BUDGET.into())
+        );
+        let one = [budget("web", Some(IntOrString::Int(1)), None)];
+        let mut pending = web("p");
+        alloc::sync::Arc::make_mut(&mut pending.pod).status.phase = "Pending".into();
+        let pods = [web("a"), pending];
+        assert_eq!(disruptions_allowed(&one[0], &pods, Version::Current), 0);
+    }
+
     #[test]
     fn a_written_status_wins_and_two_budgets_refuse() {
         let budgets = [
@@ -376,9 +454,9 @@ mod tests {
             budget("two", Some(IntOrString::Str("50%".into())), None),
         ];
         let pods = [web("a")];
-        assert_eq!(disruptions_allowed(&budgets[0], &pods), 5);
+        assert_eq!(disruptions_allowed(&budgets[0], &pods, Version::Current), 5);
         // 50% of one pod rounds up to one: nothing to spare.
-        assert_eq!(disruptions_allowed(&budgets[1], &pods), 0);
+        assert_eq!(disruptions_allowed(&budgets[1], &pods, Version::Current), 0);
         let mut state = Budgets::new(&budgets, &pods, Version::Current);
         assert_eq!(
             state.evict(&pods[0].pod, false),

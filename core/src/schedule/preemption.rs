@@ -390,12 +390,8 @@ fn start_time(entry: &PodEntry) -> (bool, &str) {
     }
 }
 
-/// Budgets that cover the victim (`crate::eviction::budget::covers`); preemption looks
-/// at none for a pod without labels (`filterPodsWithPDBViolation`).
+/// Budgets that cover the victim (`crate::eviction::budget::covers`).
 fn matching_budgets(snapshot: &Snapshot<'_>, victim: &PodEntry) -> Vec<String> {
-    if victim.pod.metadata.labels.is_empty() {
-        return Vec::new();
-    }
     snapshot
         .cluster
         .disruption_budgets
@@ -412,7 +408,13 @@ fn violating_budgets(version: Version, snapshot: &Snapshot<'_>, victims: &[usize
     let budgets = &snapshot.cluster.disruption_budgets;
     let mut allowed: Vec<i64> = budgets
         .iter()
-        .map(|budget| i64::from(budget::disruptions_allowed(budget, &snapshot.cluster.pods)))
+        .map(|budget| {
+            i64::from(budget::disruptions_allowed(
+                budget,
+                &snapshot.cluster.pods,
+                version,
+            ))
+        })
         .collect();
     victims
         .iter()
