@@ -1608,6 +1608,7 @@ impl<'c> World<'c> {
         let mut listed = self.pods_on(node);
         listed.extend(self.finished_on(node));
         crate::cluster::in_list_order(&mut listed, |pod| self.key(pod));
+        let legacy = self.kubectl_1_11(index);
         for pod in listed {
             // Gone pods stay listed on their node.
             if self.life.get(pod) == Some(&Life::Gone) {
@@ -1617,6 +1618,21 @@ impl<'c> World<'c> {
                 continue;
             };
             let found = self.daemon_set_found(&entry.pod);
+            if legacy {
+                // kubectl 1.11 names pods without their namespace.
+                let verdict = drain::decide_1_11(&entry.pod, &drain.flags, found);
+                let name = &entry.pod.metadata.name;
+                for warning in verdict.warnings {
+                    warnings.push((warning, name.clone()));
+                }
+                if let Some(fatal) = verdict.fatal {
+                    refusals.push((fatal, name.clone()));
+                }
+                if verdict.delete {
+                    evict.push(pod);
+                }
+                continue;
+            }
             match drain::decide(&entry.pod, &drain.flags, found) {
                 Decision::Evict => evict.push(pod),
                 Decision::EvictWithWarning(warning) => {
@@ -1642,14 +1658,21 @@ impl<'c> World<'c> {
             }
         }
         if !refusals.is_empty() {
-            let error = drain::aggregate(&drain::grouped(&refusals, true));
+            let error = match legacy {
+                true => drain::statuses_1_11(&refusals),
+                false => drain::aggregate(&drain::grouped(&refusals, true)),
+            };
             self.finish_drain(at, index, Err(error));
             return;
         }
-        let message = if warnings.is_empty() {
-            alloc::format!("draining node/{node_name}: {} pod(s) to evict", evict.len())
-        } else {
-            alloc::format!("Warning: {}", drain::grouped(&warnings, false).join("; "))
+        let message = match (warnings.is_empty(), legacy) {
+            (true, _) => {
+                alloc::format!("draining node/{node_name}: {} pod(s) to evict", evict.len())
+            }
+            (false, true) => alloc::format!("WARNING: {}", drain::statuses_1_11(&warnings)),
+            (false, false) => {
+                alloc::format!("Warning: {}", drain::grouped(&warnings, false).join("; "))
+            }
         };
         self.event(at, EventKind::Drain, node_id(&node_name), "Drain", message);
         for pod in evict {
@@ -1696,9 +1719,14 @@ impl<'c> World<'c> {
                 );
             }
             Err(error) if error == budget::VIOLATES_BUDGET => {
-                let message = alloc::format!(
-                    "error when evicting pods/\"{name}\" -n \"{namespace}\" (will retry after 5s): {error}"
-                );
+                let message = match self.kubectl_1_11(index) {
+                    true => alloc::format!(
+                        "error when evicting pod \"{name}\" (will retry after 5s): {error}"
+                    ),
+                    false => alloc::format!(
+                        "error when evicting pods/\"{name}\" -n \"{namespace}\" (will retry after 5s): {error}"
+                    ),
+                };
                 let id = alloc::format!("Pod/{namespace}/{name}");
                 let first = self
                     .drains
@@ -1724,14 +1752,27 @@ impl<'c> World<'c> {
                 }
             }
             Err(error) => {
-                let message = alloc::format!(
-                    "error when evicting pods/\"{name}\" -n \"{namespace}\": {error}"
-                );
+                let message = match self.kubectl_1_11(index) {
+                    true => alloc::format!("error when evicting pod \"{name}\": {error}"),
+                    false => alloc::format!(
+                        "error when evicting pods/\"{name}\" -n \"{namespace}\": {error}"
+                    ),
+                };
                 if let Some(drain) = self.drains.get_mut(index) {
                     drain.errors.push(message);
                 }
             }
         }
+    }
+
+    /// Whether drain `index` is `oc adm drain` of OpenShift 3.11 (kubectl 1.11), whose
+    /// messages name the pod without its namespace. Machine drains are OpenShift 4's.
+    fn kubectl_1_11(&self, index: usize) -> bool {
+        self.version == Version::Legacy
+            && self
+                .drains
+                .get(index)
+                .is_some_and(|drain| drain.machine.is_none())
     }
 
     fn drain_retry(&mut self, at: Duration, index: usize) {
@@ -1766,7 +1807,12 @@ impl<'c> World<'c> {
                 }
             }
             if !errors.is_empty() {
-                self.finish_drain(at, index, Err(drain::aggregate(&errors)));
+                // 1.11's kubectl stops at its global timeout with one error of its own.
+                let error = match self.kubectl_1_11(index) {
+                    true => alloc::format!("Drain did not complete within {timeout}"),
+                    false => drain::aggregate(&errors),
+                };
+                self.finish_drain(at, index, Err(error));
                 return;
             }
         }
@@ -2736,6 +2782,11 @@ mod tests {
 
     /// Plays the Scenario of `yaml`.
     fn play(yaml: &str) -> Outcome {
+        play_as(yaml, None)
+    }
+
+    /// Plays the Scenario of `yaml` under the profile `version` (`None`: the input's).
+    fn play_as(yaml: &str, version: Option<Version>) -> Outcome {
         let sources = [Source::new("test", yaml)];
         let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources);
         assert!(
@@ -2743,7 +2794,11 @@ mod tests {
             "{:?}",
             cluster.diagnostics
         );
-        run(&cluster, &ScheduleOptions::default(), &Options::default()).expect("a Scenario")
+        let schedule = ScheduleOptions {
+            version,
+            ..ScheduleOptions::default()
+        };
+        run(&cluster, &schedule, &Options::default()).expect("a Scenario")
     }
 
     /// Every eviction of the outcome as `(pod, seconds)`.
@@ -3470,6 +3525,71 @@ mod tests {
                 && event.message == "Marking for deletion Pod default/done"
         });
         assert!(marked, "{:?}", outcome.disruption.timeline);
+    }
+
+    /// OpenShift 3.11's `oc adm drain` (kubectl 1.11) words its refusals, warnings and
+    /// retries its own way: pods without their namespace, one error for the node.
+    #[test]
+    fn an_openshift_3_11_drain_speaks_kubectl_1_11() {
+        let daemon = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: agent-x, namespace: kube-system, ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: d1, controller: true}]}\nspec:\n  nodeName: node1\n  containers: [{name: c, image: c}]\nstatus: {phase: Running}\n";
+        let bare = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: bare, namespace: default}\nspec:\n  nodeName: node1\n  volumes: [{name: scratch, emptyDir: {}}]\n  containers: [{name: c, image: c}]\nstatus: {phase: Running}\n";
+        let drain = |flags: &str| {
+            let steps = scenario(&alloc::format!(
+                "  - {{at: 0s, drain: {{node: node1{flags}}}}}\n"
+            ));
+            let outcome = play_as(
+                &[NODE, daemon, bare, &steps].concat(),
+                Some(Version::Legacy),
+            );
+            let drains = outcome.disruption.timeline.iter();
+            let messages: Vec<String> = drains
+                .filter(|event| event.kind == EventKind::Drain)
+                .map(|event| event.message.to_string())
+                .collect();
+            (messages, evicted(&outcome))
+        };
+        let (refused, none) = drain("");
+        assert!(none.is_empty());
+        assert_eq!(
+            refused.last().map(String::as_str),
+            Some("pods with local storage (use --delete-local-data to override): bare; DaemonSet-managed pods (use --ignore-daemonsets to ignore): agent-x")
+        );
+        let (refused, _) = drain(", ignoreDaemonSets: true");
+        assert_eq!(
+            refused.last().map(String::as_str),
+            Some("pods with local storage (use --delete-local-data to override): bare")
+        );
+        let (warned, gone) =
+            drain(", ignoreDaemonSets: true, deleteEmptydirData: true, force: true");
+        assert_eq!(gone, [("default/bare".into(), 0)]);
+        assert!(
+            warned.iter().any(|message| message == "WARNING: Deleting pods with local storage: bare; Deleting pods not managed by ReplicationController, ReplicaSet, Job, DaemonSet or StatefulSet: bare; Ignoring DaemonSet-managed pods: agent-x"),
+            "{warned:?}"
+        );
+    }
+
+    /// kubectl 1.11's retry line names the pod alone.
+    #[test]
+    fn an_openshift_3_11_drain_retries_in_its_own_words() {
+        let owned = |name: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default, labels: {{app: web}}, ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u1, controller: true}}]}}\nspec:\n  nodeName: node1\n  containers: [{{name: c, image: c}}]\nstatus: {{phase: Running}}\n"
+            )
+        };
+        let budget = "---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: web, namespace: default}\nspec: {maxUnavailable: 1, selector: {matchLabels: {app: web}}}\n";
+        let steps = scenario("  - {at: 0s, drain: node1}\n");
+        let yaml = [NODE, &owned("web-a"), &owned("web-b"), budget, &steps].concat();
+        let outcome = play_as(&yaml, Some(Version::Legacy));
+        let blocked = outcome
+            .disruption
+            .timeline
+            .iter()
+            .find(|event| event.kind == EventKind::EvictionBlocked)
+            .map(|event| event.message.to_string());
+        assert_eq!(
+            blocked.as_deref(),
+            Some("error when evicting pod \"web-b\" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.")
+        );
     }
 
     /// kubectl looks a DaemonSet pod's owner up: when the input lists DaemonSets but not

@@ -10,6 +10,10 @@
 //! kubectl looks the pod's DaemonSet up: one that is gone makes the pod an orphan, which
 //! only `--force` deletes. kubefit counts a DaemonSet as gone only when the input lists
 //! DaemonSets and not that one (a dump of nodes and pods alone says nothing of them).
+//!
+//! OpenShift 3.11's `oc adm drain` is kubectl 1.11 (`pkg/kubectl/cmd/drain.go`,
+//! [`decide_1_11`]): the same filters in the same order, but its own words, pods named
+//! without their namespace, every filter's warning kept, and one error for the node.
 
 use alloc::borrow::Cow;
 use alloc::string::String;
@@ -123,6 +127,75 @@ pub fn decide(pod: &Pod, flags: &Flags, daemon_set_found: bool) -> Decision {
     Decision::Evict
 }
 
+/// kubectl 1.11's verdict on a pod: whether it is deleted, the warnings of the filters it
+/// passed through, and the fatal message of the one that stopped it, if any (a mirror
+/// pod stops without one).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Verdict11 {
+    pub delete: bool,
+    pub warnings: Vec<Cow<'static, str>>,
+    pub fatal: Option<Cow<'static, str>>,
+}
+
+/// kubectl 1.11's filters (`daemonsetFilter`, `mirrorPodFilter`, `localStorageFilter`,
+/// `unreplicatedFilter`), each run until one does not delete.
+#[must_use]
+pub fn decide_1_11(pod: &Pod, flags: &Flags, daemon_set_found: bool) -> Verdict11 {
+    let finished = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
+    let controller = pod.metadata.controller();
+    let mut verdict = Verdict11::default();
+    if let Some(owner) = controller.filter(|owner| owner.kind == "DaemonSet" && !finished) {
+        if !daemon_set_found {
+            let error = alloc::format!("daemonsets.extensions \"{}\" not found", owner.name);
+            if !flags.force {
+                verdict.fatal = Some(error.into());
+                return verdict;
+            }
+            verdict.warnings.push(error.into());
+        } else if flags.ignore_daemon_sets {
+            verdict
+                .warnings
+                .push("Ignoring DaemonSet-managed pods".into());
+            return verdict;
+        } else {
+            verdict.fatal =
+                Some("DaemonSet-managed pods (use --ignore-daemonsets to ignore)".into());
+            return verdict;
+        }
+    }
+    if pod.metadata.annotations.contains_key(MIRROR_ANNOTATION) {
+        return verdict;
+    }
+    let local = pod
+        .spec
+        .volumes
+        .iter()
+        .any(|volume| volume.empty_dir.is_some());
+    if local && !finished {
+        if !flags.delete_emptydir_data {
+            verdict.fatal =
+                Some("pods with local storage (use --delete-local-data to override)".into());
+            return verdict;
+        }
+        verdict
+            .warnings
+            .push("Deleting pods with local storage".into());
+    }
+    if controller.is_none() && !finished {
+        if !flags.force {
+            verdict.fatal = Some(
+                "pods not managed by ReplicationController, ReplicaSet, Job, DaemonSet or StatefulSet (use --force to override)".into(),
+            );
+            return verdict;
+        }
+        verdict.warnings.push(
+            "Deleting pods not managed by ReplicationController, ReplicaSet, Job, DaemonSet or StatefulSet".into(),
+        );
+    }
+    verdict.delete = true;
+    verdict
+}
+
 /// Groups messages with the pods they name, in first-seen order:
 /// `message: ns/a, ns/b`; a message that does not start with `cannot delete` gets it.
 #[must_use]
@@ -145,6 +218,13 @@ pub fn grouped(items: &[(Cow<'static, str>, String)], prefix: bool) -> Vec<Strin
             alloc::format!("{lead}{message}: {}", pods.join(", "))
         })
         .collect()
+}
+
+/// kubectl 1.11's `podStatuses.Message`: `message: a, b; other: c` (Go's map order,
+/// which varies from run to run; kubefit keeps the first-seen order).
+#[must_use]
+pub fn statuses_1_11(items: &[(Cow<'static, str>, String)]) -> String {
+    grouped(items, false).join("; ")
 }
 
 /// Joins errors as Go's `utilerrors.NewAggregate` prints them: one alone, several in
