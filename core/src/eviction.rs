@@ -3590,6 +3590,25 @@ mod tests {
             blocked.as_deref(),
             Some("error when evicting pod \"web-b\" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.")
         );
+        // Its global timeout ends the drain with one error of its own.
+        let steps = scenario("  - {at: 0s, drain: {node: node1, timeout: 30s}}\n");
+        let yaml = [NODE, &owned("web-a"), &owned("web-b"), budget, &steps].concat();
+        let outcome = play_as(&yaml, Some(Version::Legacy));
+        let failed = outcome
+            .disruption
+            .timeline
+            .iter()
+            .find(|event| event.reason == "DrainFailed")
+            .map(|event| {
+                (
+                    event.at.0 / crate::duration::SECOND,
+                    event.message.to_string(),
+                )
+            });
+        assert_eq!(
+            failed,
+            Some((30, "Drain did not complete within 30s".into()))
+        );
     }
 
     /// kubectl looks a DaemonSet pod's owner up: when the input lists DaemonSets but not
