@@ -232,8 +232,9 @@ struct World<'c> {
     finished_by_node: Cow<'c, PodsByNode>,
     /// The node lifecycle controller's zones, once a step changed a Ready condition.
     lifecycle: Option<NodeLifecycle>,
-    /// Nodes whose Ready condition a step set: each monitor pass looks at them.
-    ready_watched: Vec<usize>,
+    /// Nodes whose Ready condition a step set, each with whether the last monitor pass
+    /// saw it ready: each monitor pass looks at them.
+    ready_watched: Vec<(usize, bool)>,
     /// A monitor pass is planned for this moment.
     monitor_planned: Option<Duration>,
     /// The earliest tainting pass planned (a later one planned before still runs, and
@@ -242,6 +243,9 @@ struct World<'c> {
     /// What is due when, in the order it was planned.
     agenda: BTreeMap<Duration, VecDeque<Happening>>,
     budgets: Budgets<'c>,
+    /// Per pod, whether the node lifecycle controller marked it not ready
+    /// (`MarkPodsNotReady`) since the timeline started; empty until it first does.
+    marked_not_ready: Vec<bool>,
     machines: Vec<MachineRun>,
     drains: Vec<DrainRun>,
     /// Replacements waiting for a node, and whether the cluster changed since they last
@@ -312,6 +316,7 @@ impl<'c> World<'c> {
         Self {
             version,
             budgets: Budgets::new(&cluster.disruption_budgets, &cluster.pods, version),
+            marked_not_ready: Vec::new(),
             cluster,
             schedule,
             until,
@@ -753,7 +758,7 @@ impl<'c> World<'c> {
         self.changed = true;
         let key = match condition {
             "Ready" => {
-                self.watch_ready(node);
+                self.watch_ready(node, Ready::of(previous.as_deref()) == Ready::True);
                 if self.monitor_planned != Some(at) {
                     self.monitor_planned = Some(at);
                     self.agenda_push(at, Happening::NodeMonitor);
@@ -792,9 +797,19 @@ impl<'c> World<'c> {
         self.monitor_planned = None;
         let mut queued = Vec::new();
         for index in 0..self.ready_watched.len() {
-            let Some(&node) = self.ready_watched.get(index) else {
+            let Some(&(node, was_ready)) = self.ready_watched.get(index) else {
                 continue;
             };
+            let ready_now = self
+                .nodes
+                .get(node)
+                .is_some_and(|target| Ready::of(target.condition("Ready")) == Ready::True);
+            if let Some(watched) = self.ready_watched.get_mut(index) {
+                watched.1 = ready_now;
+            }
+            if was_ready != ready_now {
+                self.pods_readiness(at, node, was_ready);
+            }
             let Some(target) = self.nodes.get(node).filter(|target| !target.gone) else {
                 continue;
             };
@@ -872,16 +887,81 @@ impl<'c> World<'c> {
                     !target.gone && ready_taints(target.condition("Ready")).is_some()
                 });
                 if down {
-                    self.watch_ready(node);
+                    self.watch_ready(node, false);
                 }
             }
         }
     }
 
-    /// Adds a node to those each monitor pass looks at.
-    fn watch_ready(&mut self, node: usize) {
-        if !self.ready_watched.contains(&node) {
-            self.ready_watched.push(node);
+    /// Adds a node to those each monitor pass looks at (`ready`: as the last pass saw it).
+    fn watch_ready(&mut self, node: usize, ready: bool) {
+        if !self
+            .ready_watched
+            .iter()
+            .any(|&(watched, _)| watched == node)
+        {
+            self.ready_watched.push((node, ready));
+        }
+    }
+
+    /// A monitor pass's view of a node's pods: the controller sets Ready to Unknown on a
+    /// node that was ready (its kubelet stopped posting) and marks its pods not ready
+    /// (`MarkPodsNotReady`), which the disruption budgets count at once; once the node
+    /// is ready again its kubelet reports them ready. A kubelet that posts `False`
+    /// itself keeps its pods' readiness.
+    fn pods_readiness(&mut self, at: Duration, node: usize, was_ready: bool) {
+        let Some(target) = self.nodes.get(node) else {
+            return;
+        };
+        let status = target.condition("Ready");
+        let name = target.name().to_string();
+        let pods = self.pods_on(node);
+        if was_ready && status == Some("Unknown") {
+            // `RecordNodeStatusChange`.
+            self.event(
+                at,
+                EventKind::ConditionChanged,
+                node_id(&name),
+                "NodeNotReady",
+                alloc::format!("Node {name} status is now: NodeNotReady"),
+            );
+            if self.marked_not_ready.len() < self.pods.len() {
+                self.marked_not_ready.resize(self.pods.len(), false);
+            }
+            for pod in pods {
+                let life = self.life.get(pod);
+                let running = life == Some(&Life::Running);
+                if !(running || matches!(life, Some(Life::Terminating { .. }))) || !self.ready(pod)
+                {
+                    continue;
+                }
+                if let Some(entry) = self.pods.get(pod).filter(|_| running) {
+                    self.budgets.lose(&entry.pod, true);
+                }
+                if let Some(marked) = self.marked_not_ready.get_mut(pod) {
+                    *marked = true;
+                }
+                // 1.34 records an event on each pod it updates; 1.11 does not.
+                if self.version == Version::Current {
+                    let object = Words::Shared("Pod/", Arc::from(self.key(pod)));
+                    let reason = "NodeNotReady";
+                    let message = "Node is not ready";
+                    self.event(at, EventKind::ConditionChanged, object, reason, message);
+                }
+            }
+        } else if !was_ready && Ready::of(status) == Ready::True {
+            for pod in pods {
+                let Some(marked) = self.marked_not_ready.get_mut(pod).filter(|marked| **marked)
+                else {
+                    continue;
+                };
+                *marked = false;
+                if self.life.get(pod) == Some(&Life::Running) && self.ready(pod) {
+                    if let Some(entry) = self.pods.get(pod) {
+                        self.budgets.restore(&entry.pod);
+                    }
+                }
+            }
         }
     }
 
@@ -1122,9 +1202,11 @@ impl<'c> World<'c> {
         message: impl FnOnce(&Arc<str>) -> Words,
         grace: Option<Duration>,
     ) {
-        if self.life.get(pod) == Some(&Life::Running) {
+        // No budget, nothing read: the taint manager deletes tens of thousands of pods.
+        if self.life.get(pod) == Some(&Life::Running) && !self.budgets.is_empty() {
             if let Some(entry) = self.pods.get(pod) {
-                self.budgets.lose(&entry.pod);
+                let ready = self.ready(pod);
+                self.budgets.lose(&entry.pod, ready);
             }
         }
         self.terminate(at, pod, cause, reason, message, grace);
@@ -1153,6 +1235,17 @@ impl<'c> World<'c> {
     }
 
     /// The pod's `namespace/name` (empty for an index out of range).
+    /// Whether the pod's `Ready` condition is true now: as the input says
+    /// ([`budget::counts_as_ready`]), unless the node lifecycle controller marked it not
+    /// ready since.
+    fn ready(&self, pod: usize) -> bool {
+        !self.marked_not_ready.get(pod).copied().unwrap_or(false)
+            && self
+                .pods
+                .get(pod)
+                .is_some_and(|entry| budget::counts_as_ready(&entry.pod))
+    }
+
     fn key(&self, pod: usize) -> &str {
         self.pods.get(pod).map_or("", |entry| &entry.key)
     }
@@ -1700,7 +1793,8 @@ impl<'c> World<'c> {
         let namespace = &entry.pod.metadata.namespace;
         let life = self.life.get(pod);
         let terminating = matches!(life, Some(Life::Terminating { .. }));
-        let result = self.budgets.evict(&entry.pod, terminating);
+        let ready = self.ready(pod);
+        let result = self.budgets.evict(&entry.pod, ready, terminating);
         match result {
             Ok(()) if life == Some(&Life::Elsewhere) => {
                 self.delete_finished(at, pod, cause, Deleter::EvictionApi);
@@ -2321,12 +2415,15 @@ impl<'c> World<'c> {
         }
         let budgets = &mut self.budgets;
         let life = &self.life;
+        let marked = &self.marked_not_ready;
         let mut evict = |index: usize, again: bool| {
             let (Some(&pod), Some(entry)) = (positions.get(index), listed.get(index)) else {
                 return Ok(());
             };
             let terminating = again || matches!(life.get(pod), Some(Life::Terminating { .. }));
-            budgets.evict(&entry.pod, terminating)
+            let ready =
+                !marked.get(pod).copied().unwrap_or(false) && budget::counts_as_ready(&entry.pod);
+            budgets.evict(&entry.pod, ready, terminating)
         };
         let mut outcome = crate::descheduler::run_with(
             policy,
@@ -3525,6 +3622,62 @@ mod tests {
                 && event.message == "Marking for deletion Pod default/done"
         });
         assert!(marked, "{:?}", outcome.disruption.timeline);
+    }
+
+    /// `MarkPodsNotReady`: a node whose kubelet stops posting (Ready goes Unknown) has its
+    /// pods marked not ready, and their budget counts them out at once: a drain elsewhere
+    /// is refused until the node is ready again. 1.34 says so on each pod.
+    #[test]
+    fn an_unreachable_node_takes_its_pods_out_of_their_budgets() {
+        let node = |name: &str| NODE.replace("node1", name);
+        let web = |name: &str, node: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default, labels: {{app: web}}, ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u1, controller: true}}]}}\nspec:\n  nodeName: {node}\n  containers: [{{name: c, image: c}}]\n  tolerations: [{{key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 300}}, {{key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: 300}}]\nstatus: {{phase: Running}}\n"
+            )
+        };
+        let budget = "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web, namespace: default}\nspec: {minAvailable: 2, selector: {matchLabels: {app: web}}}\n";
+        let steps = |ready_again: &str| {
+            scenario(&alloc::format!(
+                "  - {{at: 0s, nodeCondition: {{node: n1, type: Ready, status: Unknown}}}}\n  - {{at: 10s, drain: n2}}\n{ready_again}"
+            ))
+        };
+        let yaml = |steps: &str| {
+            [
+                node("n1"),
+                node("n2"),
+                node("n3"),
+                web("web-a", "n1"),
+                web("web-b", "n2"),
+                web("web-c", "n3"),
+                budget.into(),
+                steps.into(),
+            ]
+            .concat()
+        };
+        for version in [Version::Current, Version::Legacy] {
+            let web_b = |outcome: &Outcome| {
+                let evictions = evicted(outcome);
+                let found = evictions.iter().find(|(pod, _)| pod == "default/web-b");
+                found.map(|(_, at)| *at)
+            };
+            let outcome = play_as(&yaml(&steps("")), Some(version));
+            // Refused until the taint manager deletes web-a at 5 min and its replacement runs.
+            assert_eq!(web_b(&outcome), Some(305), "{version:?}");
+            let marked =
+                outcome.disruption.timeline.iter().any(|event| {
+                    event.reason == "NodeNotReady" && event.object == "Pod/default/web-a"
+                });
+            assert_eq!(marked, version == Version::Current);
+            let later =
+                steps("  - {at: 20s, nodeCondition: {node: n1, type: Ready, status: 'True'}}\n");
+            let outcome = play_as(&yaml(&later), Some(version));
+            let at = web_b(&outcome);
+            assert!(at.is_some_and(|at| (20..=25).contains(&at)), "{at:?}");
+        }
+        // A kubelet that posts NotReady itself keeps its pods' readiness.
+        let own = scenario("  - {at: 0s, nodeCondition: {node: n1, type: Ready, status: 'False'}}\n  - {at: 10s, drain: n2}\n");
+        let evictions = evicted(&play(&yaml(&own)));
+        assert_eq!(evictions.first(), Some(&("default/web-b".into(), 10)));
     }
 
     /// OpenShift 3.11's `oc adm drain` (kubectl 1.11) words its refusals, warnings and

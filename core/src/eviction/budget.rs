@@ -152,7 +152,9 @@ impl<'c> Budgets<'c> {
         }
     }
 
-    /// Asks the eviction API to evict a pod (`terminating`: it was deleted before); on
+    /// Asks the eviction API to evict a pod (`ready`: its `Ready` condition as it stands
+    /// now, [`counts_as_ready`] unless the node lifecycle controller marked it not ready
+    /// since; `terminating`: it was deleted before); on
     /// success the covering budget's allowance goes down by one if the pod was healthy.
     ///
     /// The 1.11 handler decrements for every pod it lets go, but the disruption controller
@@ -164,7 +166,7 @@ impl<'c> Budgets<'c> {
     /// # Errors
     /// The API server's refusal: two budgets cover the pod, or the one that does allows
     /// no disruption now.
-    pub fn evict(&mut self, pod: &Pod, terminating: bool) -> Result<(), String> {
+    pub fn evict(&mut self, pod: &Pod, ready: bool, terminating: bool) -> Result<(), String> {
         let finished = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
         let not_running = finished || pod.status.phase == "Pending";
         let current = self.version == Version::Current;
@@ -183,7 +185,6 @@ impl<'c> Budgets<'c> {
                 false => Ok(()),
             };
         };
-        let ready = counts_as_ready(pod);
         if current && !ready {
             let always = self.budgets.get(index).is_some_and(|budget| {
                 budget.spec.unhealthy_pod_eviction_policy.as_deref() == Some("AlwaysAllow")
@@ -210,13 +211,18 @@ impl<'c> Budgets<'c> {
         self.count(pod, 1);
     }
 
-    /// A running pod covered by a budget was deleted without the eviction API (one that
-    /// was not ready was not counted healthy).
-    pub fn lose(&mut self, pod: &Pod) {
-        // No budget, nothing read: the taint manager deletes tens of thousands of pods.
-        if !self.budgets.is_empty() && counts_as_ready(pod) {
+    /// A running pod covered by a budget stopped counting healthy: deleted without the
+    /// eviction API, or marked not ready (one that was not `ready` was not counted).
+    pub fn lose(&mut self, pod: &Pod, ready: bool) {
+        if ready {
             self.count(pod, -1);
         }
+    }
+
+    /// Whether the input has no budget at all.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.budgets.is_empty()
     }
 
     fn count(&mut self, pod: &Pod, change: i64) {
@@ -263,13 +269,19 @@ mod tests {
         let pods = [web("a"), web("b"), web("c")];
         assert_eq!(disruptions_allowed(&budgets[0], &pods, Version::Current), 1);
         let mut state = Budgets::new(&budgets, &pods, Version::Current);
-        assert_eq!(state.evict(&pods[0].pod, false), Ok(()));
         assert_eq!(
-            state.evict(&pods[1].pod, false),
+            state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
+            Ok(())
+        );
+        assert_eq!(
+            state.evict(&pods[1].pod, counts_as_ready(&pods[1].pod), false),
             Err(VIOLATES_BUDGET.into())
         );
         state.restore(&pods[0].pod);
-        assert_eq!(state.evict(&pods[1].pod, false), Ok(()));
+        assert_eq!(
+            state.evict(&pods[1].pod, counts_as_ready(&pods[1].pod), false),
+            Ok(())
+        );
     }
 
     /// The margin is not floored as the status is: with one pod short of `minAvailable`,
@@ -279,14 +291,17 @@ mod tests {
         let budgets = [budget("web", Some(IntOrString::Int(3)), None)];
         let pods = [web("a"), web("b"), web("c")];
         let mut state = Budgets::new(&budgets, &pods, Version::Current);
-        state.lose(&pods[0].pod);
+        state.lose(&pods[0].pod, true);
         state.restore(&web("a2").pod);
         assert_eq!(
-            state.evict(&pods[1].pod, false),
+            state.evict(&pods[1].pod, counts_as_ready(&pods[1].pod), false),
             Err(VIOLATES_BUDGET.into())
         );
         state.restore(&web("a3").pod);
-        assert_eq!(state.evict(&pods[1].pod, false), Ok(()));
+        assert_eq!(
+            state.evict(&pods[1].pod, counts_as_ready(&pods[1].pod), false),
+            Ok(())
+        );
     }
 
     fn not_ready(name: &str) -> PodEntry {
@@ -305,29 +320,35 @@ mod tests {
         let pods = [web("a"), web("b"), not_ready("c")];
         assert_eq!(disruptions_allowed(&budgets[0], &pods, Version::Current), 0);
         let mut state = Budgets::new(&budgets, &pods, Version::Current);
-        assert_eq!(state.evict(&pods[2].pod, false), Ok(()));
         assert_eq!(
-            state.evict(&pods[0].pod, false),
+            state.evict(&pods[2].pod, counts_as_ready(&pods[2].pod), false),
+            Ok(())
+        );
+        assert_eq!(
+            state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
             Err(VIOLATES_BUDGET.into())
         );
         let mut legacy = Budgets::new(&budgets, &pods, Version::Legacy);
         assert_eq!(
-            legacy.evict(&pods[2].pod, false),
+            legacy.evict(&pods[2].pod, counts_as_ready(&pods[2].pod), false),
             Err(VIOLATES_BUDGET.into())
         );
         let short = [web("a"), not_ready("b"), not_ready("c")];
         let mut state = Budgets::new(&budgets, &short, Version::Current);
         assert_eq!(
-            state.evict(&short[1].pod, false),
+            state.evict(&short[1].pod, counts_as_ready(&short[1].pod), false),
             Err(VIOLATES_BUDGET.into())
         );
         let mut always = budget("web", Some(IntOrString::Int(2)), None);
         always.spec.unhealthy_pod_eviction_policy = Some("AlwaysAllow".into());
         let always = [always];
         let mut state = Budgets::new(&always, &short, Version::Current);
-        assert_eq!(state.evict(&short[1].pod, false), Ok(()));
         assert_eq!(
-            state.evict(&short[0].pod, false),
+            state.evict(&short[1].pod, counts_as_ready(&short[1].pod), false),
+            Ok(())
+        );
+        assert_eq!(
+            state.evict(&short[0].pod, counts_as_ready(&short[0].pod), false),
             Err(VIOLATES_BUDGET.into())
         );
     }
@@ -345,13 +366,16 @@ mod tests {
         let pods = [web("a"), not_ready("b")];
         let mut state = Budgets::new(&budgets, &pods, Version::Current);
         assert_eq!(
-            state.evict(&pods[1].pod, false),
+            state.evict(&pods[1].pod, counts_as_ready(&pods[1].pod), false),
             Err(VIOLATES_BUDGET.into())
         );
         state.restore(&pods[0].pod);
-        assert_eq!(state.evict(&pods[1].pod, false), Ok(()));
         assert_eq!(
-            state.evict(&pods[0].pod, false),
+            state.evict(&pods[1].pod, counts_as_ready(&pods[1].pod), false),
+            Ok(())
+        );
+        assert_eq!(
+            state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
             Err(VIOLATES_BUDGET.into())
         );
     }
@@ -362,9 +386,9 @@ mod tests {
         let mut pending = web("starting");
         alloc::sync::Arc::make_mut(&mut pending.pod).status.phase = "Pending".into();
         let mut state = Budgets::new(&budgets, core::slice::from_ref(&pending), Version::Current);
-        assert_eq!(state.evict(&pending.pod, false), Ok(()));
+        assert_eq!(state.evict(&pending.pod, true, false), Ok(()));
         assert_eq!(
-            state.evict(&web("running").pod, false),
+            state.evict(&web("running").pod, true, false),
             Err(VIOLATES_BUDGET.into())
         );
     }
@@ -378,21 +402,42 @@ mod tests {
         alloc::sync::Arc::make_mut(&mut pending.pod).status.phase = "Pending".into();
         let pods = [web("a"), web("b")];
         let mut state = Budgets::new(&budgets, &pods, Version::Legacy);
-        assert_eq!(state.evict(&pods[0].pod, false), Ok(()));
-        assert_eq!(state.evict(&pods[0].pod, true), Err(VIOLATES_BUDGET.into()));
         assert_eq!(
-            state.evict(&pending.pod, false),
+            state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
+            Ok(())
+        );
+        assert_eq!(
+            state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), true),
+            Err(VIOLATES_BUDGET.into())
+        );
+        assert_eq!(
+            state.evict(&pending.pod, true, false),
             Err(VIOLATES_BUDGET.into())
         );
         let mut current = Budgets::new(&budgets, &pods, Version::Current);
-        assert_eq!(current.evict(&pods[0].pod, false), Ok(()));
-        assert_eq!(current.evict(&pods[0].pod, true), Ok(()));
-        let mut roomy = Budgets::new(&budgets, &[web("a"), web("b"), web("c")], Version::Legacy);
-        assert_eq!(roomy.evict(&pods[0].pod, false), Ok(()));
-        assert_eq!(roomy.evict(&pods[0].pod, true), Ok(()));
-        assert_eq!(roomy.evict(&pods[1].pod, false), Ok(()));
         assert_eq!(
-            roomy.evict(&pods[1].pod, false),
+            current.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
+            Ok(())
+        );
+        assert_eq!(
+            current.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), true),
+            Ok(())
+        );
+        let mut roomy = Budgets::new(&budgets, &[web("a"), web("b"), web("c")], Version::Legacy);
+        assert_eq!(
+            roomy.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
+            Ok(())
+        );
+        assert_eq!(
+            roomy.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), true),
+            Ok(())
+        );
+        assert_eq!(
+            roomy.evict(&pods[1].pod, counts_as_ready(&pods[1].pod), false),
+            Ok(())
+        );
+        assert_eq!(
+            roomy.evict(&pods[1].pod, counts_as_ready(&pods[1].pod), false),
             Err(VIOLATES_BUDGET.into())
         );
     }
@@ -419,11 +464,14 @@ mod tests {
         }
         let mut state = Budgets::new(&budgets, &pods, Version::Current);
         assert_eq!(
-            state.evict(&pods[0].pod, false),
+            state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
             Err(VIOLATES_BUDGET.into())
         );
         let mut legacy = Budgets::new(&budgets, &pods, Version::Legacy);
-        assert_eq!(legacy.evict(&pods[0].pod, false), Ok(()));
+        assert_eq!(
+            legacy.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
+            Ok(())
+        );
     }
 
     /// Neither `minAvailable` nor `maxUnavailable`: no disruption, ever; a pod bound but
@@ -437,7 +485,7 @@ mod tests {
         let mut state = Budgets::new(&budgets, &pods, Version::Current);
         state.restore(&pods[0].pod);
         assert_eq!(
-            state.evict(&pods[0].pod, false),
+            state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
             Err(VIOLATES_BUDGET.into())
         );
         let one = [budget("web", Some(IntOrString::Int(1)), None)];
@@ -459,7 +507,7 @@ mod tests {
         assert_eq!(disruptions_allowed(&budgets[1], &pods, Version::Current), 0);
         let mut state = Budgets::new(&budgets, &pods, Version::Current);
         assert_eq!(
-            state.evict(&pods[0].pod, false),
+            state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
             Err(SEVERAL_BUDGETS.into())
         );
     }
