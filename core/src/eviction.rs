@@ -1461,6 +1461,7 @@ impl<'c> World<'c> {
                 pod.metadata.uid = String::new();
             }
             pod.spec.node_name = String::new();
+            pod.metadata.deletion_timestamp = None;
             pod.status = crate::model::PodStatus::default();
             facts.spans = None;
             if let Some(key) = key {

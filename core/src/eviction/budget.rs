@@ -72,7 +72,8 @@ pub fn counts_as_ready(pod: &Pod) -> bool {
     pod.status.readiness != Readiness::NotReady
 }
 
-/// Healthy covered pods minus the desired healthy count, which may be negative (the
+/// Healthy (bound, running, ready, not being deleted) covered pods minus the desired
+/// healthy count (`countHealthyPods`), which may be negative (the
 /// status floors it at zero), and the desired count. From a status the input gives: its
 /// allowance, or `currentHealthy - desiredHealthy` when that is below zero.
 fn margin(budget: &PodDisruptionBudget, pods: &[PodEntry], version: Version) -> (i64, i64) {
@@ -92,6 +93,7 @@ fn margin(budget: &PodDisruptionBudget, pods: &[PodEntry], version: Version) -> 
     let healthy = pods
         .iter()
         .filter(|entry| entry.state == PodState::Bound && entry.pod.status.phase != "Pending")
+        .filter(|entry| entry.pod.metadata.deletion_timestamp.is_none())
         .filter(|entry| counts_as_ready(&entry.pod) && selects(budget, &entry.pod, version))
         .count();
     let expected = i64::try_from(covered).unwrap_or(i64::MAX);
@@ -167,6 +169,8 @@ impl<'c> Budgets<'c> {
     /// The API server's refusal: two budgets cover the pod, or the one that does allows
     /// no disruption now.
     pub fn evict(&mut self, pod: &Pod, ready: bool, terminating: bool) -> Result<(), String> {
+        // A pod the input shows deleted is terminating from the start.
+        let terminating = terminating || pod.metadata.deletion_timestamp.is_some();
         let finished = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
         let not_running = finished || pod.status.phase == "Pending";
         let current = self.version == Version::Current;
@@ -214,7 +218,7 @@ impl<'c> Budgets<'c> {
     /// A running pod covered by a budget stopped counting healthy: deleted without the
     /// eviction API, or marked not ready (one that was not `ready` was not counted).
     pub fn lose(&mut self, pod: &Pod, ready: bool) {
-        if ready {
+        if ready && pod.metadata.deletion_timestamp.is_none() {
             self.count(pod, -1);
         }
     }
@@ -493,6 +497,25 @@ mod tests {
         alloc::sync::Arc::make_mut(&mut pending.pod).status.phase = "Pending".into();
         let pods = [web("a"), pending];
         assert_eq!(disruptions_allowed(&one[0], &pods, Version::Current), 0);
+    }
+
+    /// A pod the input shows deleted (`deletionTimestamp`) is no part of the healthy
+    /// count (`countHealthyPods`), and 1.34 deletes it again without asking its budget.
+    #[test]
+    fn a_pod_being_deleted_is_not_healthy() {
+        let budgets = [budget("web", Some(IntOrString::Int(1)), None)];
+        let mut deleted = web("d");
+        alloc::sync::Arc::make_mut(&mut deleted.pod)
+            .metadata
+            .deletion_timestamp = Some("2026-11-29T10:00:00Z".into());
+        let pods = [web("a"), deleted];
+        assert_eq!(disruptions_allowed(&budgets[0], &pods, Version::Current), 0);
+        let mut state = Budgets::new(&budgets, &pods, Version::Current);
+        assert_eq!(
+            state.evict(&pods[0].pod, true, false),
+            Err(VIOLATES_BUDGET.into())
+        );
+        assert_eq!(state.evict(&pods[1].pod, true, false), Ok(()));
     }
 
     #[test]
