@@ -315,7 +315,12 @@ impl<'c> World<'c> {
             .collect();
         Self {
             version,
-            budgets: Budgets::new(&cluster.disruption_budgets, &cluster.pods, version),
+            budgets: Budgets::new(
+                &cluster.disruption_budgets,
+                &cluster.pods,
+                &cluster.workloads,
+                version,
+            ),
             marked_not_ready: Vec::new(),
             cluster,
             schedule,

@@ -12,7 +12,9 @@ use alloc::vec::Vec;
 
 use crate::cluster::{PodEntry, PodState};
 use crate::labels;
-use crate::model::{IntOrString, Pod, PodDisruptionBudget, Readiness};
+use crate::model::{
+    IntOrString, OwnerReference, Pod, PodDisruptionBudget, Readiness, Workload, WorkloadKind,
+};
 use crate::schedule::Version;
 
 /// The eviction API's refusal when a budget allows no disruption (HTTP 429).
@@ -59,9 +61,10 @@ pub fn selects(budget: &PodDisruptionBudget, pod: &Pod, version: Version) -> boo
 pub fn disruptions_allowed(
     budget: &PodDisruptionBudget,
     pods: &[PodEntry],
+    workloads: &[(WorkloadKind, Workload)],
     version: Version,
 ) -> i32 {
-    i32::try_from(margin(budget, pods, version).0.max(0)).unwrap_or(i32::MAX)
+    i32::try_from(margin(budget, pods, workloads, version).0.max(0)).unwrap_or(i32::MAX)
 }
 
 /// Whether the disruption controller counts a pod healthy (`countHealthyPods` asks
@@ -72,11 +75,20 @@ pub fn counts_as_ready(pod: &Pod) -> bool {
     pod.status.readiness != Readiness::NotReady
 }
 
+/// A budget the controller never lets go of a pod: its margin stays below zero however
+/// many pods start (`expectedCount <= 0`, or a failed sync: `failSafe`).
+const NEVER: (i64, i64) = (i64::MIN / 2, i64::MAX);
+
 /// Healthy (bound, running, ready, not being deleted) covered pods minus the desired
-/// healthy count (`countHealthyPods`), which may be negative (the
+/// healthy count (`countHealthyPods`, `getExpectedPodCount`), which may be negative (the
 /// status floors it at zero), and the desired count. From a status the input gives: its
 /// allowance, or `currentHealthy - desiredHealthy` when that is below zero.
-fn margin(budget: &PodDisruptionBudget, pods: &[PodEntry], version: Version) -> (i64, i64) {
+fn margin(
+    budget: &PodDisruptionBudget,
+    pods: &[PodEntry],
+    workloads: &[(WorkloadKind, Workload)],
+    version: Version,
+) -> (i64, i64) {
     if let Some(status) = &budget.status {
         let short = i64::from(status.current_healthy) - i64::from(status.desired_healthy);
         let margin = match status.disruptions_allowed {
@@ -85,27 +97,131 @@ fn margin(budget: &PodDisruptionBudget, pods: &[PodEntry], version: Version) -> 
         };
         return (margin, i64::from(status.desired_healthy));
     }
-    let covered = pods
+    let covered: Vec<&Pod> = pods
         .iter()
         .filter(|entry| matches!(entry.state, PodState::Bound | PodState::Pending))
         .filter(|entry| selects(budget, &entry.pod, version))
-        .count();
+        .map(|entry| &*entry.pod)
+        .collect();
     let healthy = pods
         .iter()
         .filter(|entry| entry.state == PodState::Bound && entry.pod.status.phase != "Pending")
         .filter(|entry| entry.pod.metadata.deletion_timestamp.is_none())
         .filter(|entry| counts_as_ready(&entry.pod) && selects(budget, &entry.pod, version))
         .count();
-    let expected = i64::try_from(covered).unwrap_or(i64::MAX);
     let healthy = i64::try_from(healthy).unwrap_or(i64::MAX);
-    let desired = match (&budget.spec.min_available, &budget.spec.max_unavailable) {
-        (_, Some(max)) => expected.saturating_sub(scaled_up(max, expected)).max(0),
-        (Some(min), None) => scaled_up(min, expected),
-        // Neither set: `getExpectedPodCount` finds no expected pods, and the controller
-        // then allows no disruption, however many pods come (`expectedCount <= 0`).
-        (None, None) => i64::MAX,
+    let scale = || expected_scale(&covered, workloads, version);
+    let (expected, desired) = match (&budget.spec.min_available, &budget.spec.max_unavailable) {
+        (_, Some(max)) => match scale() {
+            Some(expected) => (
+                expected,
+                expected.saturating_sub(scaled_up(max, expected)).max(0),
+            ),
+            None => return NEVER,
+        },
+        (Some(IntOrString::Int(min)), None) => {
+            (i64::try_from(covered.len()).unwrap_or(i64::MAX), *min)
+        }
+        (Some(min), None) => match scale() {
+            Some(expected) => (expected, scaled_up(min, expected)),
+            None => return NEVER,
+        },
+        // Neither set: `getExpectedPodCount` expects no pod.
+        (None, None) => return NEVER,
     };
+    if expected <= 0 {
+        return NEVER;
+    }
     (healthy.saturating_sub(desired), desired)
+}
+
+/// `getExpectedScale`: the desired replicas of the covered pods' controllers, each
+/// counted once (a ReplicaSet's Deployment stands for it). A controller the input does
+/// not list counts its covered pods. `None` where the controller fails its sync: a pod
+/// without a controller (1.11; 1.34 leaves it out), or one whose controller has no scale
+/// (DaemonSet, Job; 1.11 knows only ReplicationController, ReplicaSet, Deployment and
+/// StatefulSet).
+fn expected_scale(
+    covered: &[&Pod],
+    workloads: &[(WorkloadKind, Workload)],
+    version: Version,
+) -> Option<i64> {
+    let find = |kind: WorkloadKind, namespace: &str, name: &str| {
+        workloads.iter().find_map(|(listed, workload)| {
+            (*listed == kind
+                && workload.metadata.namespace == namespace
+                && workload.metadata.name == name)
+                .then_some(workload)
+        })
+    };
+    let mut counted: Vec<(&str, &str)> = Vec::new();
+    let mut expected = 0_i64;
+    for pod in covered {
+        let Some(owner) = pod.metadata.controller() else {
+            match version {
+                Version::Current => continue,
+                Version::Legacy => return None,
+            }
+        };
+        let namespace = pod.metadata.namespace.as_str();
+        let kind = match owner.kind.as_str() {
+            "ReplicationController" => WorkloadKind::ReplicationController,
+            "ReplicaSet" => WorkloadKind::ReplicaSet,
+            "StatefulSet" => WorkloadKind::StatefulSet,
+            "DaemonSet" | "Job" => return None,
+            _ if version == Version::Legacy => return None,
+            // Another kind with a scale subresource, unknown here: its pods.
+            _ => {
+                let key = (owner.kind.as_str(), owner.name.as_str());
+                add_once(&mut counted, &mut expected, key, || pods_of(covered, owner));
+                continue;
+            }
+        };
+        let listed = find(kind, namespace, &owner.name);
+        // A ReplicaSet that a Deployment controls is scaled by it (`getPodDeployment`).
+        let deployment = listed
+            .and_then(|set| set.metadata.controller())
+            .filter(|parent| parent.kind == "Deployment")
+            .and_then(|parent| find(WorkloadKind::Deployment, namespace, &parent.name));
+        match deployment.or(listed) {
+            Some(workload) => {
+                let key = (
+                    workload.metadata.namespace.as_str(),
+                    workload.metadata.name.as_str(),
+                );
+                let replicas = i64::from(workload.spec.replicas.unwrap_or(1));
+                add_once(&mut counted, &mut expected, key, || replicas);
+            }
+            None => {
+                let key = (owner.kind.as_str(), owner.name.as_str());
+                add_once(&mut counted, &mut expected, key, || pods_of(covered, owner));
+            }
+        }
+    }
+    Some(expected)
+}
+
+/// Adds a controller's scale once.
+fn add_once<'a>(
+    counted: &mut Vec<(&'a str, &'a str)>,
+    expected: &mut i64,
+    key: (&'a str, &'a str),
+    scale: impl FnOnce() -> i64,
+) {
+    if !counted.contains(&key) {
+        counted.push(key);
+        *expected = expected.saturating_add(scale());
+    }
+}
+
+/// How many covered pods `owner` controls.
+fn pods_of(covered: &[&Pod], owner: &OwnerReference) -> i64 {
+    let owned = covered.iter().filter(|pod| {
+        pod.metadata
+            .controller()
+            .is_some_and(|other| other.kind == owner.kind && other.name == owner.name)
+    });
+    i64::try_from(owned.count()).unwrap_or(i64::MAX)
 }
 
 /// An int, or a percentage of `total` rounded up (`GetScaledValueFromIntOrPercent`).
@@ -143,11 +259,16 @@ pub struct Budgets<'c> {
 impl<'c> Budgets<'c> {
     /// The margins at the start, for the API server of `version`.
     #[must_use]
-    pub fn new(budgets: &'c [PodDisruptionBudget], pods: &[PodEntry], version: Version) -> Self {
+    pub fn new(
+        budgets: &'c [PodDisruptionBudget],
+        pods: &[PodEntry],
+        workloads: &[(WorkloadKind, Workload)],
+        version: Version,
+    ) -> Self {
         Self {
             margins: budgets
                 .iter()
-                .map(|budget| margin(budget, pods, version))
+                .map(|budget| margin(budget, pods, workloads, version))
                 .collect(),
             budgets,
             version,
@@ -271,8 +392,11 @@ mod tests {
     fn an_allowance_is_spent_one_eviction_at_a_time() {
         let budgets = [budget("web", Some(IntOrString::Int(2)), None)];
         let pods = [web("a"), web("b"), web("c")];
-        assert_eq!(disruptions_allowed(&budgets[0], &pods, Version::Current), 1);
-        let mut state = Budgets::new(&budgets, &pods, Version::Current);
+        assert_eq!(
+            disruptions_allowed(&budgets[0], &pods, &[], Version::Current),
+            1
+        );
+        let mut state = Budgets::new(&budgets, &pods, &[], Version::Current);
         assert_eq!(
             state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
             Ok(())
@@ -294,7 +418,7 @@ mod tests {
     fn a_pod_short_of_the_minimum_is_made_up_before_any_eviction() {
         let budgets = [budget("web", Some(IntOrString::Int(3)), None)];
         let pods = [web("a"), web("b"), web("c")];
-        let mut state = Budgets::new(&budgets, &pods, Version::Current);
+        let mut state = Budgets::new(&budgets, &pods, &[], Version::Current);
         state.lose(&pods[0].pod, true);
         state.restore(&web("a2").pod);
         assert_eq!(
@@ -322,8 +446,11 @@ mod tests {
     fn a_pod_that_is_not_ready_goes_while_the_budget_is_healthy() {
         let budgets = [budget("web", Some(IntOrString::Int(2)), None)];
         let pods = [web("a"), web("b"), not_ready("c")];
-        assert_eq!(disruptions_allowed(&budgets[0], &pods, Version::Current), 0);
-        let mut state = Budgets::new(&budgets, &pods, Version::Current);
+        assert_eq!(
+            disruptions_allowed(&budgets[0], &pods, &[], Version::Current),
+            0
+        );
+        let mut state = Budgets::new(&budgets, &pods, &[], Version::Current);
         assert_eq!(
             state.evict(&pods[2].pod, counts_as_ready(&pods[2].pod), false),
             Ok(())
@@ -332,13 +459,13 @@ mod tests {
             state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
             Err(VIOLATES_BUDGET.into())
         );
-        let mut legacy = Budgets::new(&budgets, &pods, Version::Legacy);
+        let mut legacy = Budgets::new(&budgets, &pods, &[], Version::Legacy);
         assert_eq!(
             legacy.evict(&pods[2].pod, counts_as_ready(&pods[2].pod), false),
             Err(VIOLATES_BUDGET.into())
         );
         let short = [web("a"), not_ready("b"), not_ready("c")];
-        let mut state = Budgets::new(&budgets, &short, Version::Current);
+        let mut state = Budgets::new(&budgets, &short, &[], Version::Current);
         assert_eq!(
             state.evict(&short[1].pod, counts_as_ready(&short[1].pod), false),
             Err(VIOLATES_BUDGET.into())
@@ -346,7 +473,7 @@ mod tests {
         let mut always = budget("web", Some(IntOrString::Int(2)), None);
         always.spec.unhealthy_pod_eviction_policy = Some("AlwaysAllow".into());
         let always = [always];
-        let mut state = Budgets::new(&always, &short, Version::Current);
+        let mut state = Budgets::new(&always, &short, &[], Version::Current);
         assert_eq!(
             state.evict(&short[1].pod, counts_as_ready(&short[1].pod), false),
             Ok(())
@@ -368,7 +495,7 @@ mod tests {
         }
         let budgets = [short];
         let pods = [web("a"), not_ready("b")];
-        let mut state = Budgets::new(&budgets, &pods, Version::Current);
+        let mut state = Budgets::new(&budgets, &pods, &[], Version::Current);
         assert_eq!(
             state.evict(&pods[1].pod, counts_as_ready(&pods[1].pod), false),
             Err(VIOLATES_BUDGET.into())
@@ -389,7 +516,12 @@ mod tests {
         let budgets = [budget("web", None, Some(0))];
         let mut pending = web("starting");
         alloc::sync::Arc::make_mut(&mut pending.pod).status.phase = "Pending".into();
-        let mut state = Budgets::new(&budgets, core::slice::from_ref(&pending), Version::Current);
+        let mut state = Budgets::new(
+            &budgets,
+            core::slice::from_ref(&pending),
+            &[],
+            Version::Current,
+        );
         assert_eq!(state.evict(&pending.pod, true, false), Ok(()));
         assert_eq!(
             state.evict(&web("running").pod, true, false),
@@ -405,7 +537,7 @@ mod tests {
         let mut pending = web("starting");
         alloc::sync::Arc::make_mut(&mut pending.pod).status.phase = "Pending".into();
         let pods = [web("a"), web("b")];
-        let mut state = Budgets::new(&budgets, &pods, Version::Legacy);
+        let mut state = Budgets::new(&budgets, &pods, &[], Version::Legacy);
         assert_eq!(
             state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
             Ok(())
@@ -418,7 +550,7 @@ mod tests {
             state.evict(&pending.pod, true, false),
             Err(VIOLATES_BUDGET.into())
         );
-        let mut current = Budgets::new(&budgets, &pods, Version::Current);
+        let mut current = Budgets::new(&budgets, &pods, &[], Version::Current);
         assert_eq!(
             current.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
             Ok(())
@@ -427,7 +559,12 @@ mod tests {
             current.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), true),
             Ok(())
         );
-        let mut roomy = Budgets::new(&budgets, &[web("a"), web("b"), web("c")], Version::Legacy);
+        let mut roomy = Budgets::new(
+            &budgets,
+            &[web("a"), web("b"), web("c")],
+            &[],
+            Version::Legacy,
+        );
         assert_eq!(
             roomy.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
             Ok(())
@@ -466,12 +603,12 @@ mod tests {
             assert!(!selects(&budgets[0], &pod.pod, Version::Legacy));
             assert!(!covers(&budgets[0], &pod.pod));
         }
-        let mut state = Budgets::new(&budgets, &pods, Version::Current);
+        let mut state = Budgets::new(&budgets, &pods, &[], Version::Current);
         assert_eq!(
             state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
             Err(VIOLATES_BUDGET.into())
         );
-        let mut legacy = Budgets::new(&budgets, &pods, Version::Legacy);
+        let mut legacy = Budgets::new(&budgets, &pods, &[], Version::Legacy);
         assert_eq!(
             legacy.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
             Ok(())
@@ -486,7 +623,7 @@ mod tests {
         neither.spec.min_available = None;
         let budgets = [neither];
         let pods = [web("a"), web("b")];
-        let mut state = Budgets::new(&budgets, &pods, Version::Current);
+        let mut state = Budgets::new(&budgets, &pods, &[], Version::Current);
         state.restore(&pods[0].pod);
         assert_eq!(
             state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
@@ -496,7 +633,10 @@ mod tests {
         let mut pending = web("p");
         alloc::sync::Arc::make_mut(&mut pending.pod).status.phase = "Pending".into();
         let pods = [web("a"), pending];
-        assert_eq!(disruptions_allowed(&one[0], &pods, Version::Current), 0);
+        assert_eq!(
+            disruptions_allowed(&one[0], &pods, &[], Version::Current),
+            0
+        );
     }
 
     /// A pod the input shows deleted (`deletionTimestamp`) is no part of the healthy
@@ -509,13 +649,86 @@ mod tests {
             .metadata
             .deletion_timestamp = Some("2026-11-29T10:00:00Z".into());
         let pods = [web("a"), deleted];
-        assert_eq!(disruptions_allowed(&budgets[0], &pods, Version::Current), 0);
-        let mut state = Budgets::new(&budgets, &pods, Version::Current);
+        assert_eq!(
+            disruptions_allowed(&budgets[0], &pods, &[], Version::Current),
+            0
+        );
+        let mut state = Budgets::new(&budgets, &pods, &[], Version::Current);
         assert_eq!(
             state.evict(&pods[0].pod, true, false),
             Err(VIOLATES_BUDGET.into())
         );
         assert_eq!(state.evict(&pods[1].pod, true, false), Ok(()));
+    }
+
+    fn owned(name: &str, kind: &str, owner: &str) -> PodEntry {
+        let mut entry = web(name);
+        let pod = alloc::sync::Arc::make_mut(&mut entry.pod);
+        pod.metadata.owner_references.push(OwnerReference {
+            kind: kind.into(),
+            name: owner.into(),
+            controller: Some(true),
+            ..OwnerReference::default()
+        });
+        entry
+    }
+
+    fn workload(
+        kind: WorkloadKind,
+        name: &str,
+        replicas: i32,
+        owner: Option<&str>,
+    ) -> (WorkloadKind, Workload) {
+        let mut workload = Workload::default();
+        workload.metadata.name = name.into();
+        workload.metadata.namespace = "default".into();
+        workload.spec.replicas = Some(replicas);
+        if let Some(owner) = owner {
+            workload.metadata.owner_references.push(OwnerReference {
+                kind: "Deployment".into(),
+                name: owner.into(),
+                controller: Some(true),
+                ..OwnerReference::default()
+            });
+        }
+        (kind, workload)
+    }
+
+    /// `getExpectedScale`: `maxUnavailable` and percentages count the controllers'
+    /// replicas, not the pods. A Deployment of 3 with 4 pods mid-rollout allows 2; pods
+    /// without a controller count for nothing (1.34) or fail the sync (1.11); a Job's
+    /// pods fail it (no scale); a controller the input does not list counts its pods.
+    #[test]
+    fn the_expected_count_is_the_controllers_scale() {
+        let mut budget_max = budget("web", None, None);
+        budget_max.spec.min_available = None;
+        budget_max.spec.max_unavailable = Some(IntOrString::Int(1));
+        let budgets = [budget_max];
+        let rollout = [
+            owned("a", "ReplicaSet", "web-1"),
+            owned("b", "ReplicaSet", "web-1"),
+            owned("c", "ReplicaSet", "web-2"),
+            owned("d", "ReplicaSet", "web-2"),
+        ];
+        let workloads = [
+            workload(WorkloadKind::Deployment, "web", 3, None),
+            workload(WorkloadKind::ReplicaSet, "web-1", 1, Some("web")),
+            workload(WorkloadKind::ReplicaSet, "web-2", 2, Some("web")),
+        ];
+        let allowed = |pods: &[PodEntry], workloads: &[(WorkloadKind, Workload)], version| {
+            disruptions_allowed(&budgets[0], pods, workloads, version)
+        };
+        assert_eq!(allowed(&rollout, &workloads, Version::Current), 2);
+        // Not listed: each ReplicaSet counts its pods (4 expected, 3 desired).
+        assert_eq!(allowed(&rollout, &[], Version::Current), 1);
+        let bare = [web("a"), web("b"), web("c")];
+        assert_eq!(allowed(&bare, &[], Version::Current), 0);
+        assert_eq!(allowed(&bare, &[], Version::Legacy), 0);
+        let jobs = [owned("a", "Job", "batch"), owned("b", "Job", "batch")];
+        assert_eq!(allowed(&jobs, &[], Version::Current), 0);
+        // An integer minAvailable counts the pods, controllers or not.
+        let one = [budget("web", Some(IntOrString::Int(1)), None)];
+        assert_eq!(disruptions_allowed(&one[0], &bare, &[], Version::Legacy), 2);
     }
 
     #[test]
@@ -525,10 +738,16 @@ mod tests {
             budget("two", Some(IntOrString::Str("50%".into())), None),
         ];
         let pods = [web("a")];
-        assert_eq!(disruptions_allowed(&budgets[0], &pods, Version::Current), 5);
+        assert_eq!(
+            disruptions_allowed(&budgets[0], &pods, &[], Version::Current),
+            5
+        );
         // 50% of one pod rounds up to one: nothing to spare.
-        assert_eq!(disruptions_allowed(&budgets[1], &pods, Version::Current), 0);
-        let mut state = Budgets::new(&budgets, &pods, Version::Current);
+        assert_eq!(
+            disruptions_allowed(&budgets[1], &pods, &[], Version::Current),
+            0
+        );
+        let mut state = Budgets::new(&budgets, &pods, &[], Version::Current);
         assert_eq!(
             state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
             Err(SEVERAL_BUDGETS.into())

@@ -412,6 +412,7 @@ fn violating_budgets(version: Version, snapshot: &Snapshot<'_>, victims: &[usize
             i64::from(budget::disruptions_allowed(
                 budget,
                 &snapshot.cluster.pods,
+                &snapshot.cluster.workloads,
                 version,
             ))
         })
