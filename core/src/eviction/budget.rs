@@ -110,23 +110,20 @@ fn margin(
         .filter(|entry| counts_as_ready(&entry.pod) && selects(budget, &entry.pod, version))
         .count();
     let healthy = i64::try_from(healthy).unwrap_or(i64::MAX);
-    let scale = || expected_scale(&covered, workloads, version);
-    let (expected, desired) = match (&budget.spec.min_available, &budget.spec.max_unavailable) {
-        (_, Some(max)) => match scale() {
-            Some(expected) => (
-                expected,
-                expected.saturating_sub(scaled_up(max, expected)).max(0),
-            ),
-            None => return NEVER,
-        },
-        (Some(IntOrString::Int(min)), None) => {
-            (i64::try_from(covered.len()).unwrap_or(i64::MAX), *min)
-        }
-        (Some(min), None) => match scale() {
-            Some(expected) => (expected, scaled_up(min, expected)),
-            None => return NEVER,
-        },
-        // Neither set: `getExpectedPodCount` expects no pod.
+    let min = budget.spec.min_available.as_ref();
+    let max = budget.spec.max_unavailable.as_ref();
+    // An integer `minAvailable` expects the pods; the rest, the controllers' replicas.
+    let expected = match (min, max) {
+        (None, None) => None,
+        (Some(IntOrString::Int(_)), None) => i64::try_from(covered.len()).ok(),
+        _ => expected_scale(&covered, workloads, version),
+    };
+    let Some(expected) = expected else {
+        return NEVER;
+    };
+    let desired = match (min, max) {
+        (_, Some(max)) => expected.saturating_sub(scaled_up(max, expected)).max(0),
+        (Some(min), None) => scaled_up(min, expected),
         (None, None) => return NEVER,
     };
     if expected <= 0 {
