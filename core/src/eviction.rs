@@ -764,10 +764,7 @@ impl<'c> World<'c> {
         let key = match condition {
             "Ready" => {
                 self.watch_ready(node, Ready::of(previous.as_deref()) == Ready::True);
-                if self.monitor_planned != Some(at) {
-                    self.monitor_planned = Some(at);
-                    self.agenda_push(at, Happening::NodeMonitor);
-                }
+                self.plan_monitor(at);
                 ready_taints(Some(status)).map(|(wanted, _)| wanted)
             }
             _ => pressure_taint(condition).filter(|_| status == "True"),
@@ -895,6 +892,14 @@ impl<'c> World<'c> {
                     self.watch_ready(node, false);
                 }
             }
+        }
+    }
+
+    /// Plans a monitor pass for this moment (one however many changes call for it).
+    fn plan_monitor(&mut self, at: Duration) {
+        if self.monitor_planned != Some(at) {
+            self.monitor_planned = Some(at);
+            self.agenda_push(at, Happening::NodeMonitor);
         }
     }
 
@@ -2354,6 +2359,11 @@ impl<'c> World<'c> {
         };
         target.remove();
         let name = target.name();
+        // The controller's next pass counts the zones without it (upstream passes run
+        // every 5 s; kubefit's, when something they read changed).
+        if self.lifecycle.is_some() {
+            self.plan_monitor(at);
+        }
         self.event(
             at,
             EventKind::MachineRemoved,
@@ -3684,6 +3694,39 @@ mod tests {
         let own = scenario("  - {at: 0s, nodeCondition: {node: n1, type: Ready, status: 'False'}}\n  - {at: 10s, drain: n2}\n");
         let evictions = evicted(&play(&yaml(&own)));
         assert_eq!(evictions.first(), Some(&("default/web-b".into(), 10)));
+    }
+
+    /// A removed node leaves its zone's counts at the controller's next pass: the last
+    /// ready node of zone a goes with its machine, every zone is then fully disrupted,
+    /// and master disruption mode lifts the unreachable taints.
+    #[test]
+    fn a_removed_node_leaves_the_zone_counts() {
+        let node = |name: &str, zone: &str| {
+            alloc::format!(
+                "---\nkind: Node\napiVersion: v1\nmetadata: {{name: {name}, labels: {{topology.kubernetes.io/zone: {zone}}}}}\nstatus: {{allocatable: {{cpu: '4', memory: 8Gi, pods: '110'}}, conditions: [{{type: Ready, status: 'True'}}]}}\n"
+            )
+        };
+        let machine = "---\napiVersion: machine.openshift.io/v1beta1\nkind: Machine\nmetadata:\n  name: m-a1\n  namespace: openshift-machine-api\n  annotations: {machine.openshift.io/exclude-node-draining: ''}\nstatus: {phase: Running, nodeRef: {kind: Node, name: a1}}\n";
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: a2, type: Ready, status: Unknown}}\n  - {at: 0s, nodeCondition: {node: b1, type: Ready, status: Unknown}}\n  - {at: 1m, deleteMachine: m-a1}\n",
+        );
+        let yaml = [
+            node("a1", "a"),
+            node("a2", "a"),
+            node("b1", "b"),
+            machine.into(),
+            steps,
+        ]
+        .concat();
+        let outcome = play(&yaml);
+        let timeline = &outcome.disruption.timeline;
+        let removed = timeline.iter().find(|event| event.reason == "RemovingNode");
+        let removed_at = removed.map(|event| event.at);
+        let master = timeline
+            .iter()
+            .find(|event| event.reason == "MasterDisruption");
+        assert!(removed_at.is_some(), "{timeline:?}");
+        assert_eq!(master.map(|event| event.at), removed_at, "{timeline:?}");
     }
 
     /// OpenShift 3.11's `oc adm drain` (kubectl 1.11) words its refusals, warnings and
