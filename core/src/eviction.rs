@@ -460,6 +460,9 @@ impl<'c> World<'c> {
                     return;
                 };
                 self.add_taint(at, node, taint.clone(), "Taint", "tainted");
+                if taint.effect == "NoExecute" && [NOT_READY, UNREACHABLE].contains(&&*taint.key) {
+                    self.controller_taint_touched(at, node);
+                }
             }
             Action::Untaint { node, key, effect } => {
                 let Some(node_index) = self.node(node, index) else {
@@ -496,6 +499,10 @@ impl<'c> World<'c> {
                 if removed > 0 {
                     self.changed = true;
                     self.taints_changed(at, node_index);
+                    let noexecute = effect.as_deref().is_none_or(|effect| effect == "NoExecute");
+                    if noexecute && [NOT_READY, UNREACHABLE].contains(&key.as_str()) {
+                        self.controller_taint_touched(at, node_index);
+                    }
                 }
             }
             Action::Cordon(node) => {
@@ -893,6 +900,21 @@ impl<'c> World<'c> {
                 }
             }
         }
+    }
+
+    /// A step put or took a taint the node lifecycle controller owns: its next pass (upstream:
+    /// within 5 s) takes it off a ready node (`markNodeAsReachable`) and, in 1.34, queues
+    /// a node that is not ready for it again.
+    fn controller_taint_touched(&mut self, at: Duration, node: usize) {
+        if self.lifecycle.is_none() {
+            self.lifecycle = Some(NodeLifecycle::new(&self.cluster.nodes, self.version));
+        }
+        let ready = self
+            .nodes
+            .get(node)
+            .is_some_and(|target| Ready::of(target.condition("Ready")) == Ready::True);
+        self.watch_ready(node, ready);
+        self.plan_monitor(at);
     }
 
     /// Plans a monitor pass for this moment (one however many changes call for it).
@@ -3727,6 +3749,37 @@ mod tests {
             .find(|event| event.reason == "MasterDisruption");
         assert!(removed_at.is_some(), "{timeline:?}");
         assert_eq!(master.map(|event| event.at), removed_at, "{timeline:?}");
+    }
+
+    /// The node lifecycle controller owns the not-ready and unreachable NoExecute taints:
+    /// one put by hand on a ready node is taken off at its next pass (the pods it did not
+    /// tolerate are gone already), and one taken off a node that is not ready comes back
+    /// in 1.34, with a fresh start for the tolerations; 1.11 does not queue it again.
+    #[test]
+    fn the_controller_keeps_its_taints_as_the_ready_condition_says() {
+        let tolerating = |name: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default}}\nspec:\n  nodeName: node1\n  containers: [{{name: c, image: c}}]\n  tolerations: [{{key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 60}}]\nstatus: {{phase: Running}}\n"
+            )
+        };
+        let steps =
+            scenario("  - {at: 10s, taint: 'node1 node.kubernetes.io/unreachable:NoExecute'}\n");
+        let outcome = play(&[NODE, &pod("bare", None), &tolerating("kept"), &steps].concat());
+        assert_eq!(evicted(&outcome), [("default/bare".into(), 10)]);
+        let lifted = outcome.disruption.timeline.iter().any(|event| {
+            event.kind == EventKind::TaintRemoved && event.at == Duration::from_seconds(10)
+        });
+        assert!(lifted, "{:?}", outcome.disruption.timeline);
+        let node2 = NODE.replace("node1", "node2");
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n  - {at: 30s, untaint: 'node1 node.kubernetes.io/unreachable:NoExecute'}\n",
+        );
+        let yaml = [NODE, &node2, &tolerating("kept"), &steps].concat();
+        assert_eq!(
+            evicted(&play_as(&yaml, Some(Version::Current))),
+            [("default/kept".into(), 90)]
+        );
+        assert!(evicted(&play_as(&yaml, Some(Version::Legacy))).is_empty());
     }
 
     /// OpenShift 3.11's `oc adm drain` (kubectl 1.11) words its refusals, warnings and
