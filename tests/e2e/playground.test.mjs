@@ -513,12 +513,14 @@ test('the disruption panel plays a Scenario, and a what-if button adds a step to
 // to 504 KB, and the disruption speed work of sessions 9, 10, 17, 19 and 23 to 506.5,
 // 508.5, 509.7, 512.4 and 514.4 KB (BENCHMARKS.md, playground size and sessions 9, 10, 17,
 // 19 and 23), the shared pod facts and disruption fidelity fixes of session 26 to
-// 515.8 KB, and session 27's node lifecycle zones (rate limits, disruption modes) to
-// 519.4 KB. The budget stops unnoticed growth; raising it is a decision recorded there.
-test('the site fits its 520 KB brotli budget', () => {
+// 515.8 KB, session 27's node lifecycle zones (rate limits, disruption modes) to
+// 519.4 KB, and session 28's fidelity fixes from upstream review (pod readiness in
+// budgets, MarkPodsNotReady, controllers' scale, kubectl 1.11's drain) to 522.1 KB.
+// The budget stops unnoticed growth; raising it is a decision recorded there.
+test('the site fits its 523 KB brotli budget', () => {
   const total = readdirSync(SITE).reduce((sum, name) => sum + brotliCompressSync(readFileSync(join(SITE, name))).length, 0);
   measurements.siteBrotliBytes = total;
-  assert.ok(total <= 520_000, `${total} bytes brotli`);
+  assert.ok(total <= 523_000, `${total} bytes brotli`);
 });
 
 test('a large dump is evaluated in the worker while the page stays responsive', { skip: !DUMP && 'KUBEFIT_E2E_DUMP is not set' }, async () => {
