@@ -2992,6 +2992,17 @@ mod tests {
         )
     }
 
+    /// A budget that keeps two of the `app: web` pods.
+    const WEB_BUDGET: &str = "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web, namespace: default}\nspec: {minAvailable: 2, selector: {matchLabels: {app: web}}}\n";
+
+    /// A running `app: web` pod of the ReplicaSet `web` on `node`, with more spec lines
+    /// and status lines (each ending in a newline).
+    fn web_pod(name: &str, node: &str, spec: &str, status: &str) -> String {
+        alloc::format!(
+            "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default, labels: {{app: web}}, ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u1, controller: true}}]}}\nspec:\n  nodeName: {node}\n  containers: [{{name: c, image: c}}]\n{spec}status:\n  phase: Running\n{status}"
+        )
+    }
+
     fn scenario(steps: &str) -> String {
         alloc::format!(
             "---\napiVersion: kubefit.dev/v1alpha1\nkind: Scenario\nmetadata: {{name: t}}\nspec:\n  steps:\n{steps}"
@@ -3278,12 +3289,8 @@ mod tests {
     #[test]
     fn a_taint_deletion_and_its_replacement_leave_the_budget_as_it_was() {
         let node = |name: &str| NODE.replace("node1", name);
-        let web = |name: &str, node: &str| {
-            alloc::format!(
-                "---\nkind: Pod\napiVersion: v1\nmetadata:\n  name: {name}\n  namespace: default\n  labels: {{app: web}}\n  ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u1, controller: true}}]\nspec:\n  nodeName: {node}\n  containers: [{{name: c, image: c}}]\nstatus: {{phase: Running}}\n"
-            )
-        };
-        let budget = "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web, namespace: default}\nspec: {minAvailable: 2, selector: {matchLabels: {app: web}}}\n";
+        let web = |name: &str, node: &str| web_pod(name, node, "", "");
+        let budget = WEB_BUDGET;
         let steps = scenario(
             "  - {at: 0s, cordon: node2}\n  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n  - {at: 1m, drain: node2}\n",
         );
@@ -3518,11 +3525,7 @@ mod tests {
     /// input's order; with one disruption allowed, the first listed pod is the one evicted.
     #[test]
     fn a_drain_evicts_in_the_api_order() {
-        let owned = |name: &str| {
-            alloc::format!(
-                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default, labels: {{app: web}}, ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u1, controller: true}}]}}\nspec:\n  nodeName: node1\n  containers: [{{name: c, image: c}}]\nstatus: {{phase: Running}}\n"
-            )
-        };
+        let owned = |name: &str| web_pod(name, "node1", "", "");
         let budget = "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web, namespace: default}\nspec: {maxUnavailable: 1, selector: {matchLabels: {app: web}}}\n";
         let steps = scenario("  - {at: 0s, drain: node1}\n");
         let outcome = play(&[NODE, &owned("web-b"), &owned("web-a"), budget, &steps].concat());
@@ -3668,12 +3671,9 @@ mod tests {
     #[test]
     fn an_unreachable_node_takes_its_pods_out_of_their_budgets() {
         let node = |name: &str| NODE.replace("node1", name);
-        let web = |name: &str, node: &str| {
-            alloc::format!(
-                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default, labels: {{app: web}}, ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u1, controller: true}}]}}\nspec:\n  nodeName: {node}\n  containers: [{{name: c, image: c}}]\n  tolerations: [{{key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 300}}, {{key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: 300}}]\nstatus: {{phase: Running}}\n"
-            )
-        };
-        let budget = "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web, namespace: default}\nspec: {minAvailable: 2, selector: {matchLabels: {app: web}}}\n";
+        let tolerations = "  tolerations: [{key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 300}, {key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: 300}]\n";
+        let web = |name: &str, node: &str| web_pod(name, node, tolerations, "");
+        let budget = WEB_BUDGET;
         let steps = |ready_again: &str| {
             scenario(&alloc::format!(
                 "  - {{at: 0s, nodeCondition: {{node: n1, type: Ready, status: Unknown}}}}\n  - {{at: 10s, drain: n2}}\n{ready_again}"
@@ -3826,11 +3826,7 @@ mod tests {
     /// kubectl 1.11's retry line names the pod alone.
     #[test]
     fn an_openshift_3_11_drain_retries_in_its_own_words() {
-        let owned = |name: &str| {
-            alloc::format!(
-                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default, labels: {{app: web}}, ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u1, controller: true}}]}}\nspec:\n  nodeName: node1\n  containers: [{{name: c, image: c}}]\nstatus: {{phase: Running}}\n"
-            )
-        };
+        let owned = |name: &str| web_pod(name, "node1", "", "");
         let budget = "---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: web, namespace: default}\nspec: {maxUnavailable: 1, selector: {matchLabels: {app: web}}}\n";
         let steps = scenario("  - {at: 0s, drain: node1}\n");
         let yaml = [NODE, &owned("web-a"), &owned("web-b"), budget, &steps].concat();
@@ -3900,11 +3896,12 @@ mod tests {
     fn a_drain_evicts_a_pod_that_is_not_ready_while_its_budget_holds() {
         let node = |name: &str| NODE.replace("node1", name);
         let web = |name: &str, node: &str, ready: &str| {
-            alloc::format!(
-                "---\nkind: Pod\napiVersion: v1\nmetadata:\n  name: {name}\n  namespace: default\n  labels: {{app: web}}\n  ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u1, controller: true}}]\nspec:\n  nodeName: {node}\n  containers: [{{name: c, image: c}}]\nstatus:\n  phase: Running\n  conditions: [{{type: PodScheduled, status: 'True'}}, {{type: Ready, status: '{ready}', reason: ContainersNotReady}}]\n"
-            )
+            let conditions = alloc::format!(
+                "  conditions: [{{type: PodScheduled, status: 'True'}}, {{type: Ready, status: '{ready}', reason: ContainersNotReady}}]\n"
+            );
+            web_pod(name, node, "", &conditions)
         };
-        let budget = "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web, namespace: default}\nspec: {minAvailable: 2, selector: {matchLabels: {app: web}}}\n";
+        let budget = WEB_BUDGET;
         let yaml = [
             node("node1"),
             node("node2"),

@@ -385,6 +385,11 @@ mod tests {
         PodEntry::new(pod, PodState::Bound, 0)
     }
 
+    /// Asks for a pod as the input shows it (its own readiness, not terminating).
+    fn ask(state: &mut Budgets<'_>, entry: &PodEntry) -> Result<(), String> {
+        state.evict(&entry.pod, counts_as_ready(&entry.pod), false)
+    }
+
     #[test]
     fn an_allowance_is_spent_one_eviction_at_a_time() {
         let budgets = [budget("web", Some(IntOrString::Int(2)), None)];
@@ -394,19 +399,10 @@ mod tests {
             1
         );
         let mut state = Budgets::new(&budgets, &pods, &[], Version::Current);
-        assert_eq!(
-            state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
-            Ok(())
-        );
-        assert_eq!(
-            state.evict(&pods[1].pod, counts_as_ready(&pods[1].pod), false),
-            Err(VIOLATES_BUDGET.into())
-        );
+        assert_eq!(ask(&mut state, &pods[0]), Ok(()));
+        assert_eq!(ask(&mut state, &pods[1]), Err(VIOLATES_BUDGET.into()));
         state.restore(&pods[0].pod);
-        assert_eq!(
-            state.evict(&pods[1].pod, counts_as_ready(&pods[1].pod), false),
-            Ok(())
-        );
+        assert_eq!(ask(&mut state, &pods[1]), Ok(()));
     }
 
     /// The margin is not floored as the status is: with one pod short of `minAvailable`,
@@ -418,15 +414,9 @@ mod tests {
         let mut state = Budgets::new(&budgets, &pods, &[], Version::Current);
         state.lose(&pods[0].pod, true);
         state.restore(&web("a2").pod);
-        assert_eq!(
-            state.evict(&pods[1].pod, counts_as_ready(&pods[1].pod), false),
-            Err(VIOLATES_BUDGET.into())
-        );
+        assert_eq!(ask(&mut state, &pods[1]), Err(VIOLATES_BUDGET.into()));
         state.restore(&web("a3").pod);
-        assert_eq!(
-            state.evict(&pods[1].pod, counts_as_ready(&pods[1].pod), false),
-            Ok(())
-        );
+        assert_eq!(ask(&mut state, &pods[1]), Ok(()));
     }
 
     fn not_ready(name: &str) -> PodEntry {
@@ -448,37 +438,19 @@ mod tests {
             0
         );
         let mut state = Budgets::new(&budgets, &pods, &[], Version::Current);
-        assert_eq!(
-            state.evict(&pods[2].pod, counts_as_ready(&pods[2].pod), false),
-            Ok(())
-        );
-        assert_eq!(
-            state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
-            Err(VIOLATES_BUDGET.into())
-        );
+        assert_eq!(ask(&mut state, &pods[2]), Ok(()));
+        assert_eq!(ask(&mut state, &pods[0]), Err(VIOLATES_BUDGET.into()));
         let mut legacy = Budgets::new(&budgets, &pods, &[], Version::Legacy);
-        assert_eq!(
-            legacy.evict(&pods[2].pod, counts_as_ready(&pods[2].pod), false),
-            Err(VIOLATES_BUDGET.into())
-        );
+        assert_eq!(ask(&mut legacy, &pods[2]), Err(VIOLATES_BUDGET.into()));
         let short = [web("a"), not_ready("b"), not_ready("c")];
         let mut state = Budgets::new(&budgets, &short, &[], Version::Current);
-        assert_eq!(
-            state.evict(&short[1].pod, counts_as_ready(&short[1].pod), false),
-            Err(VIOLATES_BUDGET.into())
-        );
+        assert_eq!(ask(&mut state, &short[1]), Err(VIOLATES_BUDGET.into()));
         let mut always = budget("web", Some(IntOrString::Int(2)), None);
         always.spec.unhealthy_pod_eviction_policy = Some("AlwaysAllow".into());
         let always = [always];
         let mut state = Budgets::new(&always, &short, &[], Version::Current);
-        assert_eq!(
-            state.evict(&short[1].pod, counts_as_ready(&short[1].pod), false),
-            Ok(())
-        );
-        assert_eq!(
-            state.evict(&short[0].pod, counts_as_ready(&short[0].pod), false),
-            Err(VIOLATES_BUDGET.into())
-        );
+        assert_eq!(ask(&mut state, &short[1]), Ok(()));
+        assert_eq!(ask(&mut state, &short[0]), Err(VIOLATES_BUDGET.into()));
     }
 
     /// A status the input gives: `currentHealthy` below `desiredHealthy` is a deficit a
@@ -493,19 +465,10 @@ mod tests {
         let budgets = [short];
         let pods = [web("a"), not_ready("b")];
         let mut state = Budgets::new(&budgets, &pods, &[], Version::Current);
-        assert_eq!(
-            state.evict(&pods[1].pod, counts_as_ready(&pods[1].pod), false),
-            Err(VIOLATES_BUDGET.into())
-        );
+        assert_eq!(ask(&mut state, &pods[1]), Err(VIOLATES_BUDGET.into()));
         state.restore(&pods[0].pod);
-        assert_eq!(
-            state.evict(&pods[1].pod, counts_as_ready(&pods[1].pod), false),
-            Ok(())
-        );
-        assert_eq!(
-            state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
-            Err(VIOLATES_BUDGET.into())
-        );
+        assert_eq!(ask(&mut state, &pods[1]), Ok(()));
+        assert_eq!(ask(&mut state, &pods[0]), Err(VIOLATES_BUDGET.into()));
     }
 
     #[test]
@@ -535,10 +498,7 @@ mod tests {
         alloc::sync::Arc::make_mut(&mut pending.pod).status.phase = "Pending".into();
         let pods = [web("a"), web("b")];
         let mut state = Budgets::new(&budgets, &pods, &[], Version::Legacy);
-        assert_eq!(
-            state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
-            Ok(())
-        );
+        assert_eq!(ask(&mut state, &pods[0]), Ok(()));
         assert_eq!(
             state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), true),
             Err(VIOLATES_BUDGET.into())
@@ -548,10 +508,7 @@ mod tests {
             Err(VIOLATES_BUDGET.into())
         );
         let mut current = Budgets::new(&budgets, &pods, &[], Version::Current);
-        assert_eq!(
-            current.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
-            Ok(())
-        );
+        assert_eq!(ask(&mut current, &pods[0]), Ok(()));
         assert_eq!(
             current.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), true),
             Ok(())
@@ -562,22 +519,13 @@ mod tests {
             &[],
             Version::Legacy,
         );
-        assert_eq!(
-            roomy.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
-            Ok(())
-        );
+        assert_eq!(ask(&mut roomy, &pods[0]), Ok(()));
         assert_eq!(
             roomy.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), true),
             Ok(())
         );
-        assert_eq!(
-            roomy.evict(&pods[1].pod, counts_as_ready(&pods[1].pod), false),
-            Ok(())
-        );
-        assert_eq!(
-            roomy.evict(&pods[1].pod, counts_as_ready(&pods[1].pod), false),
-            Err(VIOLATES_BUDGET.into())
-        );
+        assert_eq!(ask(&mut roomy, &pods[1]), Ok(()));
+        assert_eq!(ask(&mut roomy, &pods[1]), Err(VIOLATES_BUDGET.into()));
     }
 
     /// policy/v1 (1.34): an empty selector selects the namespace's every pod; 1.11's
@@ -601,15 +549,9 @@ mod tests {
             assert!(!covers(&budgets[0], &pod.pod));
         }
         let mut state = Budgets::new(&budgets, &pods, &[], Version::Current);
-        assert_eq!(
-            state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
-            Err(VIOLATES_BUDGET.into())
-        );
+        assert_eq!(ask(&mut state, &pods[0]), Err(VIOLATES_BUDGET.into()));
         let mut legacy = Budgets::new(&budgets, &pods, &[], Version::Legacy);
-        assert_eq!(
-            legacy.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
-            Ok(())
-        );
+        assert_eq!(ask(&mut legacy, &pods[0]), Ok(()));
     }
 
     /// Neither `minAvailable` nor `maxUnavailable`: no disruption, ever; a pod bound but
@@ -622,10 +564,7 @@ mod tests {
         let pods = [web("a"), web("b")];
         let mut state = Budgets::new(&budgets, &pods, &[], Version::Current);
         state.restore(&pods[0].pod);
-        assert_eq!(
-            state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
-            Err(VIOLATES_BUDGET.into())
-        );
+        assert_eq!(ask(&mut state, &pods[0]), Err(VIOLATES_BUDGET.into()));
         let one = [budget("web", Some(IntOrString::Int(1)), None)];
         let mut pending = web("p");
         alloc::sync::Arc::make_mut(&mut pending.pod).status.phase = "Pending".into();
@@ -745,9 +684,6 @@ mod tests {
             0
         );
         let mut state = Budgets::new(&budgets, &pods, &[], Version::Current);
-        assert_eq!(
-            state.evict(&pods[0].pod, counts_as_ready(&pods[0].pod), false),
-            Err(SEVERAL_BUDGETS.into())
-        );
+        assert_eq!(ask(&mut state, &pods[0]), Err(SEVERAL_BUDGETS.into()));
     }
 }
