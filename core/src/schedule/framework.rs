@@ -909,4 +909,21 @@ mod tests {
             Some("0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 Too many pods. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.")
         );
     }
+
+    /// `fitsRequest` marks no "Too many pods" unresolvable, even on a node that allows
+    /// none: preemption still looks at the node (and finds no victim there).
+    #[test]
+    fn too_many_pods_leaves_the_node_to_preemption() {
+        let yaml = String::from(
+            "---\napiVersion: v1\nkind: Node\nmetadata: {name: none}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '0'}}\n",
+        ) + &pending(
+            "p",
+            "  containers: [{name: a, image: x, resources: {requests: {cpu: 100m}}}]",
+        );
+        let result = schedule(&yaml, Version::Current);
+        assert_eq!(
+            result.pods[0].message.as_deref(),
+            Some("0/1 nodes are available: 1 Too many pods. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.")
+        );
+    }
 }

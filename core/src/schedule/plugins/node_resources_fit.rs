@@ -22,15 +22,15 @@ pub const TOO_MANY_PODS: &str = "Too many pods";
 /// Filter: one reason per resource that does not fit, in upstream's order (pods, cpu,
 /// memory, ephemeral-storage, then other resources by name). Since 1.34
 /// (kubernetes#131345) the rejection is unresolvable when some request exceeds the
-/// node's allocatable on its own, so preemption skips the node.
+/// node's allocatable on its own, so preemption skips the node; "Too many pods" never
+/// is (`fitsRequest` sets no `Unresolvable` for it, even on a node that allows none).
 #[must_use]
 pub fn filter(request: &Resources, node: &NodeInfo<'_>) -> Status {
     let reasons = insufficient(request, node);
     if reasons.is_empty() {
         return Status::success();
     }
-    let exceeds_allocatable = node.allowed_pods < 1
-        || request.milli_cpu > node.allocatable.milli_cpu
+    let exceeds_allocatable = request.milli_cpu > node.allocatable.milli_cpu
         || request.memory > node.allocatable.memory
         || request.ephemeral_storage > node.allocatable.ephemeral_storage
         || request
