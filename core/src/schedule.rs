@@ -789,6 +789,8 @@ fn unschedulable(
             dry_runs,
             reuse_dry_runs,
         );
+    } else {
+        preemption::without_preemption(profile, placement);
     }
     placement
         .nominated_node
@@ -1142,6 +1144,8 @@ fn reject_everywhere(
     if profile.preemption() {
         let codes = alloc::vec![status.code; node_count];
         preemption::preempt(profile, snapshot, pod, &codes, placement, dry_runs, false);
+    } else {
+        preemption::without_preemption(profile, placement);
     }
 }
 

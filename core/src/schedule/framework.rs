@@ -910,6 +910,24 @@ mod tests {
         );
     }
 
+    /// Without DefaultPreemption the other PostFilter plugin still speaks
+    /// (`RunPostFilterPlugins`): DynamicResources' text ends the message.
+    #[test]
+    fn without_preemption_the_claims_text_stays() {
+        let yaml = String::from(
+            "---\napiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n  plugins:\n    postFilter:\n      disabled: [{name: DefaultPreemption}]\n\
+             ---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '1', memory: 8Gi, pods: '110'}}\n",
+        ) + &pending(
+            "p",
+            "  containers: [{name: a, image: x, resources: {requests: {cpu: '2'}}}]",
+        );
+        let result = schedule(&yaml, Version::Current);
+        assert_eq!(
+            result.pods[0].message.as_deref(),
+            Some("0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate")
+        );
+    }
+
     /// `fitsRequest` marks no "Too many pods" unresolvable, even on a node that allows
     /// none: preemption still looks at the node (and finds no victim there).
     #[test]

@@ -234,6 +234,16 @@ pub fn preempt(
     }
 }
 
+/// The PostFilter text when DefaultPreemption is off: the other PostFilter plugins still
+/// run (`RunPostFilterPlugins`), so DynamicResources' text stands alone.
+pub fn without_preemption(profile: &dyn Profile, placement: &mut Placement) {
+    if let (Some(message), Some(text)) = (placement.message.as_mut(), profile.post_filter_prefix())
+    {
+        message.push(' ');
+        message.push_str(text);
+    }
+}
+
 /// Appends the PostFilter text to the 1.34 message: ` <texts of every PostFilter plugin,
 /// joined by ", ">` (`RunPostFilterPlugins`); DynamicResources runs before
 /// DefaultPreemption and, for a pod without claims, says `no new claims to deallocate`.
