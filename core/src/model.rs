@@ -30,9 +30,9 @@ pub use node::{ContainerImage, Node, NodeCondition, NodeSpec, NodeStatus, Taint}
 pub use pod::{
     Affinity, AwsElasticBlockStoreVolumeSource, AzureDiskVolumeSource, Container, ContainerPort,
     EmptyDirVolumeSource, GcePersistentDiskVolumeSource, IscsiVolumeSource, NodeAffinity,
-    PersistentVolumeClaimVolumeSource, Pod, PodAffinity, PodAffinityTerm, PodAntiAffinity, PodSpec,
-    PodStatus, PreferredSchedulingTerm, RbdVolumeSource, Readiness, ResourceRequirements,
-    Toleration, TopologySpreadConstraint, Volume, WeightedPodAffinityTerm,
+    PersistentVolumeClaimVolumeSource, Pod, PodAffinity, PodAffinityTerm, PodAntiAffinity,
+    PodConditions, PodSpec, PodStatus, PreferredSchedulingTerm, RbdVolumeSource, Readiness,
+    ResourceRequirements, Toleration, TopologySpreadConstraint, Volume, WeightedPodAffinityTerm,
 };
 pub use policy::{
     Namespace, PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus,

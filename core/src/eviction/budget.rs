@@ -72,7 +72,7 @@ pub fn disruptions_allowed(
 /// (a manifest rather than a pod read back from a cluster) counts as ready.
 #[must_use]
 pub fn counts_as_ready(pod: &Pod) -> bool {
-    pod.status.readiness != Readiness::NotReady
+    pod.status.conditions.ready != Readiness::NotReady
 }
 
 /// A budget the controller never lets go of a pod: its margin stays below zero however
@@ -421,7 +421,10 @@ mod tests {
 
     fn not_ready(name: &str) -> PodEntry {
         let mut entry = web(name);
-        alloc::sync::Arc::make_mut(&mut entry.pod).status.readiness = Readiness::NotReady;
+        alloc::sync::Arc::make_mut(&mut entry.pod)
+            .status
+            .conditions
+            .ready = Readiness::NotReady;
         entry
     }
 

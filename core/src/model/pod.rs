@@ -260,15 +260,24 @@ pub struct PodStatus {
     pub nominated_node_name: String,
     pub start_time: Option<String>,
     pub qos_class: String,
-    /// `conditions`, of which kubefit keeps the `Ready` condition's status.
-    #[serde(rename = "conditions", skip_serializing)]
-    pub readiness: Readiness,
+    /// What kubefit keeps of `conditions`.
+    #[serde(skip_serializing)]
+    pub conditions: PodConditions,
 }
 
-/// What kubefit keeps of a pod's `status.conditions`: the `Ready` condition's status,
-/// which the disruption budgets read. A pod read back from a cluster lists three or four
-/// conditions with reasons and times; kept whole for 150 000 pods they cost decode time
-/// and memory, and the taint case's time.
+/// What kubefit keeps of a pod's `status.conditions`. A pod read back from a cluster
+/// lists three or four conditions with reasons and times; kept whole for 150 000 pods
+/// they cost decode time and memory, and the taint case's time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PodConditions {
+    /// The `Ready` condition's status, which the disruption budgets read.
+    pub ready: Readiness,
+    /// A `DisruptionTarget` condition, true, for `PreemptionByScheduler`: the scheduler
+    /// preempted the pod (`podTerminatingByPreemption`).
+    pub preempted_by_scheduler: bool,
+}
+
+/// A pod's `Ready` condition.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Readiness {
     /// No `Ready` condition (a manifest rather than a pod read from a cluster).
@@ -281,18 +290,21 @@ pub enum Readiness {
 }
 
 /// Reads the list as node conditions (a pod condition has the same fields), so that no
-/// new deserializer code is made for the playground, and keeps the first `Ready`
-/// condition's verdict, as `GetPodReadyCondition` finds it.
-impl<'de> Deserialize<'de> for Readiness {
+/// new deserializer code is made for the playground, and keeps the first condition of
+/// each type, as `GetPodReadyCondition` and `podTerminatingByPreemption` find them.
+impl<'de> Deserialize<'de> for PodConditions {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let conditions = Vec::<NodeCondition>::deserialize(deserializer)?;
-        let ready = conditions
-            .iter()
-            .find(|condition| condition.type_ == "Ready");
-        Ok(match ready {
-            None => Self::Unstated,
-            Some(condition) if condition.status == "True" => Self::Ready,
-            Some(_) => Self::NotReady,
+        let first = |type_: &str| conditions.iter().find(|condition| condition.type_ == type_);
+        Ok(Self {
+            ready: match first("Ready") {
+                None => Readiness::Unstated,
+                Some(condition) if condition.status == "True" => Readiness::Ready,
+                Some(_) => Readiness::NotReady,
+            },
+            preempted_by_scheduler: first("DisruptionTarget").is_some_and(|condition| {
+                condition.status == "True" && condition.reason == "PreemptionByScheduler"
+            }),
         })
     }
 }

@@ -928,6 +928,36 @@ mod tests {
         );
     }
 
+    /// `PodEligibleToPreemptOthers`: a pod nominated to a node where its victim is still
+    /// terminating waits. 1.34 asks for the scheduler's `DisruptionTarget` condition on
+    /// the victim; 1.11 takes any terminating lower-priority pod.
+    #[test]
+    fn a_terminating_victim_on_the_nominated_node_holds_preemption_back() {
+        let victim = |condition: &str| {
+            alloc::format!(
+                "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: victim, namespace: default, deletionTimestamp: '2026-11-29T10:00:00Z'}}\nspec:\n  nodeName: n1\n  containers: [{{name: a, image: x, resources: {{requests: {{cpu: 1500m}}}}}}]\nstatus:\n  phase: Running\n  conditions: [{condition}]\n"
+            )
+        };
+        let yaml = |condition: &str| {
+            String::from(
+                "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '2', memory: 8Gi, pods: '110'}}\n",
+            ) + &victim(condition)
+                + "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  priorityClassName: high\n  containers: [{name: a, image: x, resources: {requests: {cpu: '1'}}}]\nstatus: {nominatedNodeName: n1}\n"
+        };
+        let preempted = "{type: DisruptionTarget, status: 'True', reason: PreemptionByScheduler}";
+        let result = schedule(&yaml(preempted), Version::Current);
+        assert_eq!(
+            result.pods[0].message.as_deref(),
+            Some("0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to a terminating pod on the nominated node.")
+        );
+        // Deleted for another reason: 1.34 preempts again, 1.11 still waits.
+        let other = "{type: Ready, status: 'True'}";
+        let result = schedule(&yaml(other), Version::Current);
+        assert_eq!(result.pods[0].nominated_node.as_deref(), Some("n1"));
+        let result = schedule(&yaml(other), Version::Legacy);
+        assert_eq!(result.pods[0].nominated_node, None);
+    }
+
     /// `fitsRequest` marks no "Too many pods" unresolvable, even on a node that allows
     /// none: preemption still looks at the node (and finds no victim there).
     #[test]

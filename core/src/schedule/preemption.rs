@@ -38,6 +38,9 @@ pub const NOT_HELPFUL: &str = "Preemption is not helpful for scheduling";
 pub const NO_VICTIMS: &str = "No preemption victims found for incoming pod";
 /// 1.34's message for pods with `preemptionPolicy: Never`.
 pub const POLICY_NEVER: &str = "not eligible due to preemptionPolicy=Never.";
+/// 1.34's reason when a lower-priority pod it preempted is still terminating on the pod's
+/// nominated node.
+pub const TERMINATING_VICTIM: &str = "not eligible due to a terminating pod on the nominated node.";
 
 /// Victims chosen on one node.
 #[derive(Clone, Debug)]
@@ -118,6 +121,16 @@ pub fn preempt(
             placement,
             &alloc::format!("preemption: {POLICY_NEVER}"),
         );
+        return;
+    }
+    if terminating_victim(version, snapshot, entry, codes) {
+        if version == Version::Current {
+            append_post_filter(
+                profile,
+                placement,
+                &alloc::format!("preemption: {TERMINATING_VICTIM}"),
+            );
+        }
         return;
     }
     // One cycle for every dry run when it does not depend on the pods being removed;
@@ -232,6 +245,38 @@ pub fn preempt(
             cycle.reserve(snapshot, candidate.node);
         }
     }
+}
+
+/// `PodEligibleToPreemptOthers`: a pod nominated to a node where a lower-priority pod is
+/// terminating waits for it rather than preempt again. 1.11 counts any terminating pod;
+/// 1.34 only one the scheduler preempted (`podTerminatingByPreemption`: a true
+/// `DisruptionTarget` condition for `PreemptionByScheduler`), and not when the nominated
+/// node now fails for good.
+fn terminating_victim(
+    version: Version,
+    snapshot: &Snapshot<'_>,
+    entry: &PodEntry,
+    codes: &[Code],
+) -> bool {
+    let nominated = entry.pod.status.nominated_node_name.as_str();
+    if nominated.is_empty() {
+        return false;
+    }
+    let Some(node) = snapshot
+        .nodes
+        .iter()
+        .position(|info| info.name() == nominated)
+    else {
+        return false;
+    };
+    if version == Version::Current && codes.get(node) == Some(&Code::UnschedulableAndUnresolvable) {
+        return false;
+    }
+    snapshot.pods_on(node).any(|(_, other)| {
+        other.priority < entry.priority
+            && other.pod.metadata.deletion_timestamp.is_some()
+            && (version == Version::Legacy || other.pod.status.conditions.preempted_by_scheduler)
+    })
 }
 
 /// The PostFilter text when DefaultPreemption is off: the other PostFilter plugins still
