@@ -308,21 +308,73 @@ pub fn default_spread_selector(
         Some((_, workload)) => {
             // A nil selector converts to "nothing" and adds no requirement.
             if let Some(owned) = workload.spec.selector.as_ref() {
-                for (key, value) in &owned.match_labels {
-                    selector.match_expressions.push(LabelSelectorRequirement {
-                        key: key.clone(),
-                        operator: "In".into(),
-                        values: alloc::vec![value.clone()],
-                    });
-                }
-                selector
-                    .match_expressions
-                    .extend(owned.match_expressions.iter().cloned());
+                add_requirements(&mut selector, owned);
             }
         }
-        None => {}
+        None => {
+            if let Some(assumed) = missing_replica_set_selector(workloads, pod) {
+                add_requirements(&mut selector, &assumed);
+            }
+        }
     }
     (!is_empty(&selector)).then_some(selector)
+}
+
+/// Adds a selector's labels (as `In` requirements) and expressions to `selector`.
+fn add_requirements(selector: &mut LabelSelector, owned: &LabelSelector) {
+    for (key, value) in &owned.match_labels {
+        selector.match_expressions.push(LabelSelectorRequirement {
+            key: key.clone(),
+            operator: "In".into(),
+            values: alloc::vec![value.clone()],
+        });
+    }
+    selector
+        .match_expressions
+        .extend(owned.match_expressions.iter().cloned());
+}
+
+/// The selector of the ReplicaSet that controls `pod` when the input does not list it
+/// (a dump of pods, or a Deployment whose pods kubefit made): upstream always finds it,
+/// since its Deployment made it first. The Deployment named `<deployment>-<hash>` by the
+/// pod's `pod-template-hash` gives it, its selector plus that hash, as the Deployment
+/// controller writes it; without one, the pod's own labels stand for it (a ReplicaSet's
+/// pods share their template's labels, and its selector is among them).
+fn missing_replica_set_selector(
+    workloads: &[(WorkloadKind, Workload)],
+    pod: &Pod,
+) -> Option<LabelSelector> {
+    let owner = pod
+        .metadata
+        .controller()
+        .filter(|owner| owner.api_version == "apps/v1" && owner.kind == "ReplicaSet")?;
+    let hash = pod.metadata.labels.get("pod-template-hash");
+    let deployment = workloads.iter().find_map(|(kind, workload)| {
+        let named = hash.is_some_and(|hash| {
+            owner
+                .name
+                .strip_suffix(hash.as_str())
+                .and_then(|name| name.strip_suffix('-'))
+                == Some(workload.metadata.name.as_str())
+        });
+        (*kind == WorkloadKind::Deployment
+            && workload.metadata.namespace == pod.metadata.namespace
+            && named)
+            .then_some(workload)
+    });
+    let mut selector = match deployment {
+        Some(deployment) => deployment.spec.selector.clone()?,
+        None => LabelSelector {
+            match_labels: pod.metadata.labels.clone(),
+            ..LabelSelector::default()
+        },
+    };
+    if let Some(hash) = hash {
+        selector
+            .match_labels
+            .insert("pod-template-hash".into(), hash.clone());
+    }
+    Some(selector)
 }
 
 #[cfg(test)]

@@ -770,6 +770,26 @@ mod tests {
         assert!(spread_scores(&alone).is_empty());
     }
 
+    /// A ReplicaSet the input does not list still selects its pods for the system
+    /// defaults (upstream finds it: its Deployment made it): by its Deployment's selector
+    /// and the pods' `pod-template-hash`, or by the pod's labels. Hostname only (no zone
+    /// labels): a holds a sibling, so a = 66 and b = 100.
+    #[test]
+    fn a_replica_set_missing_from_the_input_still_spreads_its_pods() {
+        let owner = "  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-h, uid: r1, controller: true}]\n";
+        let owned = |name: &str, node: &str| {
+            alloc::format!(
+                "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  namespace: default\n  labels: {{app: web, pod-template-hash: h}}\n{owner}spec:\n  nodeName: '{node}'\n  containers: [{{name: c, image: x}}]\n"
+            )
+        };
+        let nodes = node("a", "") + &node("b", "");
+        let dump = owned("incoming", "") + &nodes + &owned("web-h-0", "a");
+        let expected = [("a".into(), 66), ("b".into(), 100)];
+        assert_eq!(spread_scores(&dump), expected);
+        let deployment = "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: x}]}\n";
+        assert_eq!(spread_scores(&(dump + deployment)), expected);
+    }
+
     #[test]
     fn listed_default_constraints_filter_the_pods_of_a_service() {
         // A `DoNotSchedule` default constraint filters with the Service's selector; the
