@@ -340,7 +340,7 @@ fn add_requirements(selector: &mut LabelSelector, owned: &LabelSelector) {
 /// pod's `pod-template-hash` gives it, its selector plus that hash, as the Deployment
 /// controller writes it; without one, the pod's own labels stand for it (a ReplicaSet's
 /// pods share their template's labels, and its selector is among them).
-fn missing_replica_set_selector(
+pub fn missing_replica_set_selector(
     workloads: &[(WorkloadKind, Workload)],
     pod: &Pod,
 ) -> Option<LabelSelector> {

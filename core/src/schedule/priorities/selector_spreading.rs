@@ -21,6 +21,7 @@ use crate::cluster::{Cluster, PodState};
 use crate::labels;
 use crate::model::{LabelSelector, Node, Pod as PodObject, StringMap, WorkloadKind};
 use crate::schedule::predicates::{pod_services, Pod};
+use crate::schedule::selection;
 use crate::schedule::snapshot::{NodeInfo, Snapshot};
 
 /// The zone label (`failure-domain.beta.kubernetes.io/zone`).
@@ -38,6 +39,9 @@ pub enum Selector<'c> {
     Map(&'c StringMap),
     /// A ReplicaSet's or StatefulSet's label selector.
     Label(&'c LabelSelector),
+    /// The selector of the pod's ReplicaSet that the input does not list
+    /// ([`selection::missing_replica_set_selector`]).
+    Assumed(LabelSelector),
 }
 
 impl Selector<'_> {
@@ -45,6 +49,7 @@ impl Selector<'_> {
         match self {
             Self::Map(selector) => labels::map_matches(selector, labels_of),
             Self::Label(selector) => labels::selector_matches(selector, labels_of),
+            Self::Assumed(selector) => labels::selector_matches(selector, labels_of),
         }
     }
 }
@@ -78,6 +83,13 @@ pub fn selectors<'c>(
             );
             if counted && !empty && labels::selector_matches(selector, &pod.metadata.labels) {
                 found.push(Selector::Label(selector));
+            }
+        }
+        // Upstream's lister always holds a Deployment pod's ReplicaSet.
+        if selection::controller(&cluster.workloads, pod).is_none() {
+            if let Some(assumed) = selection::missing_replica_set_selector(&cluster.workloads, pod)
+            {
+                found.push(Selector::Assumed(assumed));
             }
         }
     }
@@ -289,6 +301,31 @@ mod tests {
         assert_eq!(
             run(&kind, &cluster, cluster.pods.len() - 1, 1),
             [10, 0, 0, 6, 3, 6]
+        );
+    }
+
+    /// A ReplicaSet missing from the input still groups its pods (1.11's lister holds
+    /// it): without a Service, the sibling on the first zone's node makes it score 0.
+    #[test]
+    fn a_replica_set_missing_from_the_input_still_groups_its_pods() {
+        let mut cluster = zone_cluster(&[("machine1.zone1", "label1")]);
+        cluster.services.clear();
+        for pod in &mut cluster.pods {
+            let pod = alloc::sync::Arc::make_mut(&mut pod.pod);
+            pod.metadata
+                .owner_references
+                .push(crate::model::OwnerReference {
+                    api_version: "apps/v1".into(),
+                    kind: "ReplicaSet".into(),
+                    name: "web-h".into(),
+                    uid: "r1".into(),
+                    controller: Some(true),
+                });
+        }
+        let kind = PriorityKind::SelectorSpread;
+        assert_eq!(
+            run(&kind, &cluster, cluster.pods.len() - 1, 1),
+            [0, 10, 10, 10, 10, 10]
         );
     }
 
