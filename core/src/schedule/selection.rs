@@ -334,12 +334,16 @@ fn add_requirements(selector: &mut LabelSelector, owned: &LabelSelector) {
         .extend(owned.match_expressions.iter().cloned());
 }
 
-/// The selector of the ReplicaSet that controls `pod` when the input does not list it
-/// (a dump of pods, or a Deployment whose pods kubefit made): upstream always finds it,
-/// since its Deployment made it first. The Deployment named `<deployment>-<hash>` by the
-/// pod's `pod-template-hash` gives it, its selector plus that hash, as the Deployment
-/// controller writes it; without one, the pod's own labels stand for it (a ReplicaSet's
-/// pods share their template's labels, and its selector is among them).
+/// The selector of the ReplicaSet that controls `pod` when the input lists its
+/// Deployment but not the ReplicaSet (kubefit makes a Deployment's missing pods without
+/// one): upstream always finds it, since the Deployment made it first. The Deployment
+/// that names it `<deployment>-<hash>` by the pod's `pod-template-hash` gives it: its
+/// selector plus that hash, as the Deployment controller writes it.
+///
+/// A dump of pods without their ReplicaSets or Deployments gets none: the pod's labels
+/// could stand for the selector, but then every ReplicaSet's pods would form their own
+/// scheduling class, and placing the benchmark's 8 469 replacements took minutes instead
+/// of under a second (to do, with classes that share spreading state).
 pub fn missing_replica_set_selector(
     workloads: &[(WorkloadKind, Workload)],
     pod: &Pod,
@@ -362,18 +366,10 @@ pub fn missing_replica_set_selector(
             && named)
             .then_some(workload)
     });
-    let mut selector = match deployment {
-        Some(deployment) => deployment.spec.selector.clone()?,
-        None => LabelSelector {
-            match_labels: pod.metadata.labels.clone(),
-            ..LabelSelector::default()
-        },
-    };
-    if let Some(hash) = hash {
-        selector
-            .match_labels
-            .insert("pod-template-hash".into(), hash.clone());
-    }
+    let mut selector = deployment?.spec.selector.clone()?;
+    selector
+        .match_labels
+        .insert("pod-template-hash".into(), hash?.clone());
     Some(selector)
 }
 

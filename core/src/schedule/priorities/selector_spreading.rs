@@ -304,14 +304,29 @@ mod tests {
         );
     }
 
-    /// A ReplicaSet missing from the input still groups its pods (1.11's lister holds
-    /// it): without a Service, the sibling on the first zone's node makes it score 0.
+    /// A ReplicaSet missing from the input, of a Deployment it lists, still groups its
+    /// pods (1.11's lister holds it): without a Service, the sibling on the first zone's
+    /// node makes it score 0.
     #[test]
     fn a_replica_set_missing_from_the_input_still_groups_its_pods() {
         let mut cluster = zone_cluster(&[("machine1.zone1", "label1")]);
         cluster.services.clear();
+        let mut deployment = crate::model::Workload::default();
+        deployment.metadata.name = "web".into();
+        deployment.metadata.namespace = "default".into();
+        let mut selector = crate::model::LabelSelector::default();
+        selector
+            .match_labels
+            .insert("label1".into(), "value".into());
+        deployment.spec.selector = Some(selector);
+        cluster
+            .workloads
+            .push((crate::model::WorkloadKind::Deployment, deployment));
         for pod in &mut cluster.pods {
             let pod = alloc::sync::Arc::make_mut(&mut pod.pod);
+            pod.metadata
+                .labels
+                .insert("pod-template-hash".into(), "h".into());
             pod.metadata
                 .owner_references
                 .push(crate::model::OwnerReference {
