@@ -1271,11 +1271,9 @@ impl<'c> World<'c> {
     /// ([`budget::counts_as_ready`]), unless the node lifecycle controller marked it not
     /// ready since.
     fn ready(&self, pod: usize) -> bool {
-        !self.marked_not_ready.get(pod).copied().unwrap_or(false)
-            && self
-                .pods
-                .get(pod)
-                .is_some_and(|entry| budget::counts_as_ready(&entry.pod))
+        self.pods
+            .get(pod)
+            .is_some_and(|entry| ready_now(&self.marked_not_ready, pod, entry))
     }
 
     fn key(&self, pod: usize) -> &str {
@@ -2459,9 +2457,7 @@ impl<'c> World<'c> {
                 return Ok(());
             };
             let terminating = again || matches!(life.get(pod), Some(Life::Terminating { .. }));
-            let ready =
-                !marked.get(pod).copied().unwrap_or(false) && budget::counts_as_ready(&entry.pod);
-            budgets.evict(&entry.pod, ready, terminating)
+            budgets.evict(&entry.pod, ready_now(marked, pod, entry), terminating)
         };
         let mut outcome = crate::descheduler::run_with(
             policy,
@@ -2658,6 +2654,11 @@ fn zone_display(key: &str) -> String {
         Some((region, zone)) => alloc::format!("{region}/{zone}"),
         None => String::from(key),
     }
+}
+
+/// [`World::ready`] with the marks passed in (for closures that borrow the world in parts).
+fn ready_now(marked_not_ready: &[bool], pod: usize, entry: &PodEntry) -> bool {
+    !marked_not_ready.get(pod).copied().unwrap_or(false) && budget::counts_as_ready(&entry.pod)
 }
 
 /// The NoSchedule taint for a pressure condition (`nodeConditionToTaintKeyStatusMap`).
