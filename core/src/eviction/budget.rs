@@ -75,6 +75,17 @@ pub fn counts_as_ready(pod: &Pod) -> bool {
     pod.status.conditions.ready != Readiness::NotReady
 }
 
+/// Whether the disruption controller counts a bound pod healthy (`countHealthyPods`):
+/// running (not Pending, not finished), not being deleted, and `ready`.
+fn healthy(pod: &Pod, ready: bool) -> bool {
+    ready
+        && pod.metadata.deletion_timestamp.is_none()
+        && !matches!(
+            pod.status.phase.as_str(),
+            "Pending" | "Succeeded" | "Failed"
+        )
+}
+
 /// A budget the controller never lets go of a pod: its margin stays below zero however
 /// many pods start (`expectedCount <= 0`, or a failed sync: `failSafe`).
 const NEVER: (i64, i64) = (i64::MIN / 2, i64::MAX);
@@ -105,9 +116,9 @@ fn margin(
         .collect();
     let healthy = pods
         .iter()
-        .filter(|entry| entry.state == PodState::Bound && entry.pod.status.phase != "Pending")
-        .filter(|entry| entry.pod.metadata.deletion_timestamp.is_none())
-        .filter(|entry| counts_as_ready(&entry.pod) && selects(budget, &entry.pod, version))
+        .filter(|entry| entry.state == PodState::Bound)
+        .filter(|entry| healthy(&entry.pod, counts_as_ready(&entry.pod)))
+        .filter(|entry| selects(budget, &entry.pod, version))
         .count();
     let healthy = i64::try_from(healthy).unwrap_or(i64::MAX);
     let min = budget.spec.min_available.as_ref();
@@ -289,8 +300,10 @@ impl<'c> Budgets<'c> {
     pub fn evict(&mut self, pod: &Pod, ready: bool, terminating: bool) -> Result<(), String> {
         // A pod the input shows deleted is terminating from the start.
         let terminating = terminating || pod.metadata.deletion_timestamp.is_some();
-        let finished = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
-        let not_running = finished || pod.status.phase == "Pending";
+        let not_running = matches!(
+            pod.status.phase.as_str(),
+            "Pending" | "Succeeded" | "Failed"
+        );
         let current = self.version == Version::Current;
         if current && (not_running || terminating) {
             return Ok(());
@@ -319,7 +332,7 @@ impl<'c> Budgets<'c> {
         match self.margins.get_mut(index).map(|(margin, _)| margin) {
             Some(margin) if *margin > 0 => {
                 // Only a healthy pod was counted in the margin.
-                if ready && !terminating && !not_running {
+                if healthy(pod, ready) && !terminating {
                     *margin -= 1;
                 }
                 Ok(())
@@ -336,7 +349,7 @@ impl<'c> Budgets<'c> {
     /// A running pod covered by a budget stopped counting healthy: deleted without the
     /// eviction API, or marked not ready (one that was not `ready` was not counted).
     pub fn lose(&mut self, pod: &Pod, ready: bool) {
-        if ready && pod.metadata.deletion_timestamp.is_none() {
+        if healthy(pod, ready) {
             self.count(pod, -1);
         }
     }

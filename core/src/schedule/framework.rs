@@ -819,6 +819,11 @@ mod tests {
     use crate::schedule::Version;
     use alloc::string::String;
 
+    /// The FailedScheduling message of the first pending pod under 1.34.
+    fn message(yaml: &str) -> Option<String> {
+        schedule(yaml, Version::Current).pods[0].message.clone()
+    }
+
     fn pending(name: &str, spec: &str) -> String {
         alloc::format!(
             "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\nspec:\n{spec}\n"
@@ -902,10 +907,8 @@ mod tests {
             "p",
             "  containers: [{name: a, image: x, resources: {requests: {cpu: 1m, memory: '1'}}}]",
         );
-        let result = schedule(&yaml, Version::Current);
-        let placement = &result.pods[0];
         assert_eq!(
-            placement.message.as_deref(),
+            message(&yaml).as_deref(),
             Some("0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 Too many pods. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.")
         );
     }
@@ -921,9 +924,8 @@ mod tests {
             "p",
             "  containers: [{name: a, image: x, resources: {requests: {cpu: '2'}}}]",
         );
-        let result = schedule(&yaml, Version::Current);
         assert_eq!(
-            result.pods[0].message.as_deref(),
+            message(&yaml).as_deref(),
             Some("0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate")
         );
     }
@@ -945,9 +947,8 @@ mod tests {
                 + "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  priorityClassName: high\n  containers: [{name: a, image: x, resources: {requests: {cpu: '1'}}}]\nstatus: {nominatedNodeName: n1}\n"
         };
         let preempted = "{type: DisruptionTarget, status: 'True', reason: PreemptionByScheduler}";
-        let result = schedule(&yaml(preempted), Version::Current);
         assert_eq!(
-            result.pods[0].message.as_deref(),
+            message(&yaml(preempted)).as_deref(),
             Some("0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to a terminating pod on the nominated node.")
         );
         // Deleted for another reason: 1.34 preempts again, 1.11 still waits.
@@ -968,9 +969,8 @@ mod tests {
             "p",
             "  containers: [{name: a, image: x, resources: {requests: {cpu: 100m}}}]",
         );
-        let result = schedule(&yaml, Version::Current);
         assert_eq!(
-            result.pods[0].message.as_deref(),
+            message(&yaml).as_deref(),
             Some("0/1 nodes are available: 1 Too many pods. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.")
         );
     }
