@@ -367,7 +367,7 @@ fn select_victims(
         restore(snapshot, &potential);
         return Err(reasons);
     }
-    potential.sort_by(|&a, &b| more_important(version, snapshot, a, b));
+    sort_by_importance(version, snapshot, &mut potential);
     let violating = violating_budgets(version, snapshot, &potential);
     type Flagged = Vec<(usize, bool)>;
     let (violators, others): (Flagged, Flagged) = potential
@@ -390,10 +390,11 @@ fn select_victims(
         }
     }
     if version == Version::Current && !violators.is_empty() && !others.is_empty() {
-        let mut paired: Vec<(usize, bool)> = victims.iter().copied().zip(flags).collect();
-        paired.sort_by(|(a, _), (b, _)| more_important(version, snapshot, *a, *b));
-        victims = paired.iter().map(|(victim, _)| *victim).collect();
-        flags = paired.iter().map(|(_, flag)| *flag).collect();
+        sort_by_importance(version, snapshot, &mut victims);
+        flags = victims
+            .iter()
+            .map(|victim| violators.iter().any(|(pod, _)| pod == victim))
+            .collect();
     }
     // Leave the node as it was: the dry run changes nothing.
     restore(snapshot, &victims);
@@ -425,19 +426,48 @@ fn rank(snapshot: &Snapshot<'_>, victims: &[usize], violations: usize) -> [i64; 
     ]
 }
 
-/// Higher priority first; 1.34 then the earlier start time (`MoreImportantPod`).
-fn more_important(version: Version, snapshot: &Snapshot<'_>, a: usize, b: usize) -> Ordering {
-    let (Some(a_entry), Some(b_entry)) = (snapshot.pod(a), snapshot.pod(b)) else {
-        return Ordering::Equal;
-    };
-    let by_priority = b_entry.priority.cmp(&a_entry.priority);
+/// Orders pods most important first, as upstream's sort leaves them. 1.11 sorts by
+/// priority alone (`HigherPriorityPod`). 1.34's `MoreImportantPod` then asks which started
+/// first, and a pod without `status.startTime` started "now", read afresh at each
+/// comparison (`GetPodStartTime`): of two such pods of one priority, whichever is asked
+/// about first is the more important. `sort.Slice` sorts up to 12 elements by insertion,
+/// which turns a run of such pods into its reverse; kubefit sorts every list so (Go's
+/// pdqsort may order longer runs otherwise).
+fn sort_by_importance(version: Version, snapshot: &Snapshot<'_>, pods: &mut [usize]) {
+    let priority = |pod: usize| snapshot.pod(pod).map_or(0, |entry| entry.priority);
     if version == Version::Legacy {
-        return by_priority;
+        pods.sort_by_key(|&pod| core::cmp::Reverse(priority(pod)));
+        return;
     }
-    by_priority.then_with(|| start_time(a_entry).cmp(&start_time(b_entry)))
+    // `MoreImportantPod(first, second)`.
+    let more_important = |first: usize, second: usize| {
+        let started = |pod: usize| snapshot.pod(pod).map_or((true, ""), start_time);
+        match priority(first).cmp(&priority(second)) {
+            Ordering::Equal => match (started(first), started(second)) {
+                // Both started "now": `first`'s reading is the earlier.
+                ((true, _), (true, _)) => true,
+                (first, second) => first < second,
+            },
+            order => order == Ordering::Greater,
+        }
+    };
+    for sorted in 1..pods.len() {
+        let mut at = sorted;
+        while at > 0 {
+            let (Some(&pod), Some(&before)) = (pods.get(at), pods.get(at - 1)) else {
+                break;
+            };
+            if !more_important(pod, before) {
+                break;
+            }
+            pods.swap(at, at - 1);
+            at -= 1;
+        }
+    }
 }
 
-/// The start time as a sortable key; pods without one sort last (they started "now").
+/// A pod's start time for comparisons, `(true, "")` for a pod without one: it started
+/// "now", after every recorded start.
 fn start_time(entry: &PodEntry) -> (bool, &str) {
     match entry.pod.status.start_time.as_deref() {
         Some(time) => (false, time),
@@ -527,8 +557,10 @@ fn pick_node(
         return remaining.first().copied();
     }
     if version == Version::Current {
-        // Latest "earliest start time among the highest-priority victims" wins.
-        let earliest = |position: usize| -> Option<&str> {
+        // Latest "earliest start time among the highest-priority victims" wins
+        // (`GetEarliestPodStartTime`); a victim without one started "now", so a node whose
+        // top victims all lack one wins over any with a recorded start.
+        let earliest = |position: usize| {
             let candidate = candidates.get(position)?;
             let top = priority(*candidate.victims.first()?);
             candidate
@@ -536,15 +568,104 @@ fn pick_node(
                 .iter()
                 .filter(|&&v| priority(v) == top)
                 .filter_map(|&v| snapshot.pod(v))
-                .filter_map(|entry| entry.pod.status.start_time.as_deref())
+                .map(start_time)
                 .min()
         };
         let best = remaining.iter().map(|&p| earliest(p)).max().flatten();
-        if let Some(best) = best {
-            if let Some(&position) = remaining.iter().find(|&&p| earliest(p) == Some(best)) {
-                return Some(position);
-            }
+        if let Some(&position) = remaining.iter().find(|&&p| earliest(p) == best) {
+            return Some(position);
         }
     }
     remaining.first().copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::schedule::testing::{node, schedule};
+    use crate::schedule::Version;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    /// Priority classes `low` (100) and `high` (1000), and a `high` preemptor asking for
+    /// one CPU.
+    const PREEMPTOR: &str = "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: low}\nvalue: 100\n---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: preemptor, namespace: default}\nspec:\n  priorityClassName: high\n  containers: [{name: c, image: x, resources: {requests: {cpu: '1'}}}]\n";
+
+    /// A `low` pod on `node` asking for one CPU, with `status` (flow style).
+    fn low(name: &str, node: &str, status: &str) -> String {
+        alloc::format!(
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\nspec:\n  nodeName: {node}\n  priorityClassName: low\n  containers: [{{name: c, image: x, resources: {{requests: {{cpu: '1'}}}}}}]\nstatus: {status}\n"
+        )
+    }
+
+    /// The preemptor's node and victims.
+    fn preemption(yaml: &str, version: Version) -> (Option<String>, Vec<String>) {
+        let result = schedule(yaml, version);
+        let placement = result
+            .pods
+            .iter()
+            .find(|placement| placement.pod == "default/preemptor")
+            .cloned()
+            .unwrap_or_else(|| panic!("no preemptor in {:?}", result.pods));
+        let victims = placement
+            .preemption
+            .map(|preemption| preemption.victims.into_iter().map(|v| v.pod).collect())
+            .unwrap_or_default();
+        (placement.nominated_node, victims)
+    }
+
+    /// `MoreImportantPod` reads "now" for each pod without a start time, so of two such
+    /// pods the one asked about first is the more important; `sort.Slice`'s insertion
+    /// sort then lists them in reverse, and the last-listed pod is reprieved first.
+    /// 1.11 compares priorities only and keeps the list order.
+    #[test]
+    fn victims_without_a_start_time_are_reprieved_last_listed_first() {
+        let yaml = node("n1", 2000, 8 << 30, "")
+            + &low("a", "n1", "{phase: Running}")
+            + &low("b", "n1", "{phase: Running}")
+            + PREEMPTOR;
+        assert_eq!(
+            preemption(&yaml, Version::Current),
+            (Some("n1".into()), alloc::vec!["default/a".into()])
+        );
+        assert_eq!(
+            preemption(&yaml, Version::Legacy),
+            (Some("n1".into()), alloc::vec!["default/b".into()])
+        );
+        // With start times, the later-started pod goes under both.
+        let yaml = node("n1", 2000, 8 << 30, "")
+            + &low(
+                "a",
+                "n1",
+                "{phase: Running, startTime: '2026-01-01T00:00:01Z'}",
+            )
+            + &low(
+                "b",
+                "n1",
+                "{phase: Running, startTime: '2026-01-01T00:00:00Z'}",
+            )
+            + PREEMPTOR;
+        assert_eq!(
+            preemption(&yaml, Version::Current).1,
+            alloc::vec![String::from("default/a")]
+        );
+    }
+
+    /// `pickOneNodeForPreemption`'s last criterion: a victim without a start time started
+    /// "now" (`GetPodStartTime`), later than any recorded start, so its node wins.
+    #[test]
+    fn a_node_whose_victim_has_not_started_wins_the_start_time_criterion() {
+        let yaml = node("n1", 1000, 8 << 30, "")
+            + &node("n2", 1000, 8 << 30, "")
+            + &low(
+                "started",
+                "n1",
+                "{phase: Running, startTime: '2026-01-01T00:00:00Z'}",
+            )
+            + &low("pending", "n2", "{phase: Running}")
+            + PREEMPTOR;
+        assert_eq!(
+            preemption(&yaml, Version::Current),
+            (Some("n2".into()), alloc::vec!["default/pending".into()])
+        );
+    }
 }
