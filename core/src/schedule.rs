@@ -509,10 +509,7 @@ fn schedule_one<'p>(
     let nominated = nominated_pods(snapshot, pod);
     // A pod nominated to a node of its own goes through the full evaluation (1.34 tries
     // that node first).
-    let own_nomination = snapshot
-        .pod(pod)
-        .map(|entry| entry.pod.status.nominated_node_name.as_str())
-        .filter(|name| !name.is_empty());
+    let own_nomination = snapshot.nomination(pod);
     // Without verdicts to record and with no nominated pods to account for, the
     // equivalence cache answers when it can: where the pod goes, or why it fits nowhere
     // (then preemption runs as after the full evaluation). When it cannot, it hands over

@@ -123,7 +123,7 @@ pub fn preempt(
         );
         return;
     }
-    if terminating_victim(version, snapshot, entry, codes) {
+    if terminating_victim(version, snapshot, pod, codes) {
         if version == Version::Current {
             append_post_filter(
                 profile,
@@ -140,7 +140,11 @@ pub fn preempt(
         Prepared::Filter { cycle, .. } if cycle.independent_of_other_pods() => Some(cycle),
         _ => None,
     };
-    if shared.is_some() && reuse {
+    // Pods nominated to a node, of at least the pod's priority, take their room in its
+    // dry run too (1.34 `SelectVictimsOnNode` filters with `RunFilterPluginsWithNominatedPods`,
+    // 1.11 `selectVictimsOnNode` with `podFitsOnNode` and the queue).
+    let nominated = super::nominated_pods(snapshot, pod);
+    if shared.is_some() && reuse && nominated.is_empty() {
         dry_runs.prepare_for(snapshot, pod);
     } else {
         dry_runs.pod = None;
@@ -151,7 +155,8 @@ pub fn preempt(
         if *code != Code::Unschedulable || dry_runs.current(snapshot, node).is_some() {
             continue;
         }
-        let run = select_victims(profile, shared.as_deref(), snapshot, pod, entry, node);
+        let others = nominated.get(&node).map_or(&[][..], Vec::as_slice);
+        let run = select_victims(profile, shared.as_deref(), snapshot, pod, others, node);
         let version = snapshot.node_version(node);
         if let Some(slot) = dry_runs.runs.get_mut(node) {
             *slot = Some((version, run));
@@ -184,6 +189,11 @@ pub fn preempt(
             )),
             ..Preemption::default()
         });
+        // The pod's own nomination goes (1.34 `Preempt` returns an empty nominated node;
+        // 1.11 `Preempt` asks to clear it only when no node was worth a dry run).
+        if version == Version::Current || !codes.contains(&Code::Unschedulable) {
+            snapshot.clear_nomination(pod);
+        }
         return;
     };
     let Some(candidate) = candidates.get(chosen).map(|&candidate| candidate.clone()) else {
@@ -228,6 +238,31 @@ pub fn preempt(
     for &victim in &candidate.victims {
         snapshot.unbind(victim);
     }
+    // Pods of lower priority nominated to that node lose their nomination and are
+    // scheduled afresh (`getLowerPriorityNominatedPods`, then `clearNominatedNodeName`
+    // in 1.34's `prepareCandidate` and 1.11's `preempt`).
+    let lower: Vec<usize> = snapshot
+        .nominated
+        .iter()
+        .copied()
+        .filter(|&other| {
+            snapshot.nomination(other) == Some(node_name.as_str())
+                && snapshot.assigned.get(other).is_some_and(Option::is_none)
+                && snapshot
+                    .pod(other)
+                    .is_some_and(|waiting| waiting.priority < entry.priority)
+        })
+        .collect();
+    for other in lower {
+        if let Some(waiting) = snapshot.pod(other) {
+            report.cleared_nominations.push(alloc::format!(
+                "{}/{}",
+                waiting.pod.metadata.namespace,
+                waiting.pod.metadata.name
+            ));
+        }
+        snapshot.clear_nomination(other);
+    }
     placement.outcome = Outcome::Nominated;
     placement.nominated_node = Some(node_name);
     placement.preemption = Some(report);
@@ -255,13 +290,12 @@ pub fn preempt(
 fn terminating_victim(
     version: Version,
     snapshot: &Snapshot<'_>,
-    entry: &PodEntry,
+    pod: usize,
     codes: &[Code],
 ) -> bool {
-    let nominated = entry.pod.status.nominated_node_name.as_str();
-    if nominated.is_empty() {
+    let (Some(entry), Some(nominated)) = (snapshot.pod(pod), snapshot.nomination(pod)) else {
         return false;
-    }
+    };
     let Some(node) = snapshot
         .nodes
         .iter()
@@ -303,17 +337,19 @@ fn append_post_filter(profile: &dyn Profile, placement: &mut Placement, text: &s
     }
 }
 
-/// Whether the pod passes every filter on the node as the snapshot stands now; the
-/// failing filter's reasons otherwise.
+/// Whether the pod passes every filter on the node as the snapshot stands now, with the
+/// `nominated` pods there ([`super::filter_with_nominated`]); the failing filter's reasons
+/// otherwise.
 ///
 /// `shared` is a cycle prepared once for the whole preemption when nothing in it depends
 /// on other pods; otherwise each check prepares one as the snapshot now stands.
 fn fits(
     profile: &dyn Profile,
     shared: Option<&dyn Cycle>,
-    snapshot: &Snapshot<'_>,
+    snapshot: &mut Snapshot<'_>,
     pod: usize,
     node: usize,
+    nominated: &[usize],
 ) -> Result<(), Vec<String>> {
     let prepared;
     let cycle = match shared {
@@ -327,11 +363,11 @@ fn fits(
             Prepared::Error(error) => return Err(alloc::vec![error]),
         },
     };
-    match cycle
-        .filter(snapshot, node)
-        .into_iter()
-        .find(|(_, status)| !status.passed())
-    {
+    let results = match nominated {
+        [] => cycle.filter(snapshot, node),
+        others => super::filter_with_nominated(profile, cycle, snapshot, pod, node, others),
+    };
+    match results.into_iter().find(|(_, status)| !status.passed()) {
         None => Ok(()),
         Some((_, status)) => Err(status.reasons),
     }
@@ -343,10 +379,13 @@ fn select_victims(
     shared: Option<&dyn Cycle>,
     snapshot: &mut Snapshot<'_>,
     pod: usize,
-    entry: &PodEntry,
+    nominated: &[usize],
     node: usize,
 ) -> Result<Candidate, Vec<String>> {
     let version = profile.version();
+    let Some(entry) = snapshot.pod(pod) else {
+        return Err(Vec::new());
+    };
     let mut potential: Vec<usize> = snapshot
         .pods_on(node)
         .filter(|(_, other)| other.priority < entry.priority)
@@ -355,6 +394,7 @@ fn select_victims(
     if potential.is_empty() && version == Version::Current {
         return Err(alloc::vec![String::from(NO_VICTIMS)]);
     }
+    let order = snapshot.pod_order(node);
     for &victim in &potential {
         snapshot.unbind(victim);
     }
@@ -363,8 +403,9 @@ fn select_victims(
             snapshot.bind(victim, node);
         }
     };
-    if let Err(reasons) = fits(profile, shared, snapshot, pod, node) {
+    if let Err(reasons) = fits(profile, shared, snapshot, pod, node, nominated) {
         restore(snapshot, &potential);
+        snapshot.restore_order(node, order);
         return Err(reasons);
     }
     sort_by_importance(version, snapshot, &mut potential);
@@ -380,7 +421,7 @@ fn select_victims(
     let mut violations = 0;
     for (victim, violates) in violators.iter().chain(&others) {
         snapshot.bind(*victim, node);
-        if fits(profile, shared, snapshot, pod, node).is_err() {
+        if fits(profile, shared, snapshot, pod, node, nominated).is_err() {
             snapshot.unbind(*victim);
             victims.push(*victim);
             flags.push(*violates);
@@ -398,6 +439,7 @@ fn select_victims(
     }
     // Leave the node as it was: the dry run changes nothing.
     restore(snapshot, &victims);
+    snapshot.restore_order(node, order);
     let rank = rank(snapshot, &victims, violations);
     Ok(Candidate {
         node,
@@ -667,5 +709,95 @@ mod tests {
             preemption(&yaml, Version::Current),
             (Some("n2".into()), alloc::vec!["default/pending".into()])
         );
+    }
+
+    /// A pod asking for `cpu`, of priority class `class`, pending (no node) unless `node`
+    /// is given, with extra spec and status lines.
+    fn pod(name: &str, class: &str, cpu: &str, spec: &str, status: &str) -> String {
+        alloc::format!(
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\nspec:\n  priorityClassName: {class}\n  containers: [{{name: c, image: x, resources: {{requests: {{cpu: {cpu}}}}}}}]\n{spec}status: {status}\n"
+        )
+    }
+
+    /// A pod nominated to the node of at least the preemptor's priority holds its room in
+    /// the dry run too: removing the lower-priority pod does not make room for both.
+    #[test]
+    fn the_dry_run_counts_pods_nominated_to_the_node() {
+        let yaml = node("n1", 2000, 8 << 30, "")
+            + PREEMPTOR.replace("cpu: '1'", "cpu: 1500m").as_str()
+            + &low("low", "n1", "{phase: Running}").replace("cpu: '1'", "cpu: 600m")
+            + &pod(
+                "waiting",
+                "high",
+                "'1'",
+                "",
+                "{phase: Pending, nominatedNodeName: n1}",
+            );
+        let result = schedule(&yaml, Version::Current);
+        let preemptor = &result.pods[0];
+        assert_eq!(preemptor.pod, "default/preemptor");
+        assert_eq!(preemptor.nominated_node, None);
+        assert_eq!(
+            preemptor.message.as_deref(),
+            Some("0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Insufficient cpu.")
+        );
+        for version in [Version::Current, Version::Legacy] {
+            assert_eq!(
+                preemption(&yaml, version),
+                (None, Vec::new()),
+                "{version:?}"
+            );
+        }
+    }
+
+    /// A nominated pod that preemption cannot help loses its nomination, and the room it
+    /// held goes to the next pod.
+    #[test]
+    fn a_failed_preemptor_loses_its_nomination() {
+        let yaml = node(
+            "n1",
+            2000,
+            8 << 30,
+            "spec: {taints: [{key: dedicated, value: infra, effect: NoSchedule}]}",
+        ) + PREEMPTOR
+            + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: held, namespace: default}\nspec:\n  priorityClassName: high\n  containers: [{name: c, image: x, resources: {requests: {cpu: '1'}}}]\nstatus: {nominatedNodeName: n1}\n"
+            + &pod(
+                "tolerant",
+                "low",
+                "1500m",
+                "  tolerations: [{key: dedicated, operator: Exists}]\n",
+                "{phase: Pending}",
+            );
+        for version in [Version::Current, Version::Legacy] {
+            let result = schedule(&yaml, version);
+            let tolerant = result.pods.iter().find(|p| p.pod == "default/tolerant");
+            assert_eq!(
+                tolerant.and_then(|p| p.node.as_deref()),
+                Some("n1"),
+                "{version:?}"
+            );
+        }
+    }
+
+    /// Pods of lower priority nominated to the chosen node lose their nomination and are
+    /// scored like any other pod.
+    #[test]
+    fn lower_priority_nominations_on_the_chosen_node_are_cleared() {
+        let yaml = node("n1", 4000, 8 << 30, "")
+            + &node("n2", 2000, 8 << 30, "")
+            + "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: mid}\nvalue: 200\n"
+            + &PREEMPTOR.replace("cpu: '1'", "cpu: '3'")
+            + &low("low", "n1", "{phase: Running}").replace("cpu: '1'", "cpu: '3'")
+            + &pod("waiting", "mid", "'1'", "", "{phase: Pending, nominatedNodeName: n1}");
+        let result = schedule(&yaml, Version::Current);
+        let preemptor = &result.pods[0];
+        assert_eq!(preemptor.node.as_deref(), Some("n1"));
+        let cleared = preemptor
+            .preemption
+            .as_ref()
+            .map(|p| p.cleared_nominations.clone());
+        assert_eq!(cleared, Some(alloc::vec![String::from("default/waiting")]));
+        let waiting = result.pods.iter().find(|p| p.pod == "default/waiting");
+        assert_eq!(waiting.and_then(|p| p.node.as_deref()), Some("n2"));
     }
 }

@@ -415,7 +415,12 @@ impl<'c> NodeInfo<'c> {
             .non_zero_milli_cpu
             .saturating_sub(usage.non_zero_milli_cpu);
         self.non_zero_memory = self.non_zero_memory.saturating_sub(usage.non_zero_memory);
-        self.pods.retain(|&other| other != index);
+        // The node's last pod takes the place of the one that leaves (`RemovePod` in
+        // `framework/types.go`, 1.11 `schedulercache/node_info.go`): the order of a
+        // node's pods is the order preemption lists its potential victims in.
+        if let Some(position) = self.pods.iter().position(|&other| other == index) {
+            self.pods.swap_remove(position);
+        }
         for port in &footprint.host_ports {
             if let Some(position) = self.used_ports.iter().position(|used| used == port) {
                 self.used_ports.remove(position);
@@ -558,6 +563,21 @@ impl<'c> Snapshot<'c> {
         self.cluster.pods.get(index)
     }
 
+    /// The node a pending pod is nominated to (`status.nominatedNodeName`), while the
+    /// nomination stands: preemption clears some ([`Snapshot::clear_nomination`]).
+    pub fn nomination(&self, pod: usize) -> Option<&'c str> {
+        if !self.nominated.contains(&pod) {
+            return None;
+        }
+        self.pod(pod)
+            .map(|entry| entry.pod.status.nominated_node_name.as_str())
+    }
+
+    /// Clears a pod's nomination, as the scheduler's `ClearNominatedNodeName` does.
+    pub fn clear_nomination(&mut self, pod: usize) {
+        self.nominated.retain(|&other| other != pod);
+    }
+
     /// Puts a pod on a node.
     pub fn bind(&mut self, pod: usize, node: usize) {
         let Some(entry) = self.cluster.pods.get(pod) else {
@@ -571,6 +591,25 @@ impl<'c> Snapshot<'c> {
             *assigned = Some(node);
             let pod_affinity = footprint.pod_affinity;
             self.changed(node, pod, pod_affinity, true);
+        }
+    }
+
+    /// The pods on a node in their order (see [`Snapshot::restore_order`]).
+    #[must_use]
+    pub fn pod_order(&self, node: usize) -> Vec<usize> {
+        self.nodes
+            .get(node)
+            .map(|info| info.pods.clone())
+            .unwrap_or_default()
+    }
+
+    /// Puts a node's pods back in the order [`Snapshot::pod_order`] gave before a dry run
+    /// took some off and put them back: upstream dry-runs on a copy of the node.
+    pub fn restore_order(&mut self, node: usize, order: Vec<usize>) {
+        if let Some(info) = self.nodes.get_mut(node) {
+            if info.pods.len() == order.len() {
+                info.pods = order;
+            }
         }
     }
 
@@ -783,6 +822,29 @@ mod tests {
     /// of changes (few changes, in the order of their last changes) or from every node's
     /// version (many), each once; the binds of the pods bound from the start are not
     /// changes to report.
+    /// A pod leaving a node leaves the node's last pod in its place, as upstream's
+    /// `RemovePod`; a dry run's order comes back whole.
+    #[test]
+    fn a_leaving_pod_makes_room_for_the_last_one() {
+        let nodes = alloc::vec![node("n1", 4000, 1 << 30)];
+        let pods = (0..4)
+            .map(|index| pod(&alloc::format!("p{index}"), &[]))
+            .collect();
+        let cluster = cluster(nodes, pods);
+        let mut snapshot = Snapshot::new(&cluster, Accounting::Current);
+        for pod in 0..4 {
+            snapshot.bind(pod, 0);
+        }
+        snapshot.unbind(1);
+        assert_eq!(snapshot.pod_order(0), [0, 3, 2]);
+        let order = snapshot.pod_order(0);
+        snapshot.unbind(0);
+        snapshot.bind(0, 0);
+        assert_eq!(snapshot.pod_order(0), [2, 3, 0]);
+        snapshot.restore_order(0, order);
+        assert_eq!(snapshot.pod_order(0), [0, 3, 2]);
+    }
+
     #[test]
     fn nodes_changed_since_a_reading_come_once() {
         use crate::schedule::predicates::testing::on;
