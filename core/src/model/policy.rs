@@ -44,6 +44,9 @@ pub struct PodDisruptionBudgetStatus {
     pub current_healthy: i32,
     pub desired_healthy: i32,
     pub expected_pods: i32,
+    /// Pods the eviction API let go that the controller has not yet seen deleted, by
+    /// name (to the time of the eviction).
+    pub disrupted_pods: StringMap,
 }
 
 /// A `v1/Namespace` (an OpenShift project); its annotations carry node selectors.

@@ -554,7 +554,15 @@ fn violating_budgets(version: Version, snapshot: &Snapshot<'_>, victims: &[usize
             let mut violated = false;
             for (index, budget) in budgets.iter().enumerate() {
                 let id = alloc::format!("{}/{}", budget.metadata.namespace, budget.metadata.name);
-                if !matching.contains(&id) {
+                // A pod the eviction API already let go under the budget is not counted
+                // again (1.34 `filterPodsWithPDBViolation` skips `status.disruptedPods`).
+                let disrupted = version == Version::Current
+                    && budget.status.as_ref().is_some_and(|status| {
+                        status
+                            .disrupted_pods
+                            .contains_key(entry.pod.metadata.name.as_str())
+                    });
+                if !matching.contains(&id) || disrupted {
                     continue;
                 }
                 if let Some(left) = allowed.get_mut(index) {
@@ -799,5 +807,31 @@ mod tests {
         assert_eq!(cleared, Some(alloc::vec![String::from("default/waiting")]));
         let waiting = result.pods.iter().find(|p| p.pod == "default/waiting");
         assert_eq!(waiting.and_then(|p| p.node.as_deref()), Some("n2"));
+    }
+
+    /// A budget's `status.disruptedPods` were already let go by the eviction API: 1.34
+    /// counts no violation for them; 1.11 has no such list.
+    #[test]
+    fn pods_a_budget_already_let_go_violate_nothing() {
+        let budget = |disrupted: &str| {
+            alloc::format!(
+                "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {{name: web, namespace: default}}\nspec: {{minAvailable: 1, selector: {{matchLabels: {{app: web}}}}}}\nstatus: {{disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1{disrupted}}}\n"
+            )
+        };
+        let cluster = |disrupted: &str| {
+            node("n1", 1000, 8 << 30, "")
+                + &node("n2", 1000, 8 << 30, "")
+                + "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: mid}\nvalue: 200\n"
+                + PREEMPTOR
+                + &low("web", "n1", "{phase: Running}").replace("namespace: default", "namespace: default, labels: {app: web}")
+                + &pod("other", "mid", "'1'", "  nodeName: n2\n", "{phase: Running}")
+                + &budget(disrupted)
+        };
+        let other = (Some("n2".into()), alloc::vec!["default/other".into()]);
+        let web = (Some("n1".into()), alloc::vec!["default/web".into()]);
+        assert_eq!(preemption(&cluster(""), Version::Current), other);
+        let disrupted = cluster(", disruptedPods: {web: '2026-01-01T00:00:00Z'}");
+        assert_eq!(preemption(&disrupted, Version::Current), web);
+        assert_eq!(preemption(&disrupted, Version::Legacy), other);
     }
 }
