@@ -91,11 +91,12 @@ pub struct LabelPreferenceArgument {
     pub presence: bool,
 }
 
-/// `requestedToCapacityRatioArguments`: the utilisation → score curve.
+/// `requestedToCapacityRatioArguments`: the utilisation → score curve. The Policy's key
+/// is `shape` (the Go field `UtilizationShape` carries `json:"shape"`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct RequestedToCapacityRatioArguments {
-    pub utilization_shape: Vec<UtilizationShapePoint>,
+    pub shape: Vec<UtilizationShapePoint>,
 }
 
 /// A point of a utilisation curve: utilisation 0–100 → score (0–10 in 1.11).

@@ -418,7 +418,7 @@ impl LegacyProfile {
                             ),
                             (None, None, Some(ratio)) => PriorityKind::RequestedToCapacityRatio(
                                 ratio
-                                    .utilization_shape
+                                    .shape
                                     .iter()
                                     .map(|point| {
                                         (i64::from(point.utilization), i64::from(point.score))
@@ -607,7 +607,7 @@ fn priority_args(kind: &PriorityKind, hard_weight: i64) -> Option<String> {
             "labelPreference: label {label}, presence {presence}"
         )),
         PriorityKind::RequestedToCapacityRatio(shape) => Some(alloc::format!(
-            "utilizationShape: {}",
+            "shape: {}",
             shape
                 .iter()
                 .map(|(utilization, score)| alloc::format!("({utilization}, {score})"))

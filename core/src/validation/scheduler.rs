@@ -103,9 +103,9 @@ fn priority_entry(priority: &PriorityPolicy, at: &At<'_>, sink: &mut Sink) {
         if let Some(ratio) = &argument.requested_to_capacity_ratio_arguments {
             let shape_at = at.field("argument");
             let shape_at = shape_at.field("requestedToCapacityRatioArguments");
-            if let Some(message) = shape_error(&ratio.utilization_shape) {
+            if let Some(message) = shape_error(&ratio.shape) {
                 sink.error(
-                    &shape_at.field("utilizationShape"),
+                    &shape_at.field("shape"),
                     "policy/invalid-shape",
                     alloc::format!("invalid RequestedToCapacityRatioPriority arguments: {message}"),
                 );
@@ -306,7 +306,7 @@ mod tests {
             ],
             "priorities": [
                 {"name": "NoWeightPriority"},
-                {"name": "Shape", "weight": 1, "argument": {"requestedToCapacityRatioArguments": {"utilizationShape": [{"utilization": 50, "score": 5}, {"utilization": 40, "score": 1}]}}}
+                {"name": "Shape", "weight": 1, "argument": {"requestedToCapacityRatioArguments": {"shape": [{"utilization": 50, "score": 5}, {"utilization": 40, "score": 1}]}}}
             ],
             "hardPodAffinitySymmetricWeight": 101
         }));
@@ -334,7 +334,7 @@ mod tests {
                     "Invalid configuration: Priority type not found for NoWeightPriority".into()
                 ),
                 (
-                    "priorities[1].argument.requestedToCapacityRatioArguments.utilizationShape".into(),
+                    "priorities[1].argument.requestedToCapacityRatioArguments.shape".into(),
                     "policy/invalid-shape",
                     "invalid RequestedToCapacityRatioPriority arguments: utilization values must be sorted. Utilization[0]==50 >= Utilization[1]==40".into()
                 ),

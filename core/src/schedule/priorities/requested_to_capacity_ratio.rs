@@ -72,4 +72,24 @@ mod tests {
         assert_eq!(broken_line(&shape, 100), 2);
         assert_eq!(broken_line(&default_shape(), 25), 8); // 10 - 250/100 → 10 - 2
     }
+
+    /// The Policy's key is `shape`: n1 is 1/8 used and n2 1/4 under the pod, which this
+    /// curve scores 1 and 2 (weighted 2 and 4).
+    #[test]
+    fn the_policy_names_the_curve_shape() {
+        use crate::schedule::testing::{node, schedule, scores};
+        use crate::schedule::Version;
+        let yaml = alloc::string::String::from(
+            "apiVersion: v1\nkind: Policy\npriorities:\n- name: RequestedToCapacityRatioPriority\n  weight: 2\n  argument: {requestedToCapacityRatioArguments: {shape: [{utilization: 0, score: 0}, {utilization: 50, score: 7}]}}\n",
+        ) + &node("n1", 4000, 8 << 30, "")
+            + &node("n2", 2000, 8 << 30, "")
+            + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec: {containers: [{name: c, image: x, resources: {requests: {cpu: 500m, memory: 1Gi}}}]}\n";
+        let result = schedule(&yaml, Version::Legacy);
+        let placement = &result.pods[0];
+        assert_eq!(
+            scores(placement, "RequestedToCapacityRatioPriority"),
+            [("n1".into(), 1), ("n2".into(), 2)]
+        );
+        assert_eq!(placement.node.as_deref(), Some("n2"));
+    }
 }
