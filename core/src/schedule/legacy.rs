@@ -470,22 +470,32 @@ impl LegacyProfile {
                 kind: PredicateKind::CheckNodeCondition,
             });
         }
-        // The predicate map is keyed by name: a name listed twice runs once.
-        let mut unique: Vec<ConfiguredPredicate> = Vec::with_capacity(predicates.len());
-        for configured in predicates {
-            if !unique.iter().any(|seen| seen.name == configured.name) {
-                unique.push(configured);
-            }
-        }
+        // `CreateFromConfig` collects the names in a set, and registering a name again
+        // overwrites the factory before: a name listed twice runs once, as its last entry
+        // says (argument, weight).
+        let mut unique = last_per_name(predicates, |configured| &configured.name);
         unique.sort_by_key(|configured| configured.kind.rank());
+        let unique_priorities = last_per_name(priorities, |configured| &configured.name);
         Self {
             predicates: unique,
-            priorities,
+            priorities: unique_priorities,
             always_check_all,
             hard_pod_affinity_weight,
             preemption,
         }
     }
+}
+
+/// One entry per name, where the name first appears, as the name's last entry says.
+fn last_per_name<T>(entries: Vec<T>, name: impl Fn(&T) -> &str) -> Vec<T> {
+    let mut unique: Vec<T> = Vec::with_capacity(entries.len());
+    for entry in entries {
+        match unique.iter_mut().find(|seen| name(seen) == name(&entry)) {
+            Some(seen) => *seen = entry,
+            None => unique.push(entry),
+        }
+    }
+    unique
 }
 
 impl Profile for LegacyProfile {
@@ -788,6 +798,39 @@ mod tests {
 
     fn names(profile: &LegacyProfile) -> Vec<&str> {
         profile.predicates.iter().map(|p| p.name.as_ref()).collect()
+    }
+
+    /// `CreateFromConfig` keys predicates and priorities by name: a repeated name runs
+    /// once, with its last entry's argument or weight.
+    #[test]
+    fn a_repeated_name_runs_once_as_its_last_entry_says() {
+        let policy: Policy = serde_json::from_value(serde_json::json!({
+            "predicates": [
+                {"name": "Labels", "argument": {"labelsPresence": {"labels": ["retiring"], "presence": false}}},
+                {"name": "Labels", "argument": {"labelsPresence": {"labels": ["ssd"], "presence": true}}}
+            ],
+            "priorities": [
+                {"name": "LeastRequestedPriority", "weight": 1},
+                {"name": "MostRequestedPriority", "weight": 1},
+                {"name": "LeastRequestedPriority", "weight": 3}
+            ]
+        }))
+        .unwrap_or_default();
+        let profile = LegacyProfile::from_policy(&policy, true);
+        let labels = profile.predicates.iter().find(|p| p.name == "Labels");
+        assert!(
+            matches!(labels.map(|p| &p.kind), Some(PredicateKind::CheckNodeLabelPresence(argument)) if argument.presence),
+            "{labels:?}"
+        );
+        let weights: Vec<(&str, i64)> = profile
+            .priorities
+            .iter()
+            .map(|p| (p.name.as_str(), p.weight))
+            .collect();
+        assert_eq!(
+            weights,
+            [("LeastRequestedPriority", 3), ("MostRequestedPriority", 1)]
+        );
     }
 
     #[test]
