@@ -31,7 +31,6 @@ use super::Version;
 use crate::cluster::PodEntry;
 use crate::labels;
 use crate::model::{Node, Pod as PodObject, PodAffinityTerm, Service};
-use crate::resources::QosClass;
 
 /// The reasons 1.11 preemption treats as unresolvable (`nodesWherePreemptionMightHelp`
 /// in `core/generic_scheduler.go`): a node failing with any of them is no candidate.
@@ -180,10 +179,19 @@ impl<'a> Pod<'a> {
         &self.entry.pod
     }
 
-    /// True for BestEffort pods.
+    /// True for BestEffort pods as 1.11's `GetPodQOS` classes them: no regular container
+    /// asks for or limits cpu or memory (init containers count only from 1.15 on).
     #[must_use]
     pub fn best_effort(&self) -> bool {
-        self.entry.qos == QosClass::BestEffort
+        self.entry.pod.spec.containers.iter().all(|container| {
+            let resources = &container.resources;
+            [&resources.requests, &resources.limits].iter().all(|list| {
+                ["cpu", "memory"].iter().all(|name| {
+                    list.get(*name)
+                        .is_none_or(|quantity| quantity.is_zero() || quantity.is_negative())
+                })
+            })
+        })
     }
 }
 
