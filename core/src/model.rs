@@ -28,11 +28,12 @@ pub use machine::{
 pub use meta::{ObjectMeta, OwnerReference};
 pub use node::{ContainerImage, Node, NodeCondition, NodeSpec, NodeStatus, Taint};
 pub use pod::{
-    Affinity, AwsElasticBlockStoreVolumeSource, AzureDiskVolumeSource, Container, ContainerPort,
-    EmptyDirVolumeSource, GcePersistentDiskVolumeSource, IscsiVolumeSource, NodeAffinity,
-    PersistentVolumeClaimVolumeSource, Pod, PodAffinity, PodAffinityTerm, PodAntiAffinity,
-    PodConditions, PodSpec, PodStatus, PreferredSchedulingTerm, RbdVolumeSource, Readiness,
-    ResourceRequirements, Toleration, TopologySpreadConstraint, Volume, WeightedPodAffinityTerm,
+    Affinity, AwsElasticBlockStoreVolumeSource, AzureDiskVolumeSource, CinderVolumeSource,
+    Container, ContainerPort, EmptyDirVolumeSource, GcePersistentDiskVolumeSource,
+    IscsiVolumeSource, NodeAffinity, PersistentVolumeClaimVolumeSource, Pod, PodAffinity,
+    PodAffinityTerm, PodAntiAffinity, PodConditions, PodSpec, PodStatus, PreferredSchedulingTerm,
+    RbdVolumeSource, Readiness, ResourceRequirements, Toleration, TopologySpreadConstraint, Volume,
+    WeightedPodAffinityTerm,
 };
 pub use policy::{
     Namespace, PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus,

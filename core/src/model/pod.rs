@@ -187,6 +187,7 @@ pub struct Volume {
     pub azure_disk: Option<AzureDiskVolumeSource>,
     pub rbd: Option<RbdVolumeSource>,
     pub iscsi: Option<IscsiVolumeSource>,
+    pub cinder: Option<CinderVolumeSource>,
     pub ephemeral: Option<Present>,
 }
 
@@ -221,6 +222,14 @@ pub struct AwsElasticBlockStoreVolumeSource {
     #[serde(rename = "volumeID")]
     pub volume_id: String,
     pub read_only: bool,
+}
+
+/// `cinder` (an OpenStack volume).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct CinderVolumeSource {
+    #[serde(rename = "volumeID")]
+    pub volume_id: String,
 }
 
 /// `azureDisk`.

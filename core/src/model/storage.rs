@@ -6,8 +6,8 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    AwsElasticBlockStoreVolumeSource, AzureDiskVolumeSource, GcePersistentDiskVolumeSource,
-    LabelSelector, NodeSelector, ObjectMeta, Present, ResourceList,
+    AwsElasticBlockStoreVolumeSource, AzureDiskVolumeSource, CinderVolumeSource,
+    GcePersistentDiskVolumeSource, LabelSelector, NodeSelector, ObjectMeta, Present, ResourceList,
 };
 use crate::quantity::Quantity;
 
@@ -42,7 +42,7 @@ pub struct PersistentVolumeSpec {
     pub nfs: Option<Present>,
     pub iscsi: Option<Present>,
     pub rbd: Option<Present>,
-    pub cinder: Option<Present>,
+    pub cinder: Option<CinderVolumeSource>,
     pub fc: Option<Present>,
     pub cephfs: Option<Present>,
     pub glusterfs: Option<Present>,

@@ -1349,6 +1349,7 @@ fn is_disk(volume: &Volume) -> bool {
         || volume.azure_disk.is_some()
         || volume.rbd.is_some()
         || volume.iscsi.is_some()
+        || volume.cinder.is_some()
         || volume.ephemeral.is_some()
 }
 
@@ -1364,6 +1365,7 @@ fn same_volume(a: &Volume, b: &Volume) -> bool {
         azure_disk,
         rbd,
         iscsi,
+        cinder,
         ephemeral,
     } = a;
     // Disk volumes' names appear in messages, and an ephemeral volume's names its claim.
@@ -1376,6 +1378,7 @@ fn same_volume(a: &Volume, b: &Volume) -> bool {
         && *azure_disk == b.azure_disk
         && *rbd == b.rbd
         && *iscsi == b.iscsi
+        && *cinder == b.cinder
         && *ephemeral == b.ephemeral
 }
 

@@ -61,6 +61,7 @@ pub enum PredicateKind {
     MaxEbsVolumeCount,
     MaxGcePdVolumeCount,
     MaxAzureDiskVolumeCount,
+    MaxCinderVolumeCount,
     CheckVolumeBinding,
     NoVolumeZoneConflict,
     CheckNodeMemoryPressure,
@@ -98,12 +99,13 @@ impl PredicateKind {
             Self::MaxEbsVolumeCount => 12,
             Self::MaxGcePdVolumeCount => 13,
             Self::MaxAzureDiskVolumeCount => 14,
-            Self::CheckVolumeBinding => 15,
-            Self::NoVolumeZoneConflict => 16,
-            Self::CheckNodeMemoryPressure => 17,
-            Self::CheckNodePidPressure => 18,
-            Self::CheckNodeDiskPressure => 19,
-            Self::MatchInterPodAffinity => 20,
+            Self::MaxCinderVolumeCount => 15,
+            Self::CheckVolumeBinding => 16,
+            Self::NoVolumeZoneConflict => 17,
+            Self::CheckNodeMemoryPressure => 18,
+            Self::CheckNodePidPressure => 19,
+            Self::CheckNodeDiskPressure => 20,
+            Self::MatchInterPodAffinity => 21,
         }
     }
 }
@@ -191,7 +193,7 @@ pub struct LegacyProfile {
 
 /// The predicates 1.11 registers by name (`PodFitsPorts` is the old alias of
 /// `PodFitsHostPorts`).
-const REGISTERED_PREDICATES: [(&str, PredicateKind); 19] = [
+const REGISTERED_PREDICATES: [(&str, PredicateKind); 20] = [
     ("CheckNodeCondition", PredicateKind::CheckNodeCondition),
     ("GeneralPredicates", PredicateKind::GeneralPredicates),
     ("HostName", PredicateKind::HostName),
@@ -214,6 +216,8 @@ const REGISTERED_PREDICATES: [(&str, PredicateKind); 19] = [
         "MaxAzureDiskVolumeCount",
         PredicateKind::MaxAzureDiskVolumeCount,
     ),
+    // An OpenShift 3.11 carry: registered, not in the DefaultProvider.
+    ("MaxCinderVolumeCount", PredicateKind::MaxCinderVolumeCount),
     ("CheckVolumeBinding", PredicateKind::CheckVolumeBinding),
     ("NoVolumeZoneConflict", PredicateKind::NoVolumeZoneConflict),
     (

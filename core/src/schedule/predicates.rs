@@ -279,6 +279,9 @@ pub fn evaluate(
         PredicateKind::MaxAzureDiskVolumeCount => {
             max_volume_count::predicate(max_volume_count::Filter::AzureDisk, object, snapshot, info)
         }
+        PredicateKind::MaxCinderVolumeCount => {
+            max_volume_count::predicate(max_volume_count::Filter::Cinder, object, snapshot, info)
+        }
         PredicateKind::CheckVolumeBinding => {
             check_volume_binding::predicate(&pod.volume_claims, snapshot, info.node)
         }

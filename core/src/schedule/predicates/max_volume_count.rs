@@ -1,7 +1,10 @@
-//! MaxEBSVolumeCount, MaxGCEPDVolumeCount, MaxAzureDiskVolumeCount: the node may not
-//! attach more than 39 EBS, 16 GCE PD or 16 Azure disks.
+//! MaxEBSVolumeCount, MaxGCEPDVolumeCount, MaxAzureDiskVolumeCount, MaxCinderVolumeCount:
+//! the node may not attach more than 39 EBS (25 on `m5`/`c5` instances), 16 GCE PD, 16
+//! Azure or 256 Cinder disks.
 //!
-//! Follows 1.11 `MaxPDVolumeCountChecker` in `pkg/scheduler/algorithm/predicates/predicates.go`:
+//! Follows 1.11 `MaxPDVolumeCountChecker` in `pkg/scheduler/algorithm/predicates/predicates.go`
+//! as OpenShift 3.11 vendors it (with the m5/c5 EBS limit, `getMaxEBSVolume`, and the
+//! Cinder checker):
 //! the unique volume IDs (EBS `volumeID`, PD `pdName`, Azure `diskName`) of the pod's
 //! direct volumes and of the volumes its claims are bound to, against those of the pods
 //! on the node; fail when `existing + new > limit`. A pod with no such volume fits even on
@@ -21,7 +24,7 @@ use alloc::string::String;
 
 use super::check;
 use crate::cluster::storage::Storage;
-use crate::model::{PersistentVolume, Pod, Volume};
+use crate::model::{Node, PersistentVolume, Pod, Volume};
 use crate::schedule::snapshot::{NodeInfo, Snapshot};
 use crate::schedule::status::Status;
 
@@ -41,13 +44,27 @@ pub enum Filter {
     GcePd,
     /// Azure Disk, limit 16.
     AzureDisk,
+    /// OpenStack Cinder, limit 256 (`DefaultMaxCinderVolumes`).
+    Cinder,
 }
 
 impl Filter {
-    const fn limit(self) -> usize {
+    /// The node's limit: an EBS node whose `beta.kubernetes.io/instance-type` starts
+    /// with `m5` or `c5` takes 25 (`DefaultMaxEBSM5VolumeLimit`).
+    fn limit(self, node: &Node) -> usize {
         match self {
-            Self::Ebs => 39,
+            Self::Ebs => {
+                let instance = node.metadata.labels.get("beta.kubernetes.io/instance-type");
+                let nitro =
+                    instance.is_some_and(|kind| kind.starts_with("m5") || kind.starts_with("c5"));
+                if nitro {
+                    25
+                } else {
+                    39
+                }
+            }
             Self::GcePd | Self::AzureDisk => 16,
+            Self::Cinder => 256,
         }
     }
 
@@ -66,6 +83,10 @@ impl Filter {
                 .azure_disk
                 .as_ref()
                 .map(|source| source.disk_name.as_str()),
+            Self::Cinder => volume
+                .cinder
+                .as_ref()
+                .map(|source| source.volume_id.as_str()),
         }
     }
 
@@ -85,6 +106,7 @@ impl Filter {
                 .azure_disk
                 .as_ref()
                 .map(|source| source.disk_name.as_str()),
+            Self::Cinder => spec.cinder.as_ref().map(|source| source.volume_id.as_str()),
         }
     }
 
@@ -142,7 +164,7 @@ pub fn predicate(
         }
     }
     let new = wanted.difference(&existing).count();
-    check(existing.len() + new <= filter.limit(), REASON)
+    check(existing.len() + new <= filter.limit(node.node), REASON)
 }
 
 #[cfg(test)]
@@ -220,5 +242,54 @@ mod tests {
         assert!(!ebs_passes(
             &(base.clone() + &claim_pod("p", &["unbound", "lost"]))
         ));
+    }
+
+    /// OpenShift 3.11's `getMaxEBSVolume`: 25 on an `m5`/`c5` instance type.
+    #[test]
+    fn m5_and_c5_instances_take_25_ebs_volumes() {
+        let existing: alloc::vec::Vec<String> =
+            (0..25).map(|i| alloc::format!("vol-{i}")).collect();
+        let existing: alloc::vec::Vec<&str> = existing.iter().map(String::as_str).collect();
+        let node = |kind: &str| {
+            NODE.replace(
+                "{name: node-a}",
+                &alloc::format!(
+                    "{{name: node-a, labels: {{beta.kubernetes.io/instance-type: {kind}}}}}"
+                ),
+            )
+        };
+        let yaml = |kind: &str| {
+            node(kind) + &ebs_pod("old", "node-a", &existing) + &ebs_pod("p", "", &["vol-new"])
+        };
+        assert!(!ebs_passes(&yaml("m5.large")));
+        assert!(!ebs_passes(&yaml("c5d.xlarge")));
+        assert!(ebs_passes(&yaml("t3.large")));
+    }
+
+    /// OpenShift 3.11 registers `MaxCinderVolumeCount` (256 volumes by `volumeID`).
+    #[test]
+    fn cinder_volumes_count_against_their_own_limit() {
+        let policy = "---\nkind: Policy\napiVersion: v1\npredicates: [{name: MaxCinderVolumeCount}]\npriorities: []\n";
+        let cinder = |count: usize| -> alloc::vec::Vec<String> {
+            (0..count)
+                .map(|i| alloc::format!("cinder: {{volumeID: c-{i}}}"))
+                .collect()
+        };
+        let yaml = |new: usize| {
+            String::from(policy)
+                + NODE
+                + &pod_with_volumes("old", "node-a", &cinder(250))
+                + &pod_with_volumes("p", "", &cinder(250 + new)[250..])
+        };
+        let message = |new: usize| {
+            schedule(&yaml(new), Version::Legacy).pods[0]
+                .message
+                .clone()
+        };
+        assert_eq!(message(6), None);
+        assert_eq!(
+            message(7).as_deref(),
+            Some("0/1 nodes are available: 1 node(s) exceed max volume count.")
+        );
     }
 }
