@@ -117,6 +117,17 @@ pub fn pod_spec(spec: &mut PodSpec) {
     if let Some(resources) = spec.resources.as_mut() {
         requests_from_limits(&mut resources.requests, &resources.limits);
     }
+    // `SetDefaults_RBDVolumeSource`: the RADOS pool is `rbd` unless named (the disk
+    // conflict checks compare pools).
+    for rbd in spec
+        .volumes
+        .iter_mut()
+        .filter_map(|volume| volume.rbd.as_mut())
+    {
+        if rbd.pool.is_empty() {
+            rbd.pool = String::from("rbd");
+        }
+    }
 }
 
 fn container_defaults(container: &mut Container, host_network: bool) {

@@ -106,4 +106,27 @@ mod tests {
             &read_only
         ));
     }
+
+    /// `SetDefaults_RBDVolumeSource` names the pool `rbd`: an image in the default pool
+    /// and the same image in `pool: rbd` are one disk.
+    #[test]
+    fn an_rbd_image_without_a_pool_is_in_the_rbd_pool() {
+        use crate::schedule::testing::{node, schedule};
+        use crate::schedule::Version;
+        let policy = "---\nkind: Policy\napiVersion: v1\npredicates: [{name: NoDiskConflict}]\npriorities: []\n";
+        let pod = |name: &str, node: &str, pool: &str| {
+            alloc::format!(
+                "---\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\nspec:\n  nodeName: '{node}'\n  containers: [{{name: c, image: x}}]\n  volumes: [{{name: v, rbd: {{monitors: [m1], image: img{pool}}}}}]\n"
+            )
+        };
+        let yaml = alloc::string::String::from(policy)
+            + &node("n1", 4000, 8 << 30, "")
+            + &pod("old", "n1", "")
+            + &pod("new", "", ", pool: rbd");
+        let result = schedule(&yaml, Version::Legacy);
+        assert_eq!(
+            result.pods[0].message.as_deref(),
+            Some("0/1 nodes are available: 1 node(s) had no available disk.")
+        );
+    }
 }
