@@ -411,66 +411,84 @@ fn schedule_all(
         equivalence: equivalence::EquivalenceCache::default(),
         preemption: preemption::DryRuns::default(),
     };
-    let mut placements = Vec::new();
     let mut verdict_budget = options
         .max_node_verdicts
         .unwrap_or(DEFAULT_MAX_NODE_VERDICTS);
+    // Per placement: the pod, and how many pods were bound and evicted before its attempt.
+    let mut placements = Vec::new();
+    let mut attempts: Vec<(usize, usize, usize)> = Vec::new();
+    let (mut bound, mut evicted) = (0, 0);
+    // Counts the pods a placement bound and the preemptions that evicted pods.
+    let count = |placement: &Placement, bound: &mut usize, evicted: &mut usize| {
+        *bound += usize::from(placement.node.is_some());
+        let victims = placement.preemption.as_ref().map_or(0, |p| p.victims.len());
+        *evicted += usize::from(victims > 0 && placement.outcome == Outcome::Nominated);
+    };
     for pod in queue::order(cluster) {
-        let Some(entry) = cluster.pods.get(pod) else {
-            continue;
-        };
-        let id = alloc::format!(
-            "{}/{}",
-            entry.pod.metadata.namespace,
-            entry.pod.metadata.name
-        );
-        let mut placement = Placement {
-            pod: id,
-            priority: entry.priority,
-            outcome: Outcome::Rejected,
-            node: None,
-            message: None,
-            nominated_node: None,
-            preemption: None,
-            sampled: None,
-            tied_nodes: Vec::new(),
-            nodes: NodeVerdicts::default(),
-            nodes_omitted: false,
-        };
-        if entry.state == PodState::Rejected {
-            placement.message = entry.rejection.clone();
-            placements.push(placement);
-            continue;
-        }
-        let Some(profile) = profiles
-            .iter()
-            .find(|profile| profile.serves(&entry.pod.spec.scheduler_name))
-        else {
-            placement.outcome = Outcome::NotHandled;
-            placement.message = Some(alloc::format!(
-                "no scheduler profile serves schedulerName `{}`; the pod stays Pending",
-                entry.pod.spec.scheduler_name
-            ));
-            placements.push(placement);
-            continue;
-        };
-        // Every node's verdict while the budget lasts; after it, only the chosen (or
-        // nominated) node's, and the per-node work skips building the rest.
-        let record = snapshot.nodes.len() <= verdict_budget;
-        schedule_one(
-            profile.as_ref(),
+        let tried = attempt(
+            cluster,
+            profiles,
             &mut snapshot,
-            pod,
-            record,
             &mut driver,
-            &mut placement,
+            &mut verdict_budget,
+            pod,
         );
-        if record {
-            verdict_budget -= placement.nodes.0.len();
-        } else {
-            placement.nodes_omitted = true;
+        if let Some(placement) = tried {
+            attempts.push((pod, bound, evicted));
+            count(&placement, &mut bound, &mut evicted);
+            placements.push(placement);
         }
-        placements.push(placement);
+    }
+    // A pod nothing fitted waits in the unschedulable queue until a change may help it:
+    // an evicted pod's room (any rejection), or a bound pod that its required pod
+    // affinity or (1.34) hard spreading may count (1.11 `AssignedPodAdded` moves pods
+    // whose affinity terms match the pod; 1.34's queueing hints of InterPodAffinity and
+    // PodTopologySpread). Binds alone never help other rejections. kubefit tries such
+    // pods again once the queue is through, in queue order, while a try places one.
+    loop {
+        let mut placed = false;
+        for (position, attempt_at) in attempts.iter_mut().enumerate() {
+            let (pod, bound_before, evicted_before) = *attempt_at;
+            let Some(first) = placements.get(position) else {
+                continue;
+            };
+            let helped = evicted > evicted_before
+                || (bound > bound_before
+                    && cluster
+                        .pods
+                        .get(pod)
+                        .is_some_and(|entry| waits_for_binds(&entry.pod, version)));
+            if first.outcome != Outcome::Unschedulable || !helped {
+                continue;
+            }
+            *attempt_at = (pod, bound, evicted);
+            let budget = verdict_budget;
+            let tried = attempt(
+                cluster,
+                profiles,
+                &mut snapshot,
+                &mut driver,
+                &mut verdict_budget,
+                pod,
+            );
+            let Some(mut retried) = tried else {
+                continue;
+            };
+            if retried.outcome == Outcome::Unschedulable {
+                // Still nothing: the report keeps the first attempt's account.
+                verdict_budget = budget;
+                continue;
+            }
+            count(&retried, &mut bound, &mut evicted);
+            if let Some(slot) = placements.get_mut(position) {
+                retried.first_attempt = slot.message.take();
+                *slot = retried;
+                placed = true;
+            }
+        }
+        if !placed {
+            break;
+        }
     }
     Scheduling {
         profile: version.profile_name().into(),
@@ -483,6 +501,91 @@ fn schedule_all(
         },
         pods: placements,
     }
+}
+
+/// One scheduling attempt of the pod at `pod` in the cluster's pods: its placement, or
+/// `None` for an index the cluster lacks. Spends the verdict budget on the nodes it
+/// records.
+fn attempt<'p>(
+    cluster: &Cluster,
+    profiles: &'p [Box<dyn Profile>],
+    snapshot: &mut Snapshot<'p>,
+    driver: &mut Driver<'p>,
+    verdict_budget: &mut usize,
+    pod: usize,
+) -> Option<Placement> {
+    let entry = cluster.pods.get(pod)?;
+    let id = alloc::format!(
+        "{}/{}",
+        entry.pod.metadata.namespace,
+        entry.pod.metadata.name
+    );
+    let mut placement = Placement {
+        pod: id,
+        priority: entry.priority,
+        outcome: Outcome::Rejected,
+        node: None,
+        message: None,
+        nominated_node: None,
+        preemption: None,
+        sampled: None,
+        tied_nodes: Vec::new(),
+        nodes: NodeVerdicts::default(),
+        nodes_omitted: false,
+        first_attempt: None,
+    };
+    if entry.state == PodState::Rejected {
+        placement.message = entry.rejection.clone();
+        return Some(placement);
+    }
+    let Some(profile) = profiles
+        .iter()
+        .find(|profile| profile.serves(&entry.pod.spec.scheduler_name))
+    else {
+        placement.outcome = Outcome::NotHandled;
+        placement.message = Some(alloc::format!(
+            "no scheduler profile serves schedulerName `{}`; the pod stays Pending",
+            entry.pod.spec.scheduler_name
+        ));
+        return Some(placement);
+    };
+    // Every node's verdict while the budget lasts; after it, only the chosen (or
+    // nominated) node's, and the per-node work skips building the rest.
+    let record = snapshot.nodes.len() <= *verdict_budget;
+    schedule_one(
+        profile.as_ref(),
+        snapshot,
+        pod,
+        record,
+        driver,
+        &mut placement,
+    );
+    if record {
+        *verdict_budget -= placement.nodes.0.len();
+    } else {
+        placement.nodes_omitted = true;
+    }
+    Some(placement)
+}
+
+/// Whether binding other pods may let a pod in that fitted nowhere: it has required pod
+/// affinity terms, or (1.34) spreading constraints that filter.
+fn waits_for_binds(pod: &crate::model::Pod, version: Version) -> bool {
+    let affinity = pod.spec.affinity.as_ref();
+    let required_affinity = affinity
+        .and_then(|affinity| affinity.pod_affinity.as_ref())
+        .is_some_and(|terms| {
+            !terms
+                .required_during_scheduling_ignored_during_execution
+                .is_empty()
+        });
+    let hard_spread = version == Version::Current
+        && pod
+            .spec
+            .topology_spread_constraints
+            .iter()
+            .any(|constraint| constraint.when_unsatisfiable == "DoNotSchedule");
+    required_affinity || hard_spread
 }
 
 /// What placement carries from one pod to the next: the tie-break state, the sampling
@@ -1319,6 +1422,122 @@ status:
         };
         assert_eq!(chosen(Version::Current).as_deref(), Some("small"));
         assert_eq!(chosen(Version::Legacy).as_deref(), Some("big"));
+    }
+
+    /// A pod whose required pod affinity nothing matched is tried again once the queue
+    /// has bound a pod it may count (1.11 `AssignedPodAdded`, 1.34's queueing hints):
+    /// `web`, first in the queue, joins `db` on its node.
+    #[test]
+    fn a_pod_waiting_for_its_affinity_is_tried_again_after_the_queue() {
+        let mut yaml = node("n1", 4000, 8 << 30, "");
+        yaml += &node("n2", 4000, 8 << 30, "");
+        yaml += "---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, labels: {app: web}}
+spec:
+  priorityClassName: high
+  affinity:
+    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector: {matchLabels: {app: db}}
+        topologyKey: kubernetes.io/hostname
+  containers: [{name: c, image: x}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: db, namespace: default, labels: {app: db}}
+spec:
+  containers: [{name: c, image: x, resources: {requests: {cpu: 100m}}}]
+";
+        for version in [Version::Current, Version::Legacy] {
+            let report = schedule(&yaml, version);
+            let nodes: alloc::vec::Vec<_> = report
+                .pods
+                .iter()
+                .map(|placement| (placement.pod.as_str(), placement.node.as_deref()))
+                .collect();
+            let db = report.pods[1].node.clone();
+            assert_eq!(
+                nodes,
+                [
+                    ("default/web", db.as_deref()),
+                    ("default/db", db.as_deref())
+                ],
+                "{version:?}"
+            );
+            let web = &report.pods[0];
+            assert_eq!(web.message, None);
+            assert!(
+                web.first_attempt
+                    .as_deref()
+                    .is_some_and(|message| message.starts_with(
+                        "0/2 nodes are available: 2 node(s) didn't match pod affinity rules"
+                    )),
+                "{version:?}: {:?}",
+                web.first_attempt
+            );
+        }
+    }
+
+    /// Room a preemption frees lets in a pod that found none before (the deletion moves
+    /// it back to the queue): `first` may not preempt, `second` evicts `low`, and
+    /// `first` then fits beside it.
+    #[test]
+    fn room_a_preemption_frees_lets_an_earlier_pod_in() {
+        let mut yaml = node("n1", 4000, 8 << 30, "");
+        yaml += "---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: top}
+value: 2000
+preemptionPolicy: Never
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: low, namespace: default}
+spec:
+  nodeName: n1
+  containers: [{name: c, image: x, resources: {requests: {cpu: '3'}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: first, namespace: default}
+spec:
+  priorityClassName: top
+  containers: [{name: c, image: x, resources: {requests: {cpu: '2'}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: second, namespace: default}
+spec:
+  priorityClassName: high
+  containers: [{name: c, image: x, resources: {requests: {cpu: 1500m}}}]
+";
+        let report = schedule(&yaml, Version::Current);
+        let outcome: alloc::vec::Vec<_> = report
+            .pods
+            .iter()
+            .map(|placement| (placement.pod.as_str(), placement.node.as_deref()))
+            .collect();
+        assert_eq!(
+            outcome,
+            [
+                ("default/first", Some("n1")),
+                ("default/second", Some("n1"))
+            ]
+        );
+        assert!(report.pods[0].first_attempt.is_some());
     }
 
     /// On 200 nodes 1.34 stops at 100 feasible ones (`numFeasibleNodesToFind`), so it

@@ -218,6 +218,9 @@ fn scheduling(out: &mut String, scheduling: &super::scheduling::Scheduling) {
         if let Some(message) = &placement.message {
             let _ = writeln!(out, "  {message}");
         }
+        if let Some(first) = &placement.first_attempt {
+            let _ = writeln!(out, "  first attempt: {first}");
+        }
         if let Some(preemption) = &placement.preemption {
             for victim in &preemption.victims {
                 let _ = writeln!(
