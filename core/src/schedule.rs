@@ -150,6 +150,13 @@ pub trait Cycle {
             .find(|(_, status)| !status.passed())
     }
 
+    /// True if the named filter skipped the pod at PreFilter (upstream's `Skip`): then it
+    /// passes every node even with the pods nominated there added, since their `AddPod`
+    /// never reaches a skipped plugin (1.34 `RunFilterPluginsWithNominatedPods`).
+    fn skips_filter(&self, _filter: &str) -> bool {
+        false
+    }
+
     /// True when the cycle answers [`Cycle::first_failure_at`] and
     /// [`Cycle::node_only_score`]: its filters and scores split into those that read only
     /// the node and the pod's node inputs, which never change while pods are placed, and
@@ -1154,7 +1161,15 @@ fn filter_with_nominated(
         snapshot.bind(other, node);
     }
     let with_nominated = match profile.prepare(snapshot, pod) {
-        Prepared::Filter { cycle, .. } => Some(cycle.filter(snapshot, node)),
+        Prepared::Filter { cycle: with, .. } => Some(
+            with.filter(snapshot, node)
+                .into_iter()
+                .map(|(filter, status)| match cycle.skips_filter(&filter) {
+                    true => (filter, Status::success()),
+                    false => (filter, status),
+                })
+                .collect::<Vec<_>>(),
+        ),
         Prepared::Rejected(_) | Prepared::Error(_) => None,
     };
     for &other in others {
@@ -1422,6 +1437,44 @@ status:
         };
         assert_eq!(chosen(Version::Current).as_deref(), Some("small"));
         assert_eq!(chosen(Version::Legacy).as_deref(), Some("big"));
+    }
+
+    /// 1.34 adds the pods nominated to a node through the PreFilter extensions of the
+    /// plugins that did not skip the pod: a nominated pod's anti-affinity does not count
+    /// against a pod InterPodAffinity skipped (no terms, no placed pod's anti-affinity
+    /// matches it). 1.11 has no skipping: `web` avoids the nominated node there.
+    #[test]
+    fn a_skipped_plugin_ignores_the_nominated_pods() {
+        let mut yaml = node("n1", 8000, 16 << 30, "");
+        yaml += &node("n2", 4000, 8 << 30, "");
+        yaml += "---
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, labels: {app: web}, creationTimestamp: '2024-01-01T00:00:00Z'}
+spec:
+  containers: [{name: c, image: x, resources: {requests: {cpu: '1', memory: 1Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: guard, namespace: default, labels: {app: guard}, creationTimestamp: '2024-01-01T00:01:00Z'}
+spec:
+  affinity:
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector: {matchLabels: {app: web}}
+        topologyKey: kubernetes.io/hostname
+  containers: [{name: c, image: x}]
+status: {nominatedNodeName: n1}
+";
+        let nodes = |version| {
+            schedule(&yaml, version)
+                .pods
+                .iter()
+                .map(|placement| placement.node.clone().unwrap_or_default())
+                .collect::<alloc::vec::Vec<_>>()
+        };
+        assert_eq!(nodes(Version::Current), ["n1", "n2"]);
+        assert_eq!(nodes(Version::Legacy), ["n2", "n1"]);
     }
 
     /// A pod whose required pod affinity nothing matched is tried again once the queue

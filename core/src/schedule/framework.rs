@@ -547,6 +547,14 @@ impl<'a> FrameworkCycle<'a> {
 }
 
 impl Cycle for FrameworkCycle<'_> {
+    fn skips_filter(&self, filter: &str) -> bool {
+        filter == "InterPodAffinity"
+            && self
+                .affinity
+                .as_ref()
+                .is_some_and(inter_pod_affinity::PreFilterState::skips)
+    }
+
     fn independent_of_other_pods(&self) -> bool {
         self.spread.is_none()
             && self
