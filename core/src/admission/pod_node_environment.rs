@@ -10,8 +10,9 @@
 //! Example: project annotated `openshift.io/node-selector: region=east`: a pod selecting
 //! `type=ssd` is admitted with `region=east,type=ssd`; one selecting `region=west` is not.
 //!
-//! The plugin is on by default in OpenShift, so kubefit always runs it; a namespace missing
-//! from the input counts as one without annotations.
+//! The plugin is on by default in OpenShift 3.11 and absent from Kubernetes (see
+//! [`super::Chain::new`]); a namespace missing from the input counts as one without
+//! annotations.
 
 use alloc::string::String;
 
