@@ -67,6 +67,7 @@ pub struct Chain<'a> {
     pod_node_selector: Option<&'a StringMap>,
     node_selector_label_blacklist: Option<&'a [String]>,
     default_toleration_seconds: bool,
+    version: Version,
 }
 
 /// An empty PodNodeSelector configuration, for a plugin configured by a file kubefit cannot read.
@@ -140,6 +141,7 @@ impl<'a> Chain<'a> {
             default_toleration_seconds: !openshift
                 || entry(&DEFAULT_TOLERATION_SECONDS)
                     .is_some_and(|config| config.configuration.disable != Some(true)),
+            version,
         }
     }
 
@@ -174,7 +176,7 @@ impl<'a> Chain<'a> {
                 }
             }
         }
-        let decision = match priority::admit(pod, self.classes) {
+        let decision = match priority::admit(pod, self.classes, self.version, created) {
             priority::Decision::Admitted => Decision::Admitted,
             priority::Decision::AdmittedWithoutClass => Decision::AdmittedWithoutClass,
             priority::Decision::Rejected(message) => {
