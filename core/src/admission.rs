@@ -17,7 +17,7 @@ pub mod selector_text;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 
-use crate::model::{MasterConfig, Namespace, Pod, PriorityClass, StringMap};
+use crate::model::{MasterConfig, Namespace, ObjectMeta, Pod, PriorityClass, StringMap};
 use crate::schedule::Version;
 
 /// Names under which the master configuration may configure OriginPodNodeEnvironment.
@@ -200,9 +200,26 @@ impl<'a> Chain<'a> {
     }
 }
 
-/// The API server's refusal: `pods "<name>" is forbidden: <reason>`.
+/// The API server's refusal, `pods "<name>" is forbidden: <reason>`, or without a name
+/// `pods is forbidden: <reason>` (`NewForbidden` in apimachinery's `pkg/api/errors`).
 fn forbidden(pod_name: &str, reason: &str) -> String {
-    alloc::format!("pods \"{pod_name}\" is forbidden: {reason}")
+    if pod_name.is_empty() {
+        alloc::format!("pods is forbidden: {reason}")
+    } else {
+        alloc::format!("pods \"{pod_name}\" is forbidden: {reason}")
+    }
+}
+
+/// The pod's name as the mutating plugins see it: empty when the API server generates it
+/// from `generateName`, which it does after them (`rest.BeforeCreate`, in the registry's
+/// `Create`). The pods controllers create, and pods dumped with a `generateName`, are so
+/// named.
+fn name_before_generation(metadata: &ObjectMeta) -> &str {
+    if metadata.generate_name.is_empty() {
+        &metadata.name
+    } else {
+        ""
+    }
 }
 
 #[cfg(test)]
@@ -347,5 +364,40 @@ mod tests {
                 "{disable:?}"
             );
         }
+    }
+
+    /// A pod a controller creates has only a `generateName` while the mutating plugins
+    /// run: Priority names it by that, the node selector plugins by its empty name.
+    #[test]
+    fn generated_pods_are_refused_by_their_name_before_generation() {
+        let namespaces = [
+            namespace("openshift", pod_node_environment::ANNOTATION),
+            namespace("kube", pod_node_selector::ANNOTATION),
+        ];
+        let chain = Chain::new(&namespaces, &[], None, Version::Legacy);
+        let refusal = |namespace: &str, class: &str| {
+            let mut pod = Pod::default();
+            pod.metadata.name = "web-7q49m".into();
+            pod.metadata.generate_name = "web-".into();
+            pod.metadata.namespace = namespace.into();
+            pod.spec.priority_class_name = class.into();
+            pod.spec.node_selector = map(&[("region", "west")]);
+            match chain.admit(&mut pod, true) {
+                Decision::Rejected(rejection) => rejection.message,
+                decision => alloc::format!("{decision:?}"),
+            }
+        };
+        assert_eq!(
+            refusal("other", "gold"),
+            "pods \"web-\" is forbidden: no PriorityClass with name gold was found"
+        );
+        assert_eq!(
+            refusal("kube", ""),
+            "pods is forbidden: pod node label selector conflicts with its namespace node label selector"
+        );
+        assert_eq!(
+            refusal("openshift", ""),
+            "pods is forbidden: pod node label selector conflicts with its project node label selector"
+        );
     }
 }

@@ -44,7 +44,7 @@ pub fn admit(
         .map_err(|problem| alloc::format!("project node selector `{text}`: {problem}"))?;
     if conflicts(&project_selector, &pod.spec.node_selector) {
         return Err(super::forbidden(
-            &pod.metadata.name,
+            super::name_before_generation(&pod.metadata),
             "pod node label selector conflicts with its project node label selector",
         ));
     }
