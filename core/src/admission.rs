@@ -4,7 +4,8 @@
 //! origin's `pkg/cmd/server/origin/admission/chain_builder.go`): the mutating plugins
 //! OriginPodNodeEnvironment, PodNodeSelector, Priority and DefaultTolerationSeconds, then
 //! the validating ones, of which only PodNodeConstraints can still refuse a pod the
-//! mutating plugins accepted.
+//! mutating plugins accepted. Which of them run depends on the release (see
+//! [`Chain::new`]).
 
 pub mod default_toleration_seconds;
 pub mod pod_node_constraints;
@@ -16,8 +17,14 @@ pub mod selector_text;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 
-use crate::model::{MasterConfig, Namespace, Pod, PriorityClass, StringMap};
+use crate::model::{MasterConfig, Namespace, ObjectMeta, Pod, PriorityClass, StringMap};
+use crate::schedule::Version;
 
+/// Names under which the master configuration may configure OriginPodNodeEnvironment.
+const POD_NODE_ENVIRONMENT: [&str; 2] = [
+    "OriginPodNodeEnvironment",
+    "scheduling.openshift.io/OriginPodNodeEnvironment",
+];
 /// Names under which the master configuration may configure PodNodeSelector.
 const POD_NODE_SELECTOR: [&str; 1] = ["PodNodeSelector"];
 /// Names under which the master configuration may configure PodNodeConstraints.
@@ -50,73 +57,91 @@ pub struct Rejection {
     pub message: String,
 }
 
-/// The admission plugins as the input configures them.
+/// The admission plugins as the release and the input configure them.
 #[derive(Debug)]
 pub struct Chain<'a> {
     namespaces: BTreeMap<&'a str, &'a Namespace>,
     classes: &'a [PriorityClass],
-    default_node_selector: &'a str,
+    /// OriginPodNodeEnvironment, when on: the default project node selector.
+    project_node_selector: Option<&'a str>,
     pod_node_selector: Option<&'a StringMap>,
     node_selector_label_blacklist: Option<&'a [String]>,
     default_toleration_seconds: bool,
+    version: Version,
 }
 
 /// An empty PodNodeSelector configuration, for a plugin configured by a file kubefit cannot read.
 static EMPTY: StringMap = StringMap::new();
 
 impl<'a> Chain<'a> {
-    /// The chain for these namespaces, classes and master configuration. PodNodeSelector
-    /// and PodNodeConstraints are on when the master configuration configures them;
-    /// without a master configuration, PodNodeSelector is on (it only acts on namespaces
-    /// that carry its annotation). DefaultTolerationSeconds is on in Kubernetes by
-    /// default; OpenShift 3.11 runs it only when the master configuration enables it
-    /// (chapter 16.11.4.1.1: `DefaultTolerationSeconds` with `disable: false`).
+    /// The chain of `version` for these namespaces, classes and master configuration.
+    ///
+    /// Kubernetes 1.34 runs Priority and DefaultTolerationSeconds; PodNodeSelector is off
+    /// by default there, and the OpenShift plugins do not exist. OpenShift 3.11 decides
+    /// as origin's `pkg/cmd/server/origin/admission/register.go` does, the master
+    /// configuration's plugin entries read as its `IsAdmissionPluginActivated` reads them
+    /// (no master configuration counts as one without entries):
+    /// OriginPodNodeEnvironment and PodNodeSelector are default-on, off only under a
+    /// `DefaultAdmissionConfig` with `disable: true`; DefaultTolerationSeconds and
+    /// PodNodeConstraints are default-off, on when configured and not disabled, and
+    /// PodNodeConstraints also stays off under a `DefaultAdmissionConfig` with
+    /// `disable: false`, since that hands it no configuration and it then turns itself
+    /// off (`podnodeconstraints/admission.go`).
     #[must_use]
     pub fn new(
         namespaces: &'a [Namespace],
         classes: &'a [PriorityClass],
         master: Option<&'a MasterConfig>,
+        version: Version,
     ) -> Self {
-        let plugin = |names: &[&str]| {
+        let openshift = version == Version::Legacy;
+        let entry = |names: &[&str]| {
             master.and_then(|master| {
                 names
                     .iter()
                     .find_map(|name| master.admission_config.plugin_config.get(*name))
             })
         };
-        let pod_node_selector = match master {
-            None => Some(&EMPTY),
-            Some(_) => plugin(&POD_NODE_SELECTOR).map(|config| {
+        let default_on = |names: &[&str]| {
+            openshift
+                && entry(names).is_none_or(|config| config.configuration.disable != Some(true))
+        };
+        let pod_node_selector = default_on(&POD_NODE_SELECTOR).then(|| {
+            entry(&POD_NODE_SELECTOR)
+                .and_then(|config| {
+                    config
+                        .configuration
+                        .pod_node_selector_plugin_config
+                        .as_ref()
+                })
+                .unwrap_or(&EMPTY)
+        });
+        let node_selector_label_blacklist = entry(&POD_NODE_CONSTRAINTS)
+            .filter(|config| openshift && config.configuration.disable.is_none())
+            .map(|config| {
                 config
                     .configuration
-                    .pod_node_selector_plugin_config
-                    .as_ref()
-                    .unwrap_or(&EMPTY)
-            }),
-        };
-        let node_selector_label_blacklist = plugin(&POD_NODE_CONSTRAINTS).map(|config| {
-            config
-                .configuration
-                .node_selector_label_blacklist
-                .as_deref()
-                .unwrap_or(&[])
-        });
-        let default_toleration_seconds = match master {
-            None => true,
-            Some(_) => plugin(&DEFAULT_TOLERATION_SECONDS)
-                .is_some_and(|config| config.configuration.disable != Some(true)),
-        };
+                    .node_selector_label_blacklist
+                    .as_deref()
+                    .unwrap_or(&[])
+            });
         Self {
-            default_toleration_seconds,
             namespaces: namespaces
                 .iter()
                 .map(|namespace| (namespace.metadata.name.as_str(), namespace))
                 .collect(),
             classes,
-            default_node_selector: master
-                .map_or("", |master| &master.project_config.default_node_selector),
+            project_node_selector: default_on(&POD_NODE_ENVIRONMENT).then(|| {
+                master.map_or("", |master| {
+                    master.project_config.default_node_selector.as_str()
+                })
+            }),
             pod_node_selector,
             node_selector_label_blacklist,
+            default_toleration_seconds: !openshift
+                || entry(&DEFAULT_TOLERATION_SECONDS)
+                    .is_some_and(|config| config.configuration.disable != Some(true)),
+            version,
         }
     }
 
@@ -136,14 +161,14 @@ impl<'a> Chain<'a> {
                 .namespaces
                 .get(pod.metadata.namespace.as_str())
                 .copied();
-            if let Err(message) =
-                pod_node_environment::admit(pod, namespace, self.default_node_selector)
-            {
-                return reject(
-                    "admission/project-node-selector",
-                    "spec.nodeSelector",
-                    message,
-                );
+            if let Some(default) = self.project_node_selector {
+                if let Err(message) = pod_node_environment::admit(pod, namespace, default) {
+                    return reject(
+                        "admission/project-node-selector",
+                        "spec.nodeSelector",
+                        message,
+                    );
+                }
             }
             if let Some(config) = self.pod_node_selector {
                 if let Err(message) = pod_node_selector::admit(pod, namespace, config) {
@@ -151,7 +176,7 @@ impl<'a> Chain<'a> {
                 }
             }
         }
-        let decision = match priority::admit(pod, self.classes) {
+        let decision = match priority::admit(pod, self.classes, self.version, created) {
             priority::Decision::Admitted => Decision::Admitted,
             priority::Decision::AdmittedWithoutClass => Decision::AdmittedWithoutClass,
             priority::Decision::Rejected(message) => {
@@ -175,7 +200,204 @@ impl<'a> Chain<'a> {
     }
 }
 
-/// The API server's refusal: `pods "<name>" is forbidden: <reason>`.
+/// The API server's refusal, `pods "<name>" is forbidden: <reason>`, or without a name
+/// `pods is forbidden: <reason>` (`NewForbidden` in apimachinery's `pkg/api/errors`).
 fn forbidden(pod_name: &str, reason: &str) -> String {
-    alloc::format!("pods \"{pod_name}\" is forbidden: {reason}")
+    if pod_name.is_empty() {
+        alloc::format!("pods is forbidden: {reason}")
+    } else {
+        alloc::format!("pods \"{pod_name}\" is forbidden: {reason}")
+    }
+}
+
+/// The pod's name as the mutating plugins see it: empty when the API server generates it
+/// from `generateName`, which it does after them (`rest.BeforeCreate`, in the registry's
+/// `Create`). The pods controllers create, and pods dumped with a `generateName`, are so
+/// named.
+fn name_before_generation(metadata: &ObjectMeta) -> &str {
+    if metadata.generate_name.is_empty() {
+        &metadata.name
+    } else {
+        ""
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::AdmissionPluginConfig;
+    use alloc::vec::Vec;
+    use selector_text::map;
+
+    /// A namespace whose `annotation` selects `region=east`.
+    fn namespace(name: &str, annotation: &str) -> Namespace {
+        let mut namespace = Namespace::default();
+        namespace.metadata.name = name.into();
+        namespace.metadata.annotations = map(&[(annotation, "region=east")]);
+        namespace
+    }
+
+    /// A master configuration with these plugin entries (`Some(disable)`: a
+    /// `DefaultAdmissionConfig`).
+    fn master(entries: &[(&str, Option<bool>)]) -> MasterConfig {
+        let mut master = MasterConfig::default();
+        for (name, disable) in entries {
+            let mut config = AdmissionPluginConfig::default();
+            config.configuration.disable = *disable;
+            master
+                .admission_config
+                .plugin_config
+                .insert((*name).into(), config);
+        }
+        master
+    }
+
+    /// Admits a new pod selecting `region=west` in `namespace`: the refusal, or the
+    /// admitted pod's node selector and toleration keys.
+    fn admit(
+        pod_namespace: &str,
+        master: Option<&MasterConfig>,
+        version: Version,
+    ) -> Result<(StringMap, Vec<String>), String> {
+        let namespaces = [
+            namespace("openshift", pod_node_environment::ANNOTATION),
+            namespace("kube", pod_node_selector::ANNOTATION),
+        ];
+        let chain = Chain::new(&namespaces, &[], master, version);
+        let mut pod = Pod::default();
+        pod.metadata.name = "p".into();
+        pod.metadata.namespace = pod_namespace.into();
+        pod.spec.node_selector = map(&[("region", "west")]);
+        match chain.admit(&mut pod, true) {
+            Decision::Rejected(rejection) => Err(rejection.message),
+            _ => Ok((
+                pod.spec.node_selector,
+                pod.spec.tolerations.into_iter().map(|t| t.key).collect(),
+            )),
+        }
+    }
+
+    const TOLERATIONS: [&str; 2] = [
+        default_toleration_seconds::NOT_READY,
+        default_toleration_seconds::UNREACHABLE,
+    ];
+
+    /// Kubernetes 1.34 has no OriginPodNodeEnvironment, leaves PodNodeSelector off and
+    /// runs DefaultTolerationSeconds, whatever a master configuration says.
+    #[test]
+    fn kubernetes_runs_only_its_default_plugins() {
+        let openshift_only = master(&[("PodNodeConstraints", None)]);
+        for master in [None, Some(&openshift_only)] {
+            for namespace in ["openshift", "kube"] {
+                assert_eq!(
+                    admit(namespace, master, Version::Current),
+                    Ok((
+                        map(&[("region", "west")]),
+                        TOLERATIONS.map(String::from).into()
+                    ))
+                );
+            }
+        }
+    }
+
+    /// OpenShift 3.11 runs its default-on plugins with or without a master configuration
+    /// that configures others, and DefaultTolerationSeconds only when enabled.
+    #[test]
+    fn openshift_runs_its_default_on_plugins() {
+        let conflict = |owner: &str| {
+            Err(alloc::format!(
+                "pods \"p\" is forbidden: pod node label selector conflicts with its {owner} node label selector"
+            ))
+        };
+        let constraints = master(&[("PodNodeConstraints", None)]);
+        for master in [None, Some(&constraints)] {
+            assert_eq!(
+                admit("openshift", master, Version::Legacy),
+                conflict("project")
+            );
+            assert_eq!(
+                admit("kube", master, Version::Legacy),
+                conflict("namespace")
+            );
+            assert_eq!(
+                admit("other", master, Version::Legacy),
+                Ok((map(&[("region", "west")]), Vec::new()))
+            );
+        }
+        let enabled = master(&[("DefaultTolerationSeconds", Some(false))]);
+        assert_eq!(
+            admit("other", Some(&enabled), Version::Legacy),
+            Ok((
+                map(&[("region", "west")]),
+                TOLERATIONS.map(String::from).into()
+            ))
+        );
+    }
+
+    /// `DefaultAdmissionConfig` with `disable: true` turns a plugin off; with `false`,
+    /// PodNodeConstraints gets no configuration and stays off.
+    #[test]
+    fn default_admission_config_disables() {
+        let off = master(&[
+            (
+                "scheduling.openshift.io/OriginPodNodeEnvironment",
+                Some(true),
+            ),
+            ("PodNodeSelector", Some(true)),
+            ("DefaultTolerationSeconds", Some(true)),
+        ]);
+        for namespace in ["openshift", "kube"] {
+            assert_eq!(
+                admit(namespace, Some(&off), Version::Legacy),
+                Ok((map(&[("region", "west")]), Vec::new()))
+            );
+        }
+        let mut pod = Pod::default();
+        pod.spec.node_name = "n1".into();
+        for (disable, refused) in [(None, true), (Some(false), false), (Some(true), false)] {
+            let master = master(&[("PodNodeConstraints", disable)]);
+            let chain = Chain::new(&[], &[], Some(&master), Version::Legacy);
+            let decision = chain.admit(&mut pod.clone(), true);
+            assert_eq!(
+                matches!(decision, Decision::Rejected(_)),
+                refused,
+                "{disable:?}"
+            );
+        }
+    }
+
+    /// A pod a controller creates has only a `generateName` while the mutating plugins
+    /// run: Priority names it by that, the node selector plugins by its empty name.
+    #[test]
+    fn generated_pods_are_refused_by_their_name_before_generation() {
+        let namespaces = [
+            namespace("openshift", pod_node_environment::ANNOTATION),
+            namespace("kube", pod_node_selector::ANNOTATION),
+        ];
+        let chain = Chain::new(&namespaces, &[], None, Version::Legacy);
+        let refusal = |namespace: &str, class: &str| {
+            let mut pod = Pod::default();
+            pod.metadata.name = "web-7q49m".into();
+            pod.metadata.generate_name = "web-".into();
+            pod.metadata.namespace = namespace.into();
+            pod.spec.priority_class_name = class.into();
+            pod.spec.node_selector = map(&[("region", "west")]);
+            match chain.admit(&mut pod, true) {
+                Decision::Rejected(rejection) => rejection.message,
+                decision => alloc::format!("{decision:?}"),
+            }
+        };
+        assert_eq!(
+            refusal("other", "gold"),
+            "pods \"web-\" is forbidden: no PriorityClass with name gold was found"
+        );
+        assert_eq!(
+            refusal("kube", ""),
+            "pods is forbidden: pod node label selector conflicts with its namespace node label selector"
+        );
+        assert_eq!(
+            refusal("openshift", ""),
+            "pods is forbidden: pod node label selector conflicts with its project node label selector"
+        );
+    }
 }

@@ -31,6 +31,7 @@ use crate::model::{
 use crate::owners;
 use crate::resources::{self, QosClass};
 use crate::schedule::snapshot::{Accounting, Footprint};
+use crate::schedule::{self, Version};
 
 /// The annotation that turns a bound pod into a pending what-if ("would it fit there").
 pub const PENDING_ANNOTATION: &str = "kubefit.io/pending";
@@ -204,6 +205,8 @@ pub struct Cluster {
     pub scheduler_configuration: Option<KubeSchedulerConfiguration>,
     /// OpenShift's master configuration (the first one in the input).
     pub master_config: Option<MasterConfig>,
+    /// The release whose admission and scheduling kubefit reproduces.
+    pub version: Version,
     /// OpenShift Machine API machines.
     pub machines: Vec<Machine>,
     /// OpenShift Machine API machine sets.
@@ -232,9 +235,10 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    /// Builds the cluster from what the input layer read.
+    /// Builds the cluster from what the input layer read, under the release `profile`
+    /// forces or else the input selects ([`schedule::version`]).
     #[must_use]
-    pub fn build(loaded: Loaded, sources: &[Source<'_>]) -> Self {
+    pub fn build(loaded: Loaded, sources: &[Source<'_>], profile: Option<Version>) -> Self {
         let Loaded {
             objects,
             mut diagnostics,
@@ -321,10 +325,12 @@ impl Cluster {
         let input_pods: Vec<&Pod> = pods.iter().map(|(pod, _)| pod).collect();
         let created = owners::missing_pods(&cluster.workloads, &input_pods, &cluster.nodes);
         pods.extend(created.into_iter().map(|pod| (pod, None)));
+        cluster.version = schedule::version(&cluster, profile);
         let chain = Chain::new(
             &cluster.namespaces,
             &cluster.priority_classes,
             cluster.master_config.as_ref(),
+            cluster.version,
         );
         let mut sharing = Sharing::default();
         let admitted: Vec<(PodFacts, PodState, Deletion)> = pods
@@ -688,7 +694,7 @@ spec: {containers: [{name: c, image: i}]}
     #[test]
     fn pods_are_located_on_their_nodes() {
         let sources = [Source::new("test", NODES_AND_PODS)];
-        let mut cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources);
+        let mut cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources, None);
         assert_eq!(*cluster.pod_nodes(), [Some(1), None, None]);
         let assembled = Cluster {
             nodes: cluster.nodes.clone(),

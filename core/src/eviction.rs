@@ -269,7 +269,7 @@ impl<'c> World<'c> {
         until: Duration,
         spans: &'c [Span],
     ) -> Self {
-        let version = schedule::version(cluster, schedule);
+        let version = cluster.version;
         let nodes: Vec<NodeRun<'c>> = cluster.nodes.iter().map(NodeRun::new).collect();
         let node_index = cluster.node_index();
         let pods: Vec<Shared<'c, PodEntry>> = cluster.pods.iter().map(Shared::Input).collect();
@@ -1528,7 +1528,6 @@ impl<'c> World<'c> {
             }
         }
         let options = ScheduleOptions {
-            version: Some(self.version),
             max_node_verdicts: Some(0),
             skip_sampled: true,
             ..self.schedule.clone()
@@ -2924,17 +2923,13 @@ mod tests {
     /// Plays the Scenario of `yaml` under the profile `version` (`None`: the input's).
     fn play_as(yaml: &str, version: Option<Version>) -> Outcome {
         let sources = [Source::new("test", yaml)];
-        let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources);
+        let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources, version);
         assert!(
             cluster.diagnostics.iter().all(|d| !d.is_error()),
             "{:?}",
             cluster.diagnostics
         );
-        let schedule = ScheduleOptions {
-            version,
-            ..ScheduleOptions::default()
-        };
-        run(&cluster, &schedule, &Options::default()).expect("a Scenario")
+        run(&cluster, &ScheduleOptions::default(), &Options::default()).expect("a Scenario")
     }
 
     /// Every eviction of the outcome as `(pod, seconds)`.
@@ -3574,12 +3569,13 @@ mod tests {
         .concat();
         let low_node_utilization = |version| {
             let sources = [Source::new("test", &yaml)];
-            let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources);
-            let schedule = ScheduleOptions {
-                version: Some(version),
-                ..ScheduleOptions::default()
-            };
-            let outcome = run(&cluster, &schedule, &Options::default()).expect("a Scenario");
+            let cluster = Cluster::build(
+                input::load(&sources, &Limits::default()),
+                &sources,
+                Some(version),
+            );
+            let outcome = run(&cluster, &ScheduleOptions::default(), &Options::default())
+                .expect("a Scenario");
             let run = outcome
                 .disruption
                 .descheduler
@@ -3999,7 +3995,7 @@ mod tests {
         ]
         .concat();
         let sources = [Source::new("test", &yaml)];
-        let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources);
+        let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources, None);
         let options = Options {
             at: Some(Duration::from_seconds(30)),
             skip_rescheduling: false,

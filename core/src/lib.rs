@@ -48,7 +48,9 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub struct Options {
     /// Budgets that bound the work done on untrusted input.
     pub limits: Limits,
-    /// Scheduling profile, preemption and tie-break seed.
+    /// Force a release instead of the one the input selects ([`schedule::version`]).
+    pub profile: Option<schedule::Version>,
+    /// Preemption, tie-break seed and how many verdicts to keep.
     pub schedule: schedule::ScheduleOptions,
     /// Where to stop the Scenario's timeline.
     pub timeline: eviction::Options,
@@ -61,7 +63,7 @@ pub struct Options {
 #[must_use]
 pub fn evaluate(sources: &[Source<'_>], options: &Options) -> Report {
     let loaded = input::load(sources, &options.limits);
-    let cluster = cluster::Cluster::build(loaded, sources);
+    let cluster = cluster::Cluster::build(loaded, sources, options.profile);
     report_on(&cluster, sources, options)
 }
 

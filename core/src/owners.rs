@@ -379,10 +379,17 @@ fn owner_ref(kind: WorkloadKind, workload: &Workload) -> OwnerReference {
     }
 }
 
+/// The pod `kind`'s controller creates for `workload`. A StatefulSet names its pods; the
+/// other controllers send only `generateName: <owner>-` (`getPodsPrefix` in
+/// `pkg/controller/controller_utils.go`) and the API server adds the suffix, which `name`
+/// stands in for.
 fn pod_for(kind: WorkloadKind, workload: &Workload, name: String, owner: OwnerReference) -> Pod {
     let template = &workload.spec.template;
     let mut pod = Pod::default();
     pod.metadata.name = name;
+    if kind != WorkloadKind::StatefulSet {
+        pod.metadata.generate_name = alloc::format!("{}-", owner.name);
+    }
     pod.metadata
         .namespace
         .clone_from(&workload.metadata.namespace);

@@ -43,11 +43,12 @@ use snapshot::{Accounting, Snapshot};
 use status::{Code, Status};
 
 /// Which upstream release a profile reproduces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Version {
     /// Kubernetes 1.11, as OpenShift 3.11 ships it (scores 0–10).
     Legacy,
     /// Kubernetes 1.34 (scores 0–100).
+    #[default]
     Current,
 }
 
@@ -71,14 +72,15 @@ impl Version {
     }
 }
 
-/// The release the input and options select: a Policy document selects openshift-3.11
-/// unless an option forces a profile; so does OpenShift 3.11's MasterConfig, unless a
-/// KubeSchedulerConfiguration says otherwise.
+/// The release the input selects unless `forced`: a Policy document selects
+/// openshift-3.11; so does OpenShift 3.11's MasterConfig, unless a
+/// KubeSchedulerConfiguration says otherwise. [`Cluster::build`] decides it once, since
+/// admission differs between the releases too.
 #[must_use]
-pub fn version(cluster: &Cluster, options: &ScheduleOptions) -> Version {
+pub fn version(cluster: &Cluster, forced: Option<Version>) -> Version {
     let openshift = cluster.policy.is_some()
         || (cluster.master_config.is_some() && cluster.scheduler_configuration.is_none());
-    options.version.unwrap_or(if openshift {
+    forced.unwrap_or(if openshift {
         Version::Legacy
     } else {
         Version::Current
@@ -88,8 +90,6 @@ pub fn version(cluster: &Cluster, options: &ScheduleOptions) -> Version {
 /// Options for the scheduling engine.
 #[derive(Clone, Debug, Default)]
 pub struct ScheduleOptions {
-    /// Force a profile instead of choosing it from the input.
-    pub version: Option<Version>,
     /// Turn preemption off for every profile.
     pub disable_preemption: bool,
     /// Seed for the 1.34 random tie-break between equally scored nodes.
@@ -360,7 +360,7 @@ pub(crate) fn run_sharing_images(
     options: &ScheduleOptions,
     images: Option<Rc<ImageTable>>,
 ) -> Scheduling {
-    let version = version(cluster, options);
+    let version = cluster.version;
     let preemption = !options.disable_preemption;
     let (profiles, source): (Vec<Box<dyn Profile>>, String) = match version {
         Version::Current => match &cluster.scheduler_configuration {
@@ -1276,19 +1276,13 @@ pub(crate) mod testing {
     pub fn schedule(yaml: &str, version: Version) -> Scheduling {
         let sources = [Source::new("test", yaml)];
         let loaded = input::load(&sources, &Limits::default());
-        let cluster = crate::cluster::Cluster::build(loaded, &sources);
+        let cluster = crate::cluster::Cluster::build(loaded, &sources, Some(version));
         assert!(
             cluster.diagnostics.iter().all(|d| !d.is_error()),
             "{:?}",
             cluster.diagnostics
         );
-        run(
-            &cluster,
-            &ScheduleOptions {
-                version: Some(version),
-                ..ScheduleOptions::default()
-            },
-        )
+        run(&cluster, &ScheduleOptions::default())
     }
 
     /// One score of every scored node of a placement, in node order.
@@ -1609,10 +1603,9 @@ spec:
 ";
         let sources = [crate::Source::new("test", &yaml)];
         let loaded = crate::input::load(&sources, &crate::Limits::default());
-        let cluster = crate::cluster::Cluster::build(loaded, &sources);
+        let cluster = crate::cluster::Cluster::build(loaded, &sources, Some(Version::Current));
         let placement = |skip_sampled| {
             let options = super::ScheduleOptions {
-                version: Some(Version::Current),
                 skip_sampled,
                 ..super::ScheduleOptions::default()
             };

@@ -34,7 +34,7 @@ fn main() {
     let started = Instant::now();
     let text = cluster(NODES, PODS, Format::Yaml);
     let sources = [Source::new("bench", &text)];
-    let base = Cluster::build(input::load(&sources, &Limits::default()), &sources);
+    let base = Cluster::build(input::load(&sources, &Limits::default()), &sources, None);
     println!(
         "cluster: {} nodes, {} pods, built in {:.1} s (not timed below)",
         base.nodes.len(),

@@ -46,10 +46,13 @@ fn main() {
         }
         let sources = [Source::new("bench", &text)];
         let started = Instant::now();
-        let built = Cluster::build(input::load(&sources, &Limits::default()), &sources);
+        let built = Cluster::build(
+            input::load(&sources, &Limits::default()),
+            &sources,
+            Some(version),
+        );
         let loaded = started.elapsed();
         let options = ScheduleOptions {
-            version: Some(version),
             max_node_verdicts: env("KUBEFIT_BENCH_VERDICTS"),
             ..ScheduleOptions::default()
         };

@@ -72,8 +72,8 @@ fn yaml(nodes: &[NodeShape], steps: &[StepShape]) -> String {
 
 fn play(text: &str, version: Version) -> Report {
     let options = Options {
+        profile: Some(version),
         schedule: ScheduleOptions {
-            version: Some(version),
             ..ScheduleOptions::default()
         },
         ..Options::default()

@@ -14,8 +14,8 @@ use serde_json::Value;
 /// node's scores (all the uncached run keeps besides them).
 fn decisions(sources: &[Source<'_>], version: Option<Version>, seed: u64, record: bool) -> Value {
     let options = Options {
+        profile: version,
         schedule: ScheduleOptions {
-            version,
             seed,
             max_node_verdicts: if record { None } else { Some(0) },
             ..ScheduleOptions::default()

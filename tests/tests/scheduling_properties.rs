@@ -63,8 +63,8 @@ fn yaml(cluster: &Cluster, extra_cpu: u32, tolerate: bool) -> String {
 
 fn schedule(text: &str, version: Version) -> Report {
     let options = Options {
+        profile: Some(version),
         schedule: ScheduleOptions {
-            version: Some(version),
             disable_preemption: true,
             ..ScheduleOptions::default()
         },

@@ -139,8 +139,9 @@ impl EvaluateOptions {
             }
         }
         let mut schedule = kubefit_core::schedule::ScheduleOptions::default();
+        let mut profile = None;
         if let Some(given) = self.schedule {
-            schedule.version = given.profile.map(|profile| match profile {
+            profile = given.profile.map(|profile| match profile {
                 Profile::OpenShift311 => kubefit_core::schedule::Version::Legacy,
                 Profile::Kubernetes134 => kubefit_core::schedule::Version::Current,
             });
@@ -157,6 +158,7 @@ impl EvaluateOptions {
         };
         kubefit_core::Options {
             limits,
+            profile,
             schedule,
             timeline,
         }
@@ -202,16 +204,15 @@ mod tests {
             r#"{"schedule": {"profile": "openshift-3.11", "preemption": false, "seed": 9, "maxNodeVerdicts": 5}}"#,
         )
         .unwrap();
-        let schedule = options.to_core().schedule;
-        assert_eq!(
-            schedule.version,
-            Some(kubefit_core::schedule::Version::Legacy)
-        );
+        let core = options.to_core();
+        let schedule = core.schedule;
+        assert_eq!(core.profile, Some(kubefit_core::schedule::Version::Legacy));
         assert!(schedule.disable_preemption);
         assert_eq!(schedule.seed, 9);
         assert_eq!(schedule.max_node_verdicts, Some(5));
-        let defaults = EvaluateOptions::default().to_core().schedule;
-        assert_eq!(defaults.version, None);
+        let defaults = EvaluateOptions::default().to_core();
+        assert_eq!(defaults.profile, None);
+        let defaults = defaults.schedule;
         assert!(!defaults.disable_preemption);
         assert!(serde_json::from_str::<EvaluateOptions>(
             r#"{"schedule": {"profile": "kubernetes-1.99"}}"#

@@ -78,7 +78,7 @@ impl Outcome {
             .find(|object| matches!(object.resource, Resource::Scenario(_)))
             .and_then(|object| sources.get(object.span.source as usize))
             .map(|source| source.name.to_owned());
-        let cluster = Cluster::build(loaded, &sources);
+        let cluster = Cluster::build(loaded, &sources, options.profile);
         let report = kubefit_core::report_on(&cluster, &sources, &options);
         let mut view = View::from_report(&report);
         view.scenario = scenario;

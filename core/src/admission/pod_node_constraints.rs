@@ -49,6 +49,8 @@ pub fn validate(pod: &Pod, blacklist: &[String]) -> Result<(), String> {
         (false, false) => alloc::format!("label(s) [{}]", labels.join(" ")),
         (true, false) => alloc::format!("nodeName and label(s) [{}]", labels.join(" ")),
     };
+    // A validating plugin runs after the API server generated the name (the registry's
+    // `Create` calls `rest.BeforeCreate` first), so unlike the mutating plugins it sees it.
     Err(super::forbidden(
         &pod.metadata.name,
         &alloc::format!("node selection by {what} is prohibited by policy for your role"),

@@ -10,8 +10,9 @@
 //! Example: project annotated `openshift.io/node-selector: region=east`: a pod selecting
 //! `type=ssd` is admitted with `region=east,type=ssd`; one selecting `region=west` is not.
 //!
-//! The plugin is on by default in OpenShift, so kubefit always runs it; a namespace missing
-//! from the input counts as one without annotations.
+//! The plugin is on by default in OpenShift 3.11 and absent from Kubernetes (see
+//! [`super::Chain::new`]); a namespace missing from the input counts as one without
+//! annotations.
 
 use alloc::string::String;
 
@@ -43,7 +44,7 @@ pub fn admit(
         .map_err(|problem| alloc::format!("project node selector `{text}`: {problem}"))?;
     if conflicts(&project_selector, &pod.spec.node_selector) {
         return Err(super::forbidden(
-            &pod.metadata.name,
+            super::name_before_generation(&pod.metadata),
             "pod node label selector conflicts with its project node label selector",
         ));
     }

@@ -45,7 +45,7 @@ pub fn admit(
     };
     if conflicts(&namespace_selector, &pod.spec.node_selector) {
         return Err(super::forbidden(
-            &pod.metadata.name,
+            super::name_before_generation(&pod.metadata),
             "pod node label selector conflicts with its namespace node label selector",
         ));
     }
@@ -66,7 +66,7 @@ pub fn admit(
             .all(|(key, value)| whitelist.get(key) == Some(value));
     if !allowed {
         return Err(super::forbidden(
-            &pod.metadata.name,
+            super::name_before_generation(&pod.metadata),
             "pod node label selector labels conflict with its namespace whitelist",
         ));
     }

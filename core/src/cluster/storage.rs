@@ -163,6 +163,7 @@ mod tests {
         let cluster = crate::cluster::Cluster::build(
             crate::input::load(&sources, &crate::Limits::default()),
             &sources,
+            None,
         );
         let errors: alloc::vec::Vec<_> = cluster
             .diagnostics

@@ -56,6 +56,7 @@ impl View {
                 policy: base.policy.clone(),
                 scheduler_configuration: base.scheduler_configuration.clone(),
                 master_config: base.master_config.clone(),
+                version: base.version,
                 ..Cluster::default()
             },
             positions: Vec::with_capacity(pods.len()),

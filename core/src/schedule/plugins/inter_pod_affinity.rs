@@ -495,7 +495,7 @@ mod tests {
 
     fn cluster(yaml: &str) -> Cluster {
         let sources = [Source::new("test", yaml)];
-        Cluster::build(input::load(&sources, &Limits::default()), &sources)
+        Cluster::build(input::load(&sources, &Limits::default()), &sources, None)
     }
 
     fn node(name: &str, labels: &str) -> String {

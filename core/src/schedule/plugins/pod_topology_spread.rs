@@ -466,7 +466,7 @@ mod tests {
 
     fn cluster(yaml: &str) -> Cluster {
         let sources = [Source::new("test", yaml)];
-        let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources);
+        let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources, None);
         assert!(
             cluster.diagnostics.iter().all(|d| !d.is_error()),
             "{:?}",

@@ -175,6 +175,7 @@ status: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}
             let cluster = crate::cluster::Cluster::build(
                 crate::input::load(&sources, &crate::Limits::default()),
                 &sources,
+                None,
             );
             let entry = cluster
                 .pods

@@ -112,7 +112,7 @@ enum Outcome {
 fn run(objects: &[String], claims: &[&str]) -> Outcome {
     let yaml = String::from(NODES) + &objects.concat() + &pod(claims);
     let sources = [Source::new("t", &yaml)];
-    let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources);
+    let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources, None);
     assert!(
         cluster.diagnostics.iter().all(|d| !d.is_error()),
         "{:?}",
@@ -288,7 +288,7 @@ fn generic_ephemeral_volumes_read_their_generated_claim() {
     let yaml_pod = "---\nkind: Pod\nmetadata: {name: eph, namespace: default, uid: pod-uid}\nspec:\n  containers: [{name: c, image: x}]\n  volumes: [{name: scratch, ephemeral: {volumeClaimTemplate: {spec: {accessModes: [ReadWriteOnce]}}}}]\n";
     let rejection = |yaml: &str| {
         let sources = [Source::new("t", yaml)];
-        let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources);
+        let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources, None);
         pre_filter(&cluster.storage, &cluster.pods[0].pod)
             .err()
             .map(|status| status.reasons)
