@@ -126,6 +126,8 @@ pub struct FrameworkProfile {
     pub filters: Vec<FilterPlugin>,
     /// Scores with weights.
     pub scores: Vec<(ScorePlugin, i64)>,
+    /// NodeResourcesFit's `ignoredResources` and `ignoredResourceGroups`.
+    pub fit_ignored: node_resources_fit::Ignored,
     /// NodeResourcesFit's scoring strategy.
     pub fit_strategy: node_resources_fit::Strategy,
     /// NodeResourcesFit's scored resources.
@@ -184,6 +186,7 @@ impl FrameworkProfile {
             scheduler_name: DEFAULT_SCHEDULER.into(),
             filters: DEFAULT_FILTERS.to_vec(),
             scores: DEFAULT_SCORES.to_vec(),
+            fit_ignored: node_resources_fit::Ignored::default(),
             fit_strategy: node_resources_fit::Strategy::LeastAllocated,
             fit_resources: node_resources_fit::default_resources(),
             balanced_resources: node_resources_fit::default_resources(),
@@ -492,7 +495,7 @@ impl<'a> FrameworkCycle<'a> {
                 .map_or_else(Status::success, |matches| matches.filter(node, info.node)),
             FilterPlugin::NodePorts => node_ports::filter(&self.host_ports, info),
             FilterPlugin::NodeResourcesFit => {
-                node_resources_fit::filter(&self.request.requested, info)
+                node_resources_fit::filter(&self.request.requested, info, &self.profile.fit_ignored)
             }
             FilterPlugin::VolumeRestrictions => self
                 .volumes

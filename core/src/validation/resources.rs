@@ -199,7 +199,7 @@ fn is_overcommit_allowed(name: &str) -> bool {
 
 /// `IsExtendedResourceName`: not native, not `requests.`-prefixed, and still a qualified
 /// name once `requests.` is put in front (as quota would name it).
-pub(super) fn is_extended(name: &str) -> bool {
+pub(crate) fn is_extended(name: &str) -> bool {
     if is_native(name) || name.starts_with("requests.") {
         return false;
     }
