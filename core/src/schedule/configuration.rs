@@ -129,6 +129,8 @@ pub fn framework_profiles(
                         if let Some(weight) = args.hard_pod_affinity_weight {
                             profile.hard_pod_affinity_weight = weight;
                         }
+                        profile.ignore_preferred_terms_of_existing_pods =
+                            args.ignore_preferred_terms_of_existing_pods;
                     }
                     _ => {}
                 }

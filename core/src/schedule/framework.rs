@@ -138,6 +138,8 @@ pub struct FrameworkProfile {
     pub spread_defaulting: pod_topology_spread::Defaulting,
     /// InterPodAffinity's `hardPodAffinityWeight`.
     pub hard_pod_affinity_weight: i32,
+    /// InterPodAffinity's `ignorePreferredTermsOfExistingPods`.
+    pub ignore_preferred_terms_of_existing_pods: bool,
     /// Which pods carry pod affinity, built once per cluster.
     pub affinity_index: inter_pod_affinity::IndexCache,
     /// `percentageOfNodesToScore` (None = adaptive).
@@ -192,6 +194,7 @@ impl FrameworkProfile {
             balanced_resources: node_resources_fit::default_resources(),
             spread_defaulting: pod_topology_spread::Defaulting::System,
             hard_pod_affinity_weight: inter_pod_affinity::DEFAULT_HARD_POD_AFFINITY_WEIGHT,
+            ignore_preferred_terms_of_existing_pods: false,
             affinity_index: inter_pod_affinity::IndexCache::default(),
             percentage_of_nodes_to_score: None,
             preemption,
@@ -227,8 +230,13 @@ impl Profile for FrameworkProfile {
                             Some(alloc::format!("scoringStrategy: {:?}", self.fit_strategy))
                         }
                         ScorePlugin::InterPodAffinity => Some(alloc::format!(
-                            "hardPodAffinityWeight: {}",
-                            self.hard_pod_affinity_weight
+                            "hardPodAffinityWeight: {}{}",
+                            self.hard_pod_affinity_weight,
+                            if self.ignore_preferred_terms_of_existing_pods {
+                                ", ignorePreferredTermsOfExistingPods: true"
+                            } else {
+                                ""
+                            }
                         )),
                         ScorePlugin::PodTopologySpread => {
                             Some(String::from(match self.spread_defaulting {
@@ -455,6 +463,15 @@ impl<'a> FrameworkCycle<'a> {
         })
     }
 
+    /// True if InterPodAffinity's scoring surely skips the pod.
+    fn skips_affinity_scoring(&self, snapshot: &Snapshot<'_>) -> bool {
+        inter_pod_affinity::skips_scoring(
+            snapshot,
+            &self.entry.pod,
+            self.profile.ignore_preferred_terms_of_existing_pods,
+        )
+    }
+
     /// False when `filter` passes every node for this pod, whatever they hold: what
     /// [`FrameworkCycle::run_filter`] answers without looking at the node. (The states
     /// are made once per cycle: following binds changes what they hold, not whether
@@ -564,8 +581,7 @@ impl Cycle for FrameworkCycle<'_> {
         let pod = &self.entry.pod;
         self.independent_of_other_pods()
             && pod_topology_spread::skips_scoring(snapshot, &self.profile.spread_defaulting, pod)
-            && (inter_pod_affinity::skips_scoring(snapshot, pod)
-                || self.affinity_scores(snapshot).skips())
+            && (self.skips_affinity_scoring(snapshot) || self.affinity_scores(snapshot).skips())
     }
 
     fn follow(&mut self, _snapshot: &Snapshot<'_>, change: Change) -> Option<Reach> {
@@ -682,6 +698,9 @@ impl Cycle for FrameworkCycle<'_> {
                         Vec::new()
                     }
                     ScorePlugin::VolumeBinding => Vec::new(),
+                    ScorePlugin::InterPodAffinity if self.skips_affinity_scoring(snapshot) => {
+                        Vec::new()
+                    }
                     ScorePlugin::TaintToleration => taint_toleration::scores(
                         pod,
                         infos.iter().map(|info| info.node),
@@ -752,7 +771,7 @@ impl Cycle for FrameworkCycle<'_> {
                         return None;
                     }
                     ScorePlugin::InterPodAffinity
-                        if !inter_pod_affinity::skips_scoring(snapshot, pod)
+                        if !self.skips_affinity_scoring(snapshot)
                             && !self.affinity_scores(snapshot).skips() =>
                     {
                         Reduce::MinMax {
