@@ -596,6 +596,13 @@ mod tests {
                 fail(Code::UnschedulableAndUnresolvable, REASON_AFFINITY)
             ]
         );
+        // Every named Namespace carries its name as `kubernetes.io/metadata.name`, the
+        // written value notwithstanding (`SetDefaults_Namespace`).
+        let by_name = selected.replace("team: data", "kubernetes.io/metadata.name: other");
+        let yaml_by_name = yaml_selected
+            .replace(selected, &by_name)
+            .replace("{team: data}", "{kubernetes.io/metadata.name: wrong}");
+        assert_eq!(verdicts(&yaml_by_name)[..3], verdicts(&yaml_selected)[..3]);
     }
 
     #[test]
