@@ -10,6 +10,7 @@
 
 use crate::model::{ResourceList, ResourceRequirements};
 use crate::quantity::Quantity;
+use crate::resources::is_hugepages;
 
 use super::names;
 use super::path::{At, Sink};
@@ -186,10 +187,6 @@ fn hugepage_value(name: &str, value: &Quantity, at: &At<'_>, sink: &mut Sink) {
 /// `strings.Contains`, so `foo.kubernetes.io/x` is native too).
 fn is_native(name: &str) -> bool {
     !name.contains('/') || name.contains("kubernetes.io/")
-}
-
-fn is_hugepages(name: &str) -> bool {
-    name.starts_with("hugepages-")
 }
 
 /// `IsOvercommitAllowed`: native and not hugepages.

@@ -356,4 +356,16 @@ mod tests {
         );
         assert_eq!(message("cpu: 100m, example.org/bar: '2'"), None);
     }
+
+    /// helpers.go `IsSupportedPodLevelResource`: pod-level hugepages requests replace the
+    /// containers' (none here), as cpu and memory do.
+    #[test]
+    fn pod_level_hugepages_are_requested() {
+        let yaml = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, hugepages-2Mi: 50Mi, pods: '110'}}\n\
+             ---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  resources:\n    requests: {cpu: '1', memory: 1Gi, hugepages-2Mi: 100Mi}\n    limits: {cpu: '1', memory: 1Gi, hugepages-2Mi: 100Mi}\n  containers: [{name: a, image: x}]\n";
+        assert_eq!(
+            schedule(yaml, Version::Current).pods[0].message.as_deref(),
+            Some("0/1 nodes are available: 1 Insufficient hugepages-2Mi. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.")
+        );
+    }
 }
