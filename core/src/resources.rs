@@ -44,6 +44,15 @@ fn is_pod_level(name: &str) -> bool {
     matches!(name, "cpu" | "memory") || is_hugepages(name)
 }
 
+/// True when pod-level `resources` request something they may set
+/// (`IsPodLevelRequestsSet`).
+#[must_use]
+pub fn pod_level_requests_set(spec: &PodSpec) -> bool {
+    spec.resources
+        .as_ref()
+        .is_some_and(|resources| resources.requests.keys().any(|name| is_pod_level(name)))
+}
+
 /// True when a pod's requests are its regular containers' sums alone: no init
 /// containers, no overhead and no pod-level resources. Older rules (Kubernetes 1.9's and
 /// 1.11's) differ from [`pod_requests`] only for the other pods.

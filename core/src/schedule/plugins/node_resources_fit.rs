@@ -325,7 +325,8 @@ pub fn broken_line(shape: &[(i64, i64)], utilisation: i64) -> i64 {
 
 #[cfg(test)]
 mod tests {
-    use crate::schedule::testing::schedule;
+    use super::NAME;
+    use crate::schedule::testing::{schedule, scores};
     use crate::schedule::Version;
     use alloc::string::String;
 
@@ -355,6 +356,27 @@ mod tests {
             Some("0/1 nodes are available: 1 Insufficient foo.kubernetes.io/bar. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.")
         );
         assert_eq!(message("cpu: 100m, example.org/bar: '2'"), None);
+    }
+
+    /// types.go `calculateResource`: a bound pod with pod-level requests counts the
+    /// 200Mi memory default only if no container and not the pod level asks for memory,
+    /// so `b` counts 100Mi as `b2` does and the nodes tie (the incoming pod fills the
+    /// defaults per container all the same).
+    #[test]
+    fn bound_pods_with_pod_level_requests_count_defaults_only_when_missing() {
+        let node = |name: &str| {
+            alloc::format!("---\napiVersion: v1\nkind: Node\nmetadata: {{name: {name}}}\nstatus: {{allocatable: {{cpu: '4', memory: 4Gi, pods: '110'}}}}\n")
+        };
+        let yaml = node("n1")
+            + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: b, namespace: default}\nspec:\n  nodeName: n1\n  resources: {requests: {cpu: '1'}}\n  containers:\n  - {name: c1, image: x, resources: {requests: {memory: 100Mi}}}\n  - {name: c2, image: x}\n"
+            + &node("n2")
+            + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: b2, namespace: default}\nspec:\n  nodeName: n2\n  containers: [{name: c1, image: x, resources: {requests: {cpu: '1', memory: 100Mi}}}]\n\
+               ---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  containers: [{name: a, image: x, resources: {requests: {cpu: '1', memory: 1Gi}}}]\n";
+        let result = schedule(&yaml, Version::Current);
+        assert_eq!(
+            scores(&result.pods[0], NAME),
+            [("n1".into(), 61), ("n2".into(), 61)]
+        );
     }
 
     /// helpers.go `IsSupportedPodLevelResource`: pod-level hugepages requests replace the
