@@ -125,6 +125,9 @@ pub fn framework_profiles(
                     "NodeResourcesBalancedAllocation" if !args.resources.is_empty() => {
                         profile.balanced_resources = scored_resources(&args.resources);
                     }
+                    "NodeAffinity" => {
+                        profile.added_affinity = args.added_affinity.clone().unwrap_or_default();
+                    }
                     "InterPodAffinity" => {
                         if let Some(weight) = args.hard_pod_affinity_weight {
                             profile.hard_pod_affinity_weight = weight;

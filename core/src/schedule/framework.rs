@@ -136,6 +136,8 @@ pub struct FrameworkProfile {
     pub balanced_resources: Vec<node_resources_fit::ScoredResource>,
     /// PodTopologySpread's constraints for pods without their own.
     pub spread_defaulting: pod_topology_spread::Defaulting,
+    /// NodeAffinity's `addedAffinity`.
+    pub added_affinity: crate::model::AddedAffinity,
     /// InterPodAffinity's `hardPodAffinityWeight`.
     pub hard_pod_affinity_weight: i32,
     /// InterPodAffinity's `ignorePreferredTermsOfExistingPods`.
@@ -193,6 +195,7 @@ impl FrameworkProfile {
             fit_resources: node_resources_fit::default_resources(),
             balanced_resources: node_resources_fit::default_resources(),
             spread_defaulting: pod_topology_spread::Defaulting::System,
+            added_affinity: crate::model::AddedAffinity::default(),
             hard_pod_affinity_weight: inter_pod_affinity::DEFAULT_HARD_POD_AFFINITY_WEIGHT,
             ignore_preferred_terms_of_existing_pods: false,
             affinity_index: inter_pod_affinity::IndexCache::default(),
@@ -479,7 +482,14 @@ impl<'a> FrameworkCycle<'a> {
     fn may_reject(&self, filter: FilterPlugin) -> bool {
         match filter {
             FilterPlugin::NodeName => !self.entry.pod.spec.node_name.is_empty(),
-            FilterPlugin::NodeAffinity => self.required_matches.is_some(),
+            FilterPlugin::NodeAffinity => {
+                self.required_matches.is_some()
+                    || self
+                        .profile
+                        .added_affinity
+                        .required_during_scheduling_ignored_during_execution
+                        .is_some()
+            }
             FilterPlugin::NodePorts => !self.host_ports.is_empty(),
             FilterPlugin::VolumeRestrictions => self.volumes.restrictions.is_some(),
             FilterPlugin::NodeVolumeLimits => self.volumes.limits,
@@ -506,10 +516,13 @@ impl<'a> FrameworkCycle<'a> {
             FilterPlugin::NodeUnschedulable => node_unschedulable::filter(pod, info.node),
             FilterPlugin::NodeName => node_name::filter(pod, info.node),
             FilterPlugin::TaintToleration => taint_toleration::filter(pod, info.node),
-            FilterPlugin::NodeAffinity => self
-                .required_matches
-                .as_ref()
-                .map_or_else(Status::success, |matches| matches.filter(node, info.node)),
+            FilterPlugin::NodeAffinity => {
+                let added = node_affinity::filter_added(&self.profile.added_affinity, info.node);
+                match &self.required_matches {
+                    Some(matches) if added.passed() => matches.filter(node, info.node),
+                    _ => added,
+                }
+            }
             FilterPlugin::NodePorts => node_ports::filter(&self.host_ports, info),
             FilterPlugin::NodeResourcesFit => {
                 node_resources_fit::filter(&self.request.requested, info, &self.profile.fit_ignored)
@@ -694,7 +707,9 @@ impl Cycle for FrameworkCycle<'_> {
                     {
                         Vec::new()
                     }
-                    ScorePlugin::NodeAffinity if !node_affinity::has_preferred_terms(pod) => {
+                    ScorePlugin::NodeAffinity
+                        if node_affinity::skips_scoring(pod, &self.profile.added_affinity) =>
+                    {
                         Vec::new()
                     }
                     ScorePlugin::VolumeBinding => Vec::new(),
@@ -708,6 +723,7 @@ impl Cycle for FrameworkCycle<'_> {
                     ),
                     ScorePlugin::NodeAffinity => node_affinity::scores(
                         pod,
+                        &self.profile.added_affinity,
                         infos.iter().map(|info| info.node),
                         MAX_NODE_SCORE,
                     ),
@@ -747,7 +763,9 @@ impl Cycle for FrameworkCycle<'_> {
             .map(|&(plugin, weight)| {
                 let reduce = match plugin {
                     ScorePlugin::TaintToleration => normalize(true),
-                    ScorePlugin::NodeAffinity if node_affinity::has_preferred_terms(pod) => {
+                    ScorePlugin::NodeAffinity
+                        if !node_affinity::skips_scoring(pod, &self.profile.added_affinity) =>
+                    {
                         normalize(false)
                     }
                     ScorePlugin::NodeResourcesBalancedAllocation
@@ -802,7 +820,9 @@ impl Cycle for FrameworkCycle<'_> {
         let pod = &self.entry.pod;
         match plugin {
             ScorePlugin::TaintToleration => taint_toleration::count_intolerable(pod, info.node),
-            ScorePlugin::NodeAffinity => node_affinity::preferred_weight(pod, info.node),
+            ScorePlugin::NodeAffinity => {
+                node_affinity::preferred_weight(pod, &self.profile.added_affinity, info.node)
+            }
             ScorePlugin::InterPodAffinity => self.affinity_scores(snapshot).raw(info.node),
             _ => self.node_value(plugin, node, info),
         }
