@@ -11,6 +11,9 @@ use crate::model::{Container, Node, PodSpec, ResourceList, Workload, WorkloadKin
 /// The scheduler that serves pods which name none.
 pub const DEFAULT_SCHEDULER: &str = "default-scheduler";
 
+/// The label every Namespace carries with its own name.
+const METADATA_NAME_LABEL: &str = "kubernetes.io/metadata.name";
+
 /// The grace period a pod gets when it states none.
 pub const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS: i64 = 30;
 
@@ -64,8 +67,17 @@ pub fn apply(resource: &mut Resource) {
             default_namespace(&mut capacity.metadata.namespace);
         }
         Resource::CsiNode(_) | Resource::CsiDriver(_) => {}
-        Resource::Namespace(_)
-        | Resource::Policy(_)
+        Resource::Namespace(namespace) => {
+            // `SetDefaults_Namespace` (GA in 1.22): a named namespace carries its name
+            // under this label, whatever value was written. Only 1.34's namespace
+            // selectors read namespace labels; 1.11 had neither them nor the label.
+            let meta = &mut namespace.metadata;
+            if !meta.name.is_empty() {
+                meta.labels
+                    .insert(String::from(METADATA_NAME_LABEL), meta.name.clone());
+            }
+        }
+        Resource::Policy(_)
         | Resource::KubeSchedulerConfiguration(_)
         | Resource::MasterConfig(_)
         | Resource::DeschedulerPolicy(_)

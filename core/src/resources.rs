@@ -33,8 +33,25 @@ impl QosClass {
     }
 }
 
-/// Resources that pod-level `resources` may set (`IsSupportedPodLevelResource`).
-const POD_LEVEL_RESOURCES: [&str; 2] = ["cpu", "memory"];
+/// `IsHugePageResourceName`.
+pub(crate) fn is_hugepages(name: &str) -> bool {
+    name.starts_with("hugepages-")
+}
+
+/// True for the resources pod-level `resources` may set (`IsSupportedPodLevelResource`):
+/// cpu, memory and, since 1.33, every hugepages size.
+fn is_pod_level(name: &str) -> bool {
+    matches!(name, "cpu" | "memory") || is_hugepages(name)
+}
+
+/// True when pod-level `resources` request something they may set
+/// (`IsPodLevelRequestsSet`).
+#[must_use]
+pub fn pod_level_requests_set(spec: &PodSpec) -> bool {
+    spec.resources
+        .as_ref()
+        .is_some_and(|resources| resources.requests.keys().any(|name| is_pod_level(name)))
+}
 
 /// True when a pod's requests are its regular containers' sums alone: no init
 /// containers, no overhead and no pod-level resources. Older rules (Kubernetes 1.9's and
@@ -46,7 +63,7 @@ pub fn containers_only(spec: &PodSpec) -> bool {
 
 /// The pod's effective requests: containers and running sidecars together, or the largest
 /// init step, whichever is larger per resource; pod-level requests replace the container
-/// sum for cpu and memory; overhead is added on top.
+/// sum for cpu, memory and hugepages; overhead is added on top.
 ///
 /// Sums saturate instead of overflowing (quantities are bounded by parsing, so only
 /// absurd inputs with thousands of huge containers can reach the bound).
@@ -90,9 +107,9 @@ fn requests_with_defaults(spec: &PodSpec, defaults: &[(&str, Quantity)]) -> Reso
     }
     max_into(&mut total, &init_peak);
     if let Some(pod_level) = &spec.resources {
-        for name in POD_LEVEL_RESOURCES {
-            if let Some(request) = pod_level.requests.get(name) {
-                total.insert(name.into(), *request);
+        for (name, request) in &pod_level.requests {
+            if is_pod_level(name) {
+                total.insert(name.clone(), *request);
             }
         }
     }

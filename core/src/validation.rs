@@ -86,7 +86,8 @@
 //!   `policy/unknown-predicate`, `policy/unknown-priority`,
 //!   `policy/invalid-hard-pod-affinity-weight`, `policy/invalid-shape`;
 //! - scheduler configuration: `scheduler-config/invalid-percentage`,
-//!   `scheduler-config/required-name`, `scheduler-config/duplicate-profile`;
+//!   `scheduler-config/required-name`, `scheduler-config/duplicate-profile`,
+//!   `scheduler-config/invalid-hard-pod-affinity-weight`;
 //! - admission settings (namespace annotations, MasterConfig; warnings):
 //!   `admission/invalid-node-selector`, `admission/unread-configuration`;
 //! - machines: `machine/invalid-hook-name`, `machine/invalid-hook-length`,
@@ -136,6 +137,8 @@ use path::Sink;
 
 /// Go's `%q` quoting, for messages that quote user values as upstream does.
 pub(crate) use path::quote;
+/// `IsExtendedResourceName`, which NodeResourcesFit's ignored resources also follow.
+pub(crate) use resources::is_extended;
 
 /// A rule an object breaks, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::{LabelSelector, NodeSelector, ObjectMeta, StringMap};
+use super::{LabelSelector, NodeSelector, ObjectMeta, PreferredSchedulingTerm, StringMap};
 
 /// A 1.11 scheduler `Policy` (`kind: Policy`, `apiVersion: v1`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -224,11 +224,12 @@ pub struct DefaultTopologySpreadConstraint {
     pub label_selector: Option<LabelSelector>,
 }
 
-/// NodeAffinityArgs' `addedAffinity`.
+/// NodeAffinityArgs' `addedAffinity`: node affinity the profile adds to every pod.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct AddedAffinity {
     pub required_during_scheduling_ignored_during_execution: Option<NodeSelector>,
+    pub preferred_during_scheduling_ignored_during_execution: Vec<PreferredSchedulingTerm>,
 }
 
 /// OpenShift 3.11 `master-config.yaml` (`kind: MasterConfig`): the parts that decide

@@ -11,7 +11,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::framework::{FrameworkProfile, DEFAULT_FILTERS, DEFAULT_SCORES};
-use super::plugins::node_resources_fit::{Resource, ScoredResource, Strategy};
+use super::plugins::node_resources_fit::{Ignored, Resource, ScoredResource, Strategy};
 use crate::model::{KubeSchedulerConfiguration, PluginSet, ResourceSpec};
 
 fn disables(sets: &[&PluginSet], name: &str) -> bool {
@@ -98,6 +98,10 @@ pub fn framework_profiles(
                 let args = &config.args;
                 match config.name.as_str() {
                     "NodeResourcesFit" => {
+                        profile.fit_ignored = Ignored {
+                            resources: args.ignored_resources.clone(),
+                            groups: args.ignored_resource_groups.clone(),
+                        };
                         if let Some(strategy) = &args.scoring_strategy {
                             profile.fit_strategy = match strategy.type_.as_str() {
                                 "MostAllocated" => Strategy::MostAllocated,
@@ -121,10 +125,15 @@ pub fn framework_profiles(
                     "NodeResourcesBalancedAllocation" if !args.resources.is_empty() => {
                         profile.balanced_resources = scored_resources(&args.resources);
                     }
+                    "NodeAffinity" => {
+                        profile.added_affinity = args.added_affinity.clone().unwrap_or_default();
+                    }
                     "InterPodAffinity" => {
                         if let Some(weight) = args.hard_pod_affinity_weight {
                             profile.hard_pod_affinity_weight = weight;
                         }
+                        profile.ignore_preferred_terms_of_existing_pods =
+                            args.ignore_preferred_terms_of_existing_pods;
                     }
                     _ => {}
                 }

@@ -126,6 +126,8 @@ pub struct FrameworkProfile {
     pub filters: Vec<FilterPlugin>,
     /// Scores with weights.
     pub scores: Vec<(ScorePlugin, i64)>,
+    /// NodeResourcesFit's `ignoredResources` and `ignoredResourceGroups`.
+    pub fit_ignored: node_resources_fit::Ignored,
     /// NodeResourcesFit's scoring strategy.
     pub fit_strategy: node_resources_fit::Strategy,
     /// NodeResourcesFit's scored resources.
@@ -134,8 +136,12 @@ pub struct FrameworkProfile {
     pub balanced_resources: Vec<node_resources_fit::ScoredResource>,
     /// PodTopologySpread's constraints for pods without their own.
     pub spread_defaulting: pod_topology_spread::Defaulting,
+    /// NodeAffinity's `addedAffinity`.
+    pub added_affinity: crate::model::AddedAffinity,
     /// InterPodAffinity's `hardPodAffinityWeight`.
     pub hard_pod_affinity_weight: i32,
+    /// InterPodAffinity's `ignorePreferredTermsOfExistingPods`.
+    pub ignore_preferred_terms_of_existing_pods: bool,
     /// Which pods carry pod affinity, built once per cluster.
     pub affinity_index: inter_pod_affinity::IndexCache,
     /// `percentageOfNodesToScore` (None = adaptive).
@@ -184,11 +190,14 @@ impl FrameworkProfile {
             scheduler_name: DEFAULT_SCHEDULER.into(),
             filters: DEFAULT_FILTERS.to_vec(),
             scores: DEFAULT_SCORES.to_vec(),
+            fit_ignored: node_resources_fit::Ignored::default(),
             fit_strategy: node_resources_fit::Strategy::LeastAllocated,
             fit_resources: node_resources_fit::default_resources(),
             balanced_resources: node_resources_fit::default_resources(),
             spread_defaulting: pod_topology_spread::Defaulting::System,
+            added_affinity: crate::model::AddedAffinity::default(),
             hard_pod_affinity_weight: inter_pod_affinity::DEFAULT_HARD_POD_AFFINITY_WEIGHT,
+            ignore_preferred_terms_of_existing_pods: false,
             affinity_index: inter_pod_affinity::IndexCache::default(),
             percentage_of_nodes_to_score: None,
             preemption,
@@ -224,8 +233,13 @@ impl Profile for FrameworkProfile {
                             Some(alloc::format!("scoringStrategy: {:?}", self.fit_strategy))
                         }
                         ScorePlugin::InterPodAffinity => Some(alloc::format!(
-                            "hardPodAffinityWeight: {}",
-                            self.hard_pod_affinity_weight
+                            "hardPodAffinityWeight: {}{}",
+                            self.hard_pod_affinity_weight,
+                            if self.ignore_preferred_terms_of_existing_pods {
+                                ", ignorePreferredTermsOfExistingPods: true"
+                            } else {
+                                ""
+                            }
                         )),
                         ScorePlugin::PodTopologySpread => {
                             Some(String::from(match self.spread_defaulting {
@@ -452,6 +466,15 @@ impl<'a> FrameworkCycle<'a> {
         })
     }
 
+    /// True if InterPodAffinity's scoring surely skips the pod.
+    fn skips_affinity_scoring(&self, snapshot: &Snapshot<'_>) -> bool {
+        inter_pod_affinity::skips_scoring(
+            snapshot,
+            &self.entry.pod,
+            self.profile.ignore_preferred_terms_of_existing_pods,
+        )
+    }
+
     /// False when `filter` passes every node for this pod, whatever they hold: what
     /// [`FrameworkCycle::run_filter`] answers without looking at the node. (The states
     /// are made once per cycle: following binds changes what they hold, not whether
@@ -459,7 +482,14 @@ impl<'a> FrameworkCycle<'a> {
     fn may_reject(&self, filter: FilterPlugin) -> bool {
         match filter {
             FilterPlugin::NodeName => !self.entry.pod.spec.node_name.is_empty(),
-            FilterPlugin::NodeAffinity => self.required_matches.is_some(),
+            FilterPlugin::NodeAffinity => {
+                self.required_matches.is_some()
+                    || self
+                        .profile
+                        .added_affinity
+                        .required_during_scheduling_ignored_during_execution
+                        .is_some()
+            }
             FilterPlugin::NodePorts => !self.host_ports.is_empty(),
             FilterPlugin::VolumeRestrictions => self.volumes.restrictions.is_some(),
             FilterPlugin::NodeVolumeLimits => self.volumes.limits,
@@ -486,13 +516,16 @@ impl<'a> FrameworkCycle<'a> {
             FilterPlugin::NodeUnschedulable => node_unschedulable::filter(pod, info.node),
             FilterPlugin::NodeName => node_name::filter(pod, info.node),
             FilterPlugin::TaintToleration => taint_toleration::filter(pod, info.node),
-            FilterPlugin::NodeAffinity => self
-                .required_matches
-                .as_ref()
-                .map_or_else(Status::success, |matches| matches.filter(node, info.node)),
+            FilterPlugin::NodeAffinity => {
+                let added = node_affinity::filter_added(&self.profile.added_affinity, info.node);
+                match &self.required_matches {
+                    Some(matches) if added.passed() => matches.filter(node, info.node),
+                    _ => added,
+                }
+            }
             FilterPlugin::NodePorts => node_ports::filter(&self.host_ports, info),
             FilterPlugin::NodeResourcesFit => {
-                node_resources_fit::filter(&self.request.requested, info)
+                node_resources_fit::filter(&self.request.requested, info, &self.profile.fit_ignored)
             }
             FilterPlugin::VolumeRestrictions => self
                 .volumes
@@ -569,8 +602,7 @@ impl Cycle for FrameworkCycle<'_> {
         let pod = &self.entry.pod;
         self.independent_of_other_pods()
             && pod_topology_spread::skips_scoring(snapshot, &self.profile.spread_defaulting, pod)
-            && (inter_pod_affinity::skips_scoring(snapshot, pod)
-                || self.affinity_scores(snapshot).skips())
+            && (self.skips_affinity_scoring(snapshot) || self.affinity_scores(snapshot).skips())
     }
 
     fn follow(&mut self, _snapshot: &Snapshot<'_>, change: Change) -> Option<Reach> {
@@ -683,10 +715,15 @@ impl Cycle for FrameworkCycle<'_> {
                     {
                         Vec::new()
                     }
-                    ScorePlugin::NodeAffinity if !node_affinity::has_preferred_terms(pod) => {
+                    ScorePlugin::NodeAffinity
+                        if node_affinity::skips_scoring(pod, &self.profile.added_affinity) =>
+                    {
                         Vec::new()
                     }
                     ScorePlugin::VolumeBinding => Vec::new(),
+                    ScorePlugin::InterPodAffinity if self.skips_affinity_scoring(snapshot) => {
+                        Vec::new()
+                    }
                     ScorePlugin::TaintToleration => taint_toleration::scores(
                         pod,
                         infos.iter().map(|info| info.node),
@@ -694,6 +731,7 @@ impl Cycle for FrameworkCycle<'_> {
                     ),
                     ScorePlugin::NodeAffinity => node_affinity::scores(
                         pod,
+                        &self.profile.added_affinity,
                         infos.iter().map(|info| info.node),
                         MAX_NODE_SCORE,
                     ),
@@ -733,7 +771,9 @@ impl Cycle for FrameworkCycle<'_> {
             .map(|&(plugin, weight)| {
                 let reduce = match plugin {
                     ScorePlugin::TaintToleration => normalize(true),
-                    ScorePlugin::NodeAffinity if node_affinity::has_preferred_terms(pod) => {
+                    ScorePlugin::NodeAffinity
+                        if !node_affinity::skips_scoring(pod, &self.profile.added_affinity) =>
+                    {
                         normalize(false)
                     }
                     ScorePlugin::NodeResourcesBalancedAllocation
@@ -757,7 +797,7 @@ impl Cycle for FrameworkCycle<'_> {
                         return None;
                     }
                     ScorePlugin::InterPodAffinity
-                        if !inter_pod_affinity::skips_scoring(snapshot, pod)
+                        if !self.skips_affinity_scoring(snapshot)
                             && !self.affinity_scores(snapshot).skips() =>
                     {
                         Reduce::MinMax {
@@ -788,7 +828,9 @@ impl Cycle for FrameworkCycle<'_> {
         let pod = &self.entry.pod;
         match plugin {
             ScorePlugin::TaintToleration => taint_toleration::count_intolerable(pod, info.node),
-            ScorePlugin::NodeAffinity => node_affinity::preferred_weight(pod, info.node),
+            ScorePlugin::NodeAffinity => {
+                node_affinity::preferred_weight(pod, &self.profile.added_affinity, info.node)
+            }
             ScorePlugin::InterPodAffinity => self.affinity_scores(snapshot).raw(info.node),
             _ => self.node_value(plugin, node, info),
         }

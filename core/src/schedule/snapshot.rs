@@ -81,25 +81,34 @@ pub struct Footprint {
 }
 
 impl Accounting {
-    /// What a pod already on a node counts for.
+    /// What a pod already on a node counts for. For a pod with pod-level requests, 1.34's
+    /// node counts the non-zero defaults only for cpu or memory that neither the pod
+    /// level nor any container requests (`types.go`, `calculateResource` and
+    /// `getNonMissingContainerRequests`), where the incoming pod's scoring fills them in
+    /// per container all the same ([`Accounting::request`]).
     #[must_use]
     pub fn usage(self, entry: &PodFacts) -> PodUsage {
         let spec = &entry.pod.spec;
-        let requested = match self {
+        match self {
             Self::Legacy => {
                 let mut total = Resources::default();
                 for container in &spec.containers {
                     total.add(&Resources::from_list(&container.resources.requests));
                 }
-                total
+                self.with_non_zero(entry, total)
             }
-            Self::Current => Resources::from_list(&entry.requests),
-        };
-        let (non_zero_milli_cpu, non_zero_memory) = self.non_zero(&entry.pod, &entry.requests);
-        PodUsage {
-            requested,
-            non_zero_milli_cpu,
-            non_zero_memory,
+            Self::Current => {
+                let mut usage = self.request(entry);
+                if resources::pod_level_requests_set(spec) {
+                    if let Some(cpu) = entry.requests.get("cpu") {
+                        usage.non_zero_milli_cpu = cpu.milli_value();
+                    }
+                    if let Some(memory) = entry.requests.get("memory") {
+                        usage.non_zero_memory = memory.value();
+                    }
+                }
+                usage
+            }
         }
     }
 
@@ -145,15 +154,19 @@ impl Accounting {
                         }
                     }
                 }
-                let (non_zero_milli_cpu, non_zero_memory) =
-                    self.non_zero(&entry.pod, &entry.requests);
-                PodUsage {
-                    requested,
-                    non_zero_milli_cpu,
-                    non_zero_memory,
-                }
+                self.with_non_zero(entry, requested)
             }
-            Self::Current => self.usage(entry),
+            Self::Current => self.with_non_zero(entry, Resources::from_list(&entry.requests)),
+        }
+    }
+
+    /// `requested` with the pod's non-zero cpu and memory requests.
+    fn with_non_zero(self, entry: &PodFacts, requested: Resources) -> PodUsage {
+        let (non_zero_milli_cpu, non_zero_memory) = self.non_zero(&entry.pod, &entry.requests);
+        PodUsage {
+            requested,
+            non_zero_milli_cpu,
+            non_zero_memory,
         }
     }
 

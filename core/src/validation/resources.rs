@@ -10,6 +10,7 @@
 
 use crate::model::{ResourceList, ResourceRequirements};
 use crate::quantity::Quantity;
+use crate::resources::is_hugepages;
 
 use super::names;
 use super::path::{At, Sink};
@@ -188,10 +189,6 @@ fn is_native(name: &str) -> bool {
     !name.contains('/') || name.contains("kubernetes.io/")
 }
 
-fn is_hugepages(name: &str) -> bool {
-    name.starts_with("hugepages-")
-}
-
 /// `IsOvercommitAllowed`: native and not hugepages.
 fn is_overcommit_allowed(name: &str) -> bool {
     is_native(name) && !is_hugepages(name)
@@ -199,7 +196,7 @@ fn is_overcommit_allowed(name: &str) -> bool {
 
 /// `IsExtendedResourceName`: not native, not `requests.`-prefixed, and still a qualified
 /// name once `requests.` is put in front (as quota would name it).
-pub(super) fn is_extended(name: &str) -> bool {
+pub(crate) fn is_extended(name: &str) -> bool {
     if is_native(name) || name.starts_with("requests.") {
         return false;
     }

@@ -190,6 +190,22 @@ pub(super) fn configuration(configuration: &KubeSchedulerConfiguration, sink: &m
         if let Some(percentage) = profile.percentage_of_nodes_to_score {
             percentage_in_range(percentage, &at.field("percentageOfNodesToScore"), sink);
         }
+        let plugin_config = at.field("pluginConfig");
+        for (position, config) in profile.plugin_config.iter().enumerate() {
+            let weight = config.args.hard_pod_affinity_weight;
+            // `ValidateInterPodAffinityArgs` (validation_pluginargs.go); an absent weight
+            // defaults to 1.
+            if config.name == "InterPodAffinity" && weight.is_some_and(|w| !(0..=100).contains(&w))
+            {
+                let args = plugin_config.index(position);
+                let args = args.field("args");
+                sink.error(
+                    &args.field("hardPodAffinityWeight"),
+                    "scheduler-config/invalid-hard-pod-affinity-weight",
+                    "not in valid range [0, 100]",
+                );
+            }
+        }
     }
 }
 
@@ -278,6 +294,35 @@ mod tests {
             .into_iter()
             .map(|v| (v.path.to_string(), v.diagnostic.code, v.diagnostic.message))
             .collect()
+    }
+
+    #[test]
+    fn hard_pod_affinity_weight_is_0_to_100() {
+        let found = |weight: i32| {
+            let configuration = serde_json::from_value(serde_json::json!({
+                "profiles": [{"schedulerName": "default-scheduler", "pluginConfig": [
+                    {"name": "NodeResourcesFit", "args": {}},
+                    {"name": "InterPodAffinity", "args": {"hardPodAffinityWeight": weight}}
+                ]}]
+            }))
+            .unwrap();
+            validate(&Resource::KubeSchedulerConfiguration(configuration))
+                .into_iter()
+                .map(|v| (v.path.to_string(), v.diagnostic.code, v.diagnostic.message))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(found(0), []);
+        assert_eq!(found(100), []);
+        for weight in [-1, 150] {
+            assert_eq!(
+                found(weight),
+                [(
+                    "profiles[0].pluginConfig[1].args.hardPodAffinityWeight".into(),
+                    "scheduler-config/invalid-hard-pod-affinity-weight",
+                    "not in valid range [0, 100]".into()
+                )]
+            );
+        }
     }
 
     #[test]

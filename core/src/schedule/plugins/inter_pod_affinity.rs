@@ -305,11 +305,13 @@ impl<'a> PreFilterState<'a> {
     }
 }
 
-/// True if scoring surely skips the pod: it has no preferred terms of its own and no
-/// placed pod has affinity terms, so no term can match anything.
+/// True if scoring surely skips the pod: it has no preferred terms of its own, and no
+/// placed pod has affinity terms (so no term can match anything) or the profile sets
+/// `ignorePreferredTermsOfExistingPods` (`scoring.go` PreScore then returns Skip; a pod
+/// with preferred terms of its own still counts the existing pods' terms).
 #[must_use]
-pub fn skips_scoring(snapshot: &Snapshot<'_>, pod: &Pod) -> bool {
-    !snapshot.has_placed_pod_affinity()
+pub fn skips_scoring(snapshot: &Snapshot<'_>, pod: &Pod, ignore_existing: bool) -> bool {
+    (ignore_existing || !snapshot.has_placed_pod_affinity())
         && selection::preferred_affinity_terms(pod).is_empty()
         && selection::preferred_anti_affinity_terms(pod).is_empty()
 }
@@ -594,6 +596,13 @@ mod tests {
                 fail(Code::UnschedulableAndUnresolvable, REASON_AFFINITY)
             ]
         );
+        // Every named Namespace carries its name as `kubernetes.io/metadata.name`, the
+        // written value notwithstanding (`SetDefaults_Namespace`).
+        let by_name = selected.replace("team: data", "kubernetes.io/metadata.name: other");
+        let yaml_by_name = yaml_selected
+            .replace(selected, &by_name)
+            .replace("{team: data}", "{kubernetes.io/metadata.name: wrong}");
+        assert_eq!(verdicts(&yaml_by_name)[..3], verdicts(&yaml_selected)[..3]);
     }
 
     #[test]
@@ -747,6 +756,28 @@ mod tests {
         // hardPodAffinityWeight 0: nothing scores, the plugin skips.
         let state = PreScoreState::new(&snapshot, &cluster, &index, incoming, 0);
         assert!(state.scores(&nodes).is_empty());
+    }
+
+    /// `ignorePreferredTermsOfExistingPods`: a pod without preferred terms of its own is
+    /// not scored at all (PreScore returns Skip); one with them still counts the existing
+    /// pods' terms.
+    #[test]
+    fn ignoring_existing_preferred_terms_skips_pods_without_their_own() {
+        let config = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n  pluginConfig:\n  - name: InterPodAffinity\n    args: {ignorePreferredTermsOfExistingPods: true}\n";
+        let prefers = |app: &str| {
+            alloc::format!("{{podAffinity: {{preferredDuringSchedulingIgnoredDuringExecution: [{{weight: 100, podAffinityTerm: {{labelSelector: {{matchLabels: {{app: {app}}}}}, topologyKey: region}}}}]}}}}")
+        };
+        let cluster =
+            scoring_nodes() + &pod("cache", "default", "app: cache", "n1", &prefers("web"));
+        let plain = pod("incoming", "default", "app: web", "", "{}");
+        let counted = [("n1".into(), 100), ("n2".into(), 0), ("n3".into(), 0)];
+        assert_eq!(score_of(&(cluster.clone() + &plain)), counted);
+        assert_eq!(score_of(&(String::from(config) + &cluster + &plain)), []);
+        let own_terms = pod("incoming", "default", "app: web", "", &prefers("none"));
+        assert_eq!(
+            score_of(&(String::from(config) + &cluster + &own_terms)),
+            counted
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! NodeAffinity: `spec.nodeSelector` and required node affinity filter nodes; preferred
-//! node affinity scores them.
+//! node affinity scores them. A profile's `addedAffinity` applies to every pod on top:
+//! its required terms filter first, its preferred terms' weights add to the pod's.
 //!
 //! Follows `pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go` and
 //! `k8s.io/component-helpers/scheduling/corev1/nodeaffinity`.
@@ -11,7 +12,7 @@ use core::cell::Cell;
 
 use super::normalize;
 use crate::labels;
-use crate::model::{Node, NodeSelector, Pod, StringMap};
+use crate::model::{AddedAffinity, Node, NodeSelector, Pod, PreferredSchedulingTerm, StringMap};
 use crate::schedule::status::Status;
 
 /// The plugin name.
@@ -19,6 +20,9 @@ pub const NAME: &str = "NodeAffinity";
 
 /// Upstream's filter reason (1.22 and later).
 pub const REASON: &str = "node(s) didn't match Pod's node affinity/selector";
+
+/// The filter's reason when a node does not match the profile's `addedAffinity`.
+pub const REASON_ENFORCED: &str = "node(s) didn't match scheduler-enforced node affinity";
 
 /// PreFilter's reason when every required term pins `metadata.name` and the terms
 /// contradict each other.
@@ -119,6 +123,18 @@ impl RequiredMatches {
     }
 }
 
+/// Filter, before the pod's own selector and terms: the node must match one of the
+/// profile's added required terms, if it adds any.
+#[must_use]
+pub fn filter_added(added: &AddedAffinity, node: &Node) -> Status {
+    match &added.required_during_scheduling_ignored_during_execution {
+        Some(required) if !labels::node_selector_matches(required, node) => {
+            Status::unresolvable(REASON_ENFORCED)
+        }
+        _ => Status::success(),
+    }
+}
+
 /// `spec.nodeSelector` (every pair) and required node affinity (any term).
 #[must_use]
 pub fn matches_required(pod: &Pod, node: &Node) -> bool {
@@ -138,51 +154,58 @@ fn selector_and_terms_match(
         && required.is_none_or(|terms| labels::node_selector_matches(terms, node))
 }
 
-/// PreScore: the plugin skips pods without preferred terms.
+/// PreScore: the plugin skips pods without preferred terms when the profile adds none.
 #[must_use]
-pub fn has_preferred_terms(pod: &Pod) -> bool {
+pub fn skips_scoring(pod: &Pod, added: &AddedAffinity) -> bool {
+    own_preferred_terms(pod).is_empty()
+        && added
+            .preferred_during_scheduling_ignored_during_execution
+            .is_empty()
+}
+
+fn own_preferred_terms(pod: &Pod) -> &[PreferredSchedulingTerm] {
     pod.spec
         .affinity
         .as_ref()
         .and_then(|affinity| affinity.node_affinity.as_ref())
-        .is_some_and(|node_affinity| {
-            !node_affinity
-                .preferred_during_scheduling_ignored_during_execution
-                .is_empty()
+        .map_or(&[], |node_affinity| {
+            &node_affinity.preferred_during_scheduling_ignored_during_execution
         })
 }
 
-/// Raw score: the sum of the weights of the preferred terms the node matches (terms with
-/// weight 0 or without requirements count for nothing).
+/// Raw score: the sum of the weights of the preferred terms, the profile's added ones and
+/// the pod's, that the node matches (terms with weight 0 or without requirements count
+/// for nothing).
 #[must_use]
-pub fn preferred_weight(pod: &Pod, node: &Node) -> i64 {
-    let Some(node_affinity) = pod
-        .spec
-        .affinity
-        .as_ref()
-        .and_then(|affinity| affinity.node_affinity.as_ref())
-    else {
-        return 0;
-    };
-    node_affinity
+pub fn preferred_weight(pod: &Pod, added: &AddedAffinity, node: &Node) -> i64 {
+    added
         .preferred_during_scheduling_ignored_during_execution
         .iter()
+        .chain(own_preferred_terms(pod))
         .filter(|term| term.weight != 0 && labels::node_term_matches(&term.preference, node))
-        .map(|term| i64::from(term.weight))
-        .sum()
+        .fold(0i64, |sum, term| sum.saturating_add(i64::from(term.weight)))
 }
 
 /// Scores over the feasible nodes, normalised to `0..=max_score` by the best.
 #[must_use]
-pub fn scores<'n>(pod: &Pod, nodes: impl Iterator<Item = &'n Node>, max_score: i64) -> Vec<i64> {
-    let mut scores: Vec<i64> = nodes.map(|node| preferred_weight(pod, node)).collect();
+pub fn scores<'n>(
+    pod: &Pod,
+    added: &AddedAffinity,
+    nodes: impl Iterator<Item = &'n Node>,
+    max_score: i64,
+) -> Vec<i64> {
+    let mut scores: Vec<i64> = nodes
+        .map(|node| preferred_weight(pod, added, node))
+        .collect();
     normalize::default_normalize(&mut scores, max_score, false);
     scores
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{pre_filter, PreFilter, RequiredMatches, REASON, REASON_CONFLICT};
+    use super::{
+        pre_filter, PreFilter, RequiredMatches, NAME, REASON, REASON_CONFLICT, REASON_ENFORCED,
+    };
     use crate::model::{Node, Pod};
     use crate::schedule::status::Code;
     use alloc::collections::BTreeSet;
@@ -319,5 +342,43 @@ mod tests {
         };
         assert!(fits(&by_name("node1")));
         assert!(!fits(&by_name("node2")));
+    }
+
+    /// node_affinity.go with `addedAffinity`: the added required terms filter every pod
+    /// first (UnschedulableAndUnresolvable, their own reason), and the added preferred
+    /// weights are summed with the pod's before normalising, even for a pod without
+    /// preferred terms of its own.
+    #[test]
+    fn added_affinity_filters_and_scores_every_pod() {
+        use crate::schedule::testing::{schedule, scores};
+        use crate::schedule::Version;
+        let node = |name: &str, labels: &str| {
+            alloc::format!("---\napiVersion: v1\nkind: Node\nmetadata: {{name: {name}, labels: {{{labels}}}}}\nstatus: {{allocatable: {{cpu: '4', memory: 8Gi, pods: '110'}}}}\n")
+        };
+        let yaml = |affinity: &str| {
+            String::from("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeAffinity\n    args:\n      addedAffinity:\n        requiredDuringSchedulingIgnoredDuringExecution:\n          nodeSelectorTerms: [{matchExpressions: [{key: pool, operator: In, values: [a]}]}]\n        preferredDuringSchedulingIgnoredDuringExecution:\n        - {weight: 10, preference: {matchExpressions: [{key: disk, operator: In, values: [ssd]}]}}\n")
+                + &node("n1", "pool: b, disk: ssd")
+                + &node("n2", "pool: a, zone: z2")
+                + &node("n3", "pool: a, disk: ssd")
+                + &alloc::format!("---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p, namespace: default}}\nspec:\n  affinity: {affinity}\n  containers: [{{name: a, image: x}}]\n")
+        };
+        let result = schedule(&yaml("{}"), Version::Current);
+        let placement = &result.pods[0];
+        assert_eq!(
+            placement.nodes.0[0].1.reasons,
+            [String::from(REASON_ENFORCED)]
+        );
+        assert_eq!(
+            scores(placement, NAME),
+            [("n2".into(), 0), ("n3".into(), 100)]
+        );
+        assert_eq!(placement.node.as_deref(), Some("n3"));
+        // The pod's own weight 30 for zone z2 outweighs the added 10 for an ssd.
+        let own = "{nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 30, preference: {matchExpressions: [{key: zone, operator: In, values: [z2]}]}}]}}";
+        let result = schedule(&yaml(own), Version::Current);
+        assert_eq!(
+            scores(&result.pods[0], NAME),
+            [("n2".into(), 100), ("n3".into(), 33)]
+        );
     }
 }

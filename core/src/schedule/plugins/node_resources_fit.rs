@@ -19,74 +19,77 @@ pub const NAME: &str = "NodeResourcesFit";
 /// The pod-count reason.
 pub const TOO_MANY_PODS: &str = "Too many pods";
 
-/// Filter: one reason per resource that does not fit, in upstream's order (pods, cpu,
-/// memory, ephemeral-storage, then other resources by name). Since 1.34
-/// (kubernetes#131345) the rejection is unresolvable when some request exceeds the
-/// node's allocatable on its own, so preemption skips the node; "Too many pods" never
-/// is (`fitsRequest` sets no `Unresolvable` for it, even on a node that allows none).
+/// `ignoredResources` and `ignoredResourceGroups`: extended resources the filter leaves
+/// to someone else (an extender, a device plugin that overcommits).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Ignored {
+    /// Whole resource names (`example.com/foo`).
+    pub resources: Vec<String>,
+    /// Name prefixes before the `/` (`example.com`).
+    pub groups: Vec<String>,
+}
+
+impl Ignored {
+    /// True when the filter skips `name`. `fitsRequest` asks only about extended
+    /// resources (`IsExtendedResourceName`): cpu, hugepages or a `kubernetes.io/` resource
+    /// is checked whatever the lists say.
+    fn skips(&self, name: &str) -> bool {
+        let listed = |list: &[String], wanted: &str| list.iter().any(|entry| entry == wanted);
+        (listed(&self.resources, name)
+            || name
+                .split('/')
+                .next()
+                .is_some_and(|group| listed(&self.groups, group)))
+            && crate::validation::is_extended(name)
+    }
+}
+
+/// Filter (`fitsRequest`): one reason per resource that does not fit, in upstream's order
+/// (pods, cpu, memory, ephemeral-storage, then other resources by name), leaving out
+/// the `ignored` extended resources. Resources the pod does not request are not
+/// checked, so an overcommitted node still takes a pod that asks for nothing of the
+/// overcommitted resource. Since 1.34 (kubernetes#131345) the rejection is
+/// unresolvable when some checked request exceeds the node's allocatable on its own,
+/// so preemption skips the node; "Too many pods" never is (`fitsRequest` sets no
+/// `Unresolvable` for it, even on a node that allows none).
 #[must_use]
-pub fn filter(request: &Resources, node: &NodeInfo<'_>) -> Status {
-    let reasons = insufficient(request, node);
+pub fn filter(request: &Resources, node: &NodeInfo<'_>, ignored: &Ignored) -> Status {
+    let mut reasons = Vec::new();
+    let mut unresolvable = false;
+    let pods = i64::try_from(node.pods.len()).unwrap_or(i64::MAX);
+    if pods.saturating_add(1) > node.allowed_pods {
+        reasons.push(String::from(TOO_MANY_PODS));
+    }
+    if !request.is_empty() {
+        let named = [
+            ("cpu", request.milli_cpu),
+            ("memory", request.memory),
+            ("ephemeral-storage", request.ephemeral_storage),
+        ];
+        let scalars = request
+            .scalars
+            .iter()
+            .filter(|(name, _)| !ignored.skips(name))
+            .map(|(name, amount)| (name.as_str(), *amount));
+        for (name, amount) in named.into_iter().chain(scalars) {
+            let allocatable = node.allocatable.get(name);
+            if amount > 0 && amount > allocatable.saturating_sub(node.requested.get(name)) {
+                reasons.push(alloc::format!("Insufficient {name}"));
+                unresolvable |= amount > allocatable;
+            }
+        }
+    }
     if reasons.is_empty() {
         return Status::success();
     }
-    let exceeds_allocatable = request.milli_cpu > node.allocatable.milli_cpu
-        || request.memory > node.allocatable.memory
-        || request.ephemeral_storage > node.allocatable.ephemeral_storage
-        || request
-            .scalars
-            .iter()
-            .any(|(name, amount)| *amount > node.allocatable.get(name));
     Status {
-        code: if exceeds_allocatable {
+        code: if unresolvable {
             Code::UnschedulableAndUnresolvable
         } else {
             Code::Unschedulable
         },
         reasons,
     }
-}
-
-/// The reasons the request does not fit (`fitsRequest`). Resources the pod does not
-/// request are not checked, so an overcommitted node still takes a pod that asks for
-/// nothing of the overcommitted resource.
-#[must_use]
-pub fn insufficient(request: &Resources, node: &NodeInfo<'_>) -> Vec<String> {
-    let mut reasons = Vec::new();
-    let pods = i64::try_from(node.pods.len()).unwrap_or(i64::MAX);
-    if pods.saturating_add(1) > node.allowed_pods {
-        reasons.push(TOO_MANY_PODS.into());
-    }
-    if request.is_empty() {
-        return reasons;
-    }
-    let free = |allocatable: i64, requested: i64| allocatable.saturating_sub(requested);
-    if request.milli_cpu > 0
-        && request.milli_cpu > free(node.allocatable.milli_cpu, node.requested.milli_cpu)
-    {
-        reasons.push("Insufficient cpu".into());
-    }
-    if request.memory > 0 && request.memory > free(node.allocatable.memory, node.requested.memory) {
-        reasons.push("Insufficient memory".into());
-    }
-    if request.ephemeral_storage > 0
-        && request.ephemeral_storage
-            > free(
-                node.allocatable.ephemeral_storage,
-                node.requested.ephemeral_storage,
-            )
-    {
-        reasons.push("Insufficient ephemeral-storage".into());
-    }
-    for (name, amount) in &request.scalars {
-        if *amount == 0 {
-            continue;
-        }
-        if *amount > free(node.allocatable.get(name), node.requested.get(name)) {
-            reasons.push(alloc::format!("Insufficient {name}"));
-        }
-    }
-    reasons
 }
 
 /// How NodeResourcesFit scores.
@@ -318,4 +321,73 @@ pub fn broken_line(shape: &[(i64, i64)], utilisation: i64) -> i64 {
         }
     }
     scaled(last.1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NAME;
+    use crate::schedule::testing::{schedule, scores};
+    use crate::schedule::Version;
+    use alloc::string::String;
+
+    /// A profile ignoring `example.com/foo` and the `example.org` and `foo.kubernetes.io`
+    /// groups, a node with 1 cpu of which 800m is taken, and a pod asking for `requests`.
+    fn message(requests: &str) -> Option<String> {
+        let yaml = alloc::format!(
+            "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n  pluginConfig:\n  - name: NodeResourcesFit\n    args: {{ignoredResources: [example.com/foo], ignoredResourceGroups: [example.org, foo.kubernetes.io]}}\n\
+             ---\napiVersion: v1\nkind: Node\nmetadata: {{name: n1}}\nstatus: {{allocatable: {{cpu: '1', memory: 8Gi, pods: '110'}}}}\n\
+             ---\napiVersion: v1\nkind: Pod\nmetadata: {{name: busy, namespace: default}}\nspec:\n  nodeName: n1\n  containers: [{{name: a, image: x, resources: {{requests: {{cpu: 800m}}}}}}]\n\
+             ---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p, namespace: default}}\nspec:\n  containers: [{{name: a, image: x, resources: {{requests: {{{requests}}}, limits: {{{requests}}}}}}}]\n"
+        );
+        schedule(&yaml, Version::Current).pods[0].message.clone()
+    }
+
+    /// fit.go `fitsRequest`: ignored extended resources are neither reported nor make
+    /// the node unresolvable, so preemption still looks at it; a `kubernetes.io/` resource
+    /// is not extended and is checked whatever its group.
+    #[test]
+    fn ignored_extended_resources_are_not_checked() {
+        assert_eq!(
+            message("cpu: 500m, example.com/foo: '1', example.org/bar: '2'").as_deref(),
+            Some("0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.")
+        );
+        assert_eq!(
+            message("cpu: 100m, example.com/foo: '1', foo.kubernetes.io/bar: '1'").as_deref(),
+            Some("0/1 nodes are available: 1 Insufficient foo.kubernetes.io/bar. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.")
+        );
+        assert_eq!(message("cpu: 100m, example.org/bar: '2'"), None);
+    }
+
+    /// types.go `calculateResource`: a bound pod with pod-level requests counts the
+    /// 200Mi memory default only if no container and not the pod level asks for memory,
+    /// so `b` counts 100Mi as `b2` does and the nodes tie (the incoming pod fills the
+    /// defaults per container all the same).
+    #[test]
+    fn bound_pods_with_pod_level_requests_count_defaults_only_when_missing() {
+        let node = |name: &str| {
+            alloc::format!("---\napiVersion: v1\nkind: Node\nmetadata: {{name: {name}}}\nstatus: {{allocatable: {{cpu: '4', memory: 4Gi, pods: '110'}}}}\n")
+        };
+        let yaml = node("n1")
+            + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: b, namespace: default}\nspec:\n  nodeName: n1\n  resources: {requests: {cpu: '1'}}\n  containers:\n  - {name: c1, image: x, resources: {requests: {memory: 100Mi}}}\n  - {name: c2, image: x}\n"
+            + &node("n2")
+            + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: b2, namespace: default}\nspec:\n  nodeName: n2\n  containers: [{name: c1, image: x, resources: {requests: {cpu: '1', memory: 100Mi}}}]\n\
+               ---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  containers: [{name: a, image: x, resources: {requests: {cpu: '1', memory: 1Gi}}}]\n";
+        let result = schedule(&yaml, Version::Current);
+        assert_eq!(
+            scores(&result.pods[0], NAME),
+            [("n1".into(), 61), ("n2".into(), 61)]
+        );
+    }
+
+    /// helpers.go `IsSupportedPodLevelResource`: pod-level hugepages requests replace the
+    /// containers' (none here), as cpu and memory do.
+    #[test]
+    fn pod_level_hugepages_are_requested() {
+        let yaml = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, hugepages-2Mi: 50Mi, pods: '110'}}\n\
+             ---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  resources:\n    requests: {cpu: '1', memory: 1Gi, hugepages-2Mi: 100Mi}\n    limits: {cpu: '1', memory: 1Gi, hugepages-2Mi: 100Mi}\n  containers: [{name: a, image: x}]\n";
+        assert_eq!(
+            schedule(yaml, Version::Current).pods[0].message.as_deref(),
+            Some("0/1 nodes are available: 1 Insufficient hugepages-2Mi. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.")
+        );
+    }
 }
