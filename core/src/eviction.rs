@@ -200,6 +200,26 @@ struct MachineRun {
     failures: u32,
 }
 
+/// OpenShift 3.11's node lifecycle controller without the `TaintBasedEvictions` gate
+/// (alpha in 1.11, off unless the master configuration's `controllerArguments` turn it
+/// on, chapter 16.11.5): pods of a down node are deleted after `--pod-eviction-timeout`
+/// (5 minutes unless set there), and no NoExecute taint is put. `None` when the
+/// controller taints (1.34, or the gate on).
+fn pod_eviction_timeout(cluster: &Cluster) -> Option<Duration> {
+    let master = cluster.master_config.as_ref();
+    let gate = master.is_some_and(|master| master.controller_gate("TaintBasedEvictions"));
+    if cluster.version != Version::Legacy || gate {
+        return None;
+    }
+    let set = master
+        .and_then(|master| {
+            let arguments = &master.kubernetes_master_config.controller_arguments;
+            arguments.get("pod-eviction-timeout")?.first()
+        })
+        .and_then(|text| crate::duration::parse(text).ok());
+    Some(set.unwrap_or(Duration::from_seconds(300)))
+}
+
 struct World<'c> {
     cluster: &'c Cluster,
     schedule: &'c ScheduleOptions,
@@ -235,6 +255,13 @@ struct World<'c> {
     /// Nodes whose Ready condition a step set, each with whether the last monitor pass
     /// saw it ready: each monitor pass looks at them.
     ready_watched: Vec<(usize, bool)>,
+    /// OpenShift 3.11 without the `TaintBasedEvictions` gate: the controller deletes a
+    /// down node's pods this long after it went down (`--pod-eviction-timeout`) instead
+    /// of tainting it ([`pod_eviction_timeout`]).
+    pod_eviction_timeout: Option<Duration>,
+    /// Per node, when a step last set its Ready condition to something other than True
+    /// (empty until one does).
+    down_since: Vec<Option<Duration>>,
     /// A monitor pass is planned for this moment.
     monitor_planned: Option<Duration>,
     /// The earliest tainting pass planned (a later one planned before still runs, and
@@ -341,6 +368,8 @@ impl<'c> World<'c> {
             finished_by_node: cluster.finished_by_node(),
             lifecycle: None,
             ready_watched: Vec::new(),
+            pod_eviction_timeout: pod_eviction_timeout(cluster),
+            down_since: Vec::new(),
             monitor_planned: None,
             tainting_planned: None,
             agenda: BTreeMap::new(),
@@ -772,6 +801,18 @@ impl<'c> World<'c> {
             "Ready" => {
                 self.watch_ready(node, Ready::of(previous.as_deref()) == Ready::True);
                 self.plan_monitor(at);
+                if let Some(timeout) = self.pod_eviction_timeout {
+                    if self.down_since.len() < self.nodes.len() {
+                        self.down_since.resize(self.nodes.len(), None);
+                    }
+                    let down = (Ready::of(Some(status)) != Ready::True).then_some(at);
+                    if let Some(since) = self.down_since.get_mut(node) {
+                        *since = down;
+                    }
+                    if down.is_some() {
+                        self.plan_monitor(at.saturating_add(timeout));
+                    }
+                }
                 ready_taints(Some(status)).map(|(wanted, _)| wanted)
             }
             _ => pressure_taint(condition).filter(|_| status == "True"),
@@ -835,7 +876,18 @@ impl<'c> World<'c> {
                 }
                 continue;
             };
-            if has(opposite) {
+            if let Some(timeout) = self.pod_eviction_timeout {
+                // `evictPods` once the node has been down for the timeout (1.11's
+                // `monitorNodeStatus`: readyTransitionTimestamp or probeTimestamp plus
+                // `podEvictionTimeout`; its pass comes within 5 s after).
+                let since = self.down_since.get(node).copied().flatten();
+                let due = since.is_some_and(|since| since.saturating_add(timeout) <= at);
+                if let Some(lifecycle) = self.lifecycle.as_mut().filter(|_| due) {
+                    if lifecycle.mark_for_tainting(node, false) {
+                        queued.push(node);
+                    }
+                }
+            } else if has(opposite) {
                 // Swapped at once, in one node update (`SwapNodeControllerTaint`).
                 self.swap_ready_taint(at, node, wanted, opposite);
             } else if let Some(lifecycle) = self.lifecycle.as_mut() {
@@ -1034,7 +1086,10 @@ impl<'c> World<'c> {
             };
             // Ready again: nothing to taint.
             if let Some((wanted, opposite)) = ready_taints(target.condition("Ready")) {
-                self.swap_ready_taint(at, node, wanted, opposite);
+                match self.pod_eviction_timeout {
+                    Some(_) => self.delete_node_pods(at, node),
+                    None => self.swap_ready_taint(at, node, wanted, opposite),
+                }
             }
         }
         if let Some(next) = next {
@@ -1042,6 +1097,46 @@ impl<'c> World<'c> {
                 self.tainting_planned = Some(next);
                 self.agenda_push(next, Happening::TaintingPass);
             }
+        }
+    }
+
+    /// 1.11 without `TaintBasedEvictions`: the zone's queue lets the controller delete a
+    /// down node's pods (`DeletePods` in `pkg/controller/util/node/controller_utils.go`):
+    /// one node event when it lists any pod, then every pod not yet terminating and not a
+    /// DaemonSet's is deleted with its grace period (it stays terminating while the node is
+    /// down, and its controller replaces it at once).
+    fn delete_node_pods(&mut self, at: Duration, node: usize) {
+        let name = self.nodes.get(node).map(NodeRun::name).unwrap_or_default();
+        let pods = self.pods_on(node);
+        if pods.iter().any(|&pod| self.listed(pod)) {
+            let message = alloc::format!("Deleting all Pods from Node {name}.");
+            self.event(
+                at,
+                EventKind::NodeLifecycle,
+                node_id(name),
+                "DeletingAllPods",
+                message,
+            );
+        }
+        for pod in pods {
+            let Some(entry) = self.pods.get(pod) else {
+                continue;
+            };
+            let daemon = entry
+                .pod
+                .metadata
+                .controller()
+                .is_some_and(|owner| owner.kind == "DaemonSet")
+                && self.daemon_set_found(&entry.pod);
+            if daemon || self.life.get(pod) != Some(&Life::Running) {
+                continue;
+            }
+            let message = alloc::format!(
+                "Marking for deletion Pod {} from Node {name}",
+                entry.pod.metadata.name
+            );
+            let reason = "NodeControllerEviction";
+            self.delete_directly(at, pod, "node-lifecycle", reason, |_| message.into(), None);
         }
     }
 
@@ -1056,13 +1151,17 @@ impl<'c> World<'c> {
         };
         let zone = zone_display(lifecycle.zone_name(node));
         let name = self.nodes.get(node).map(NodeRun::name).unwrap_or_default();
+        let (what, acts) = match self.pod_eviction_timeout {
+            Some(_) => ("the deletion of its pods", "evict"),
+            None => ("its NoExecute taint", "taint"),
+        };
         let message = match next {
             Some(next) => alloc::format!(
-                "node/{name} waits for its NoExecute taint: zone {zone} taints one node at a time, the next at {}s",
+                "node/{name} waits for {what}: zone {zone} {acts}s one node at a time, the next at {}s",
                 next.0 / crate::duration::SECOND
             ),
             None => alloc::format!(
-                "node/{name} waits for its NoExecute taint: zone {zone} is not tainting (partial or full disruption)"
+                "node/{name} waits for {what}: zone {zone} is not {acts}ing (partial or full disruption)"
             ),
         };
         self.event(
@@ -2921,6 +3020,9 @@ mod tests {
     }
 
     /// Plays the Scenario of `yaml` under the profile `version` (`None`: the input's).
+    /// OpenShift 3.11's master configuration with the `TaintBasedEvictions` gate on.
+    const TAINT_BASED_EVICTIONS: &str = "---\napiVersion: v1\nkind: MasterConfig\nkubernetesMasterConfig:\n  controllerArguments:\n    feature-gates: ['TaintBasedEvictions=true']\n";
+
     fn play_as(yaml: &str, version: Option<Version>) -> Outcome {
         let sources = [Source::new("test", yaml)];
         let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources, version);
@@ -3776,7 +3878,63 @@ mod tests {
             evicted(&play_as(&yaml, Some(Version::Current))),
             [("default/kept".into(), 90)]
         );
+        // 1.11 taints only with the `TaintBasedEvictions` gate on.
+        let gated = [&yaml, TAINT_BASED_EVICTIONS].concat();
+        assert!(evicted(&play_as(&gated, Some(Version::Legacy))).is_empty());
+    }
+
+    /// OpenShift 3.11 without `TaintBasedEvictions`: no NoExecute taint; once the node
+    /// has been down for `--pod-eviction-timeout` (5 minutes, or the master
+    /// configuration's) the controller deletes its pods but a DaemonSet's, and a node
+    /// back in time keeps them.
+    #[test]
+    fn openshift_3_11_deletes_a_down_nodes_pods_after_the_eviction_timeout() {
+        let daemon = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: agent-x, namespace: kube-system, ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: d1, controller: true}]}\nspec:\n  nodeName: node1\n  containers: [{name: c, image: c}]\nstatus: {phase: Running}\n";
+        let down =
+            scenario("  - {at: 10s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n");
+        // A second, ready node: with every node down the controller evicts nothing.
+        let node2 = NODE.replace("node1", "node2");
+        let yaml = [NODE, &node2, &pod("bare", None), daemon, &down].concat();
+        let outcome = play_as(&yaml, Some(Version::Legacy));
+        assert_eq!(evicted(&outcome), [("default/bare".into(), 310)]);
+        let said: Vec<(&str, String)> = outcome
+            .disruption
+            .timeline
+            .iter()
+            .filter(|event| event.at == Duration::from_seconds(310))
+            .map(|event| (event.reason.as_ref(), event.message.to_string()))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                (
+                    "DeletingAllPods",
+                    "Deleting all Pods from Node node1.".into()
+                ),
+                (
+                    "NodeControllerEviction",
+                    "Marking for deletion Pod bare from Node node1".into()
+                ),
+            ]
+        );
+        assert!(!outcome
+            .disruption
+            .timeline
+            .iter()
+            .any(|event| event.message.to_string().contains("NoExecute")));
+        // Back before the timeout: nothing goes.
+        let back = scenario(
+            "  - {at: 10s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n  - {at: 2m, nodeCondition: {node: node1, type: Ready, status: 'True'}}\n",
+        );
+        let yaml = [NODE, &node2, &pod("bare", None), &back].concat();
         assert!(evicted(&play_as(&yaml, Some(Version::Legacy))).is_empty());
+        // The master configuration's timeout.
+        let timeout = "---\napiVersion: v1\nkind: MasterConfig\nkubernetesMasterConfig:\n  controllerArguments:\n    pod-eviction-timeout: ['1m']\n";
+        let yaml = [NODE, &node2, &pod("bare", None), &down, timeout].concat();
+        assert_eq!(
+            evicted(&play_as(&yaml, Some(Version::Legacy))),
+            [("default/bare".into(), 70)]
+        );
     }
 
     /// OpenShift 3.11's `oc adm drain` (kubectl 1.11) words its refusals, warnings and

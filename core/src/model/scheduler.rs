@@ -233,13 +233,42 @@ pub struct AddedAffinity {
 }
 
 /// OpenShift 3.11 `master-config.yaml` (`kind: MasterConfig`): the parts that decide
-/// admission before scheduling.
+/// admission before scheduling, and the controllers' arguments.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct MasterConfig {
     pub metadata: ObjectMeta,
     pub admission_config: AdmissionConfig,
     pub project_config: ProjectConfig,
+    pub kubernetes_master_config: KubernetesMasterConfig,
+}
+
+/// `kubernetesMasterConfig`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct KubernetesMasterConfig {
+    /// kube-controller-manager's flags, each to its values (`feature-gates`,
+    /// `pod-eviction-timeout`, …).
+    pub controller_arguments: BTreeMap<String, Vec<String>>,
+}
+
+impl MasterConfig {
+    /// The controllers' `--feature-gates` turn `gate` on (`Gate=true` among the values'
+    /// comma-separated pairs).
+    #[must_use]
+    pub fn controller_gate(&self, gate: &str) -> bool {
+        let arguments = &self.kubernetes_master_config.controller_arguments;
+        arguments
+            .get("feature-gates")
+            .into_iter()
+            .flatten()
+            .flat_map(|value| value.split(','))
+            .filter_map(|pair| pair.split_once('='))
+            .fold(false, |on, (name, value)| match name.trim() == gate {
+                true => matches!(value.trim(), "1" | "t" | "T" | "TRUE" | "true" | "True"),
+                false => on,
+            })
+    }
 }
 
 /// `admissionConfig`.
