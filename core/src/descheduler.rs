@@ -319,7 +319,7 @@ pub fn run_with(
         }
     }
     if ready.len() <= 1 {
-        let why = "the cluster size is 0 or 1, meaning eviction causes service disruption or degradation, so aborting";
+        let why = "The cluster size is 0 or 1 meaning eviction causes service disruption or degradation. So aborting..";
         outcome.stopped = Some(why.into());
         for name in STRATEGIES {
             let mut report = StrategyRun::new(name);

@@ -1347,6 +1347,17 @@ mod tests {
     use super::Version;
     use alloc::string::String;
 
+    /// Each placement's pod and node.
+    fn placed(
+        report: &crate::report::scheduling::Scheduling,
+    ) -> alloc::vec::Vec<(&str, Option<&str>)> {
+        report
+            .pods
+            .iter()
+            .map(|placement| (placement.pod.as_str(), placement.node.as_deref()))
+            .collect()
+    }
+
     /// n1 is larger, so without nominations `first` would go there; `waiting` (same
     /// priority, queued later) is nominated to n1 and keeps its room.
     fn nominated_cluster(waiting_priority: i32) -> String {
@@ -1383,11 +1394,7 @@ status:
     fn nominated_pods_of_equal_priority_hold_their_room() {
         for version in [Version::Legacy, Version::Current] {
             let report = schedule(&nominated_cluster(0), version);
-            let nodes: alloc::vec::Vec<_> = report
-                .pods
-                .iter()
-                .map(|placement| (placement.pod.as_str(), placement.node.as_deref()))
-                .collect();
+            let nodes: alloc::vec::Vec<_> = placed(&report);
             assert_eq!(
                 nodes,
                 [
@@ -1504,11 +1511,7 @@ spec:
 ";
         for version in [Version::Current, Version::Legacy] {
             let report = schedule(&yaml, version);
-            let nodes: alloc::vec::Vec<_> = report
-                .pods
-                .iter()
-                .map(|placement| (placement.pod.as_str(), placement.node.as_deref()))
-                .collect();
+            let nodes: alloc::vec::Vec<_> = placed(&report);
             let db = report.pods[1].node.clone();
             assert_eq!(
                 nodes,
@@ -1572,11 +1575,7 @@ spec:
   containers: [{name: c, image: x, resources: {requests: {cpu: 1500m}}}]
 ";
         let report = schedule(&yaml, Version::Current);
-        let outcome: alloc::vec::Vec<_> = report
-            .pods
-            .iter()
-            .map(|placement| (placement.pod.as_str(), placement.node.as_deref()))
-            .collect();
+        let outcome: alloc::vec::Vec<_> = placed(&report);
         assert_eq!(
             outcome,
             [

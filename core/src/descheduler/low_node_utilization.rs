@@ -148,11 +148,11 @@ pub(super) fn run(
     let wanted = parameters.number_of_nodes;
     let stop = if low.is_empty() {
         Some(String::from(
-            "no node is underutilized, nothing to do here, you might tune your thresholds further",
+            "No node is underutilized, nothing to do here, you might tune your thersholds further",
         ))
     } else if i64::try_from(low.len()).unwrap_or(i64::MAX) < wanted {
         Some(alloc::format!(
-            "number of nodes underutilized ({}) is less than numberOfNodes ({wanted}), nothing to do here",
+            "number of nodes underutilized ({}) is less than NumberOfNodes ({wanted}), nothing to do here",
             low.len()
         ))
     } else if low.len() == context.nodes.len() {
@@ -694,7 +694,7 @@ mod tests {
         assert!(evicted.is_empty());
         assert_eq!(
             report.note.as_deref(),
-            Some("number of nodes underutilized (1) is less than numberOfNodes (2), nothing to do here")
+            Some("number of nodes underutilized (1) is less than NumberOfNodes (2), nothing to do here")
         );
         let config = policy(
             &[("cpu", 30.0), ("pods", 30.0)],

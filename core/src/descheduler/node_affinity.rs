@@ -43,9 +43,7 @@ pub(super) fn run(
     }
     for affinity_type in types {
         if affinity_type != REQUIRED {
-            report.note = Some(alloc::format!(
-                "invalid nodeAffinityType `{affinity_type}`: the strategy stops here"
-            ));
+            report.note = Some(alloc::format!("invalid nodeAffinityType: {affinity_type}"));
             return;
         }
         for position in 0..context.nodes.len() {
