@@ -12,20 +12,23 @@ use alloc::vec::Vec;
 use crate::digest;
 use crate::labels;
 use crate::model::{
-    Affinity, Node, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm,
-    OwnerReference, Pod, Toleration, Workload, WorkloadKind,
+    Affinity, LabelSelector, Node, NodeAffinity, NodeSelector, NodeSelectorRequirement,
+    NodeSelectorTerm, OwnerReference, Pod, Toleration, Workload, WorkloadKind,
 };
+use crate::schedule::Version;
 use crate::taints;
 
 /// The annotation kubefit puts on pods it creates for an owner: the owner's `Kind/ns/name`.
 pub const GENERATED_FROM: &str = "kubefit.io/generated-from";
 
-/// The pods the owners would create, in owner order.
+/// The pods the owners would create, in owner order, as the controllers of `version` make
+/// them.
 #[must_use]
 pub fn missing_pods(
     workloads: &[(WorkloadKind, Workload)],
     pods: &[&Pod],
     nodes: &[Node],
+    version: Version,
 ) -> Vec<Pod> {
     let mut created = Vec::new();
     if workloads.is_empty() {
@@ -37,7 +40,7 @@ pub fn missing_pods(
         match kind {
             WorkloadKind::Deployment => deployment(workload, workloads, pods, &mut created),
             WorkloadKind::ReplicaSet | WorkloadKind::ReplicationController => {
-                let have = owned(pods, *kind, workload)
+                let have = claimed(pods, *kind, workload, workload.spec.selector.as_ref())
                     .filter(|pod| !is_terminal(pod))
                     .count();
                 let want = workload.spec.replicas.unwrap_or(1);
@@ -50,6 +53,9 @@ pub fn missing_pods(
                     created.push(pod_for(*kind, workload, name, owner_ref(*kind, workload)));
                 }
             }
+            // The controller claims by its selector too, but whether it creates an
+            // ordinal's pod depends on the name alone: a pod holding that name, claimed or
+            // not, makes the creation fail (`AlreadyExists`).
             WorkloadKind::StatefulSet => {
                 for ordinal in 0..usize::try_from(workload.spec.replicas.unwrap_or(1)).unwrap_or(0)
                 {
@@ -62,7 +68,7 @@ pub fn missing_pods(
                     }
                 }
             }
-            WorkloadKind::Job => job(workload, pods, &mut created),
+            WorkloadKind::Job => job(workload, pods, version, &mut created),
             WorkloadKind::DaemonSet => daemon_set(workload, pods, nodes, &mut created),
         }
     }
@@ -82,12 +88,6 @@ fn deployment(
     if has_replica_set {
         return;
     }
-    let selector = deployment.spec.selector.clone().unwrap_or_default();
-    let have = pods
-        .in_namespace(&deployment.metadata.namespace)
-        .filter(|pod| !is_terminal(pod))
-        .filter(|pod| labels::selector_matches(&selector, &pod.metadata.labels))
-        .count();
     let hash = deployment
         .spec
         .template
@@ -100,6 +100,24 @@ fn deployment(
                 .as_str()
                 .repeat(2)
         });
+    // Its pods are those of its ReplicaSets, which the input leaves out (each named
+    // `<deployment>-<hash>`), and the orphans its new ReplicaSet adopts: that one selects
+    // `pod-template-hash` too (`getNewReplicaSet` in `pkg/controller/deployment/sync.go`),
+    // so only orphans that carry the template's hash.
+    let prefix = alloc::format!("{}-", deployment.metadata.name);
+    let selector = deployment.spec.selector.clone().unwrap_or_default();
+    let have = pods
+        .in_namespace(&deployment.metadata.namespace)
+        .filter(|pod| !is_terminal(pod))
+        .filter(|pod| labels::selector_matches(&selector, &pod.metadata.labels))
+        .filter(|pod| match pod.metadata.controller() {
+            Some(owner) => owner.kind == "ReplicaSet" && owner.name.starts_with(&prefix),
+            None => {
+                pod.metadata.deletion_timestamp.is_none()
+                    && pod.metadata.labels.get("pod-template-hash") == Some(&hash)
+            }
+        })
+        .count();
     let replica_set = alloc::format!("{}-{hash}", deployment.metadata.name);
     for index in have..usize::try_from(deployment.spec.replicas.unwrap_or(1)).unwrap_or(0) {
         let name = alloc::format!("{replica_set}-{}", suffix(&replica_set, index));
@@ -118,10 +136,36 @@ fn deployment(
     }
 }
 
-fn job(job: &Workload, pods: &Index<'_>, created: &mut Vec<Pod>) {
-    let owned: Vec<&Pod> = owned(pods, WorkloadKind::Job, job).collect();
-    let active = owned.iter().filter(|pod| !is_terminal(pod)).count();
-    let succeeded_pods = owned
+fn job(job: &Workload, pods: &Index<'_>, version: Version, created: &mut Vec<Pod>) {
+    let manual = job.spec.manual_selector == Some(true);
+    let uid = &job.metadata.uid;
+    let legacy = version == Version::Legacy;
+    // The user's selector with `manualSelector`; otherwise the one the API server made of
+    // the uid when it created the Job (`generateSelector` in
+    // `pkg/registry/batch/job/strategy.go`), which a dump shows in `spec.selector` (under
+    // the older key if an older release created it). A Job without a uid is yet to be
+    // created: the uid it will get is on no pod, so it claims only the pods that name it
+    // as their controller.
+    let generated;
+    let selector = if manual {
+        job.spec.selector.as_ref()
+    } else if uid.is_empty() {
+        None
+    } else {
+        let key = if legacy {
+            "controller-uid"
+        } else {
+            "batch.kubernetes.io/controller-uid"
+        };
+        generated = LabelSelector {
+            match_labels: [(key.into(), uid.clone())].into_iter().collect(),
+            ..LabelSelector::default()
+        };
+        job.spec.selector.as_ref().or(Some(&generated))
+    };
+    let claimed: Vec<&Pod> = claimed(pods, WorkloadKind::Job, job, selector).collect();
+    let active = claimed.iter().filter(|pod| !is_terminal(pod)).count();
+    let succeeded_pods = claimed
         .iter()
         .filter(|pod| pod.status.phase == "Succeeded")
         .count();
@@ -222,7 +266,8 @@ fn add_or_update(tolerations: &mut Vec<Toleration>, extra: &Toleration) {
 fn daemon_set(daemon_set: &Workload, pods: &Index<'_>, nodes: &[Node], created: &mut Vec<Pod>) {
     let template = &daemon_set.spec.template.spec;
     let tolerations = with_daemon_tolerations(&template.tolerations, template.host_network);
-    let covered: BTreeSet<&str> = owned(pods, WorkloadKind::DaemonSet, daemon_set)
+    let selector = daemon_set.spec.selector.as_ref();
+    let covered: BTreeSet<&str> = claimed(pods, WorkloadKind::DaemonSet, daemon_set, selector)
         .filter(|pod| !is_terminal(pod))
         .filter_map(|pod| {
             if pod.spec.node_name.is_empty() {
@@ -299,10 +344,12 @@ fn pin_to_node(pod: &mut Pod, node: &str) {
     });
 }
 
-/// Input pods by namespace and by controller, so each owner finds its pods at once.
+/// Input pods by namespace and by controller, and the orphans (no controller, not being
+/// deleted) by namespace, so each owner finds its pods at once.
 struct Index<'p> {
     by_namespace: BTreeMap<&'p str, Vec<&'p Pod>>,
     by_controller: BTreeMap<(&'p str, &'p str, &'p str), Vec<&'p Pod>>,
+    orphans: BTreeMap<&'p str, Vec<&'p Pod>>,
 }
 
 impl<'p> Index<'p> {
@@ -310,6 +357,7 @@ impl<'p> Index<'p> {
         let mut index = Self {
             by_namespace: BTreeMap::new(),
             by_controller: BTreeMap::new(),
+            orphans: BTreeMap::new(),
         };
         for &pod in pods {
             let namespace = pod.metadata.namespace.as_str();
@@ -317,6 +365,8 @@ impl<'p> Index<'p> {
             if let Some(owner) = pod.metadata.controller() {
                 let key = (namespace, owner.kind.as_str(), owner.name.as_str());
                 index.by_controller.entry(key).or_default().push(pod);
+            } else if pod.metadata.deletion_timestamp.is_none() {
+                index.orphans.entry(namespace).or_default().push(pod);
             }
         }
         index
@@ -331,22 +381,38 @@ impl<'p> Index<'p> {
     }
 }
 
-fn owned<'a>(
+/// The pods `owner` claims, as `PodControllerRefManager.ClaimPods` does
+/// (`pkg/controller/controller_ref_manager.go`): those it controls that `selector` still
+/// matches (it releases the others), and the orphans of its namespace that `selector`
+/// matches (it adopts them). Without a selector, the pods it controls. (Two owners whose
+/// selectors overlap both count an orphan here; upstream the first to adopt it wins.)
+fn claimed<'a>(
     pods: &'a Index<'a>,
     kind: WorkloadKind,
     owner: &'a Workload,
+    selector: Option<&'a LabelSelector>,
 ) -> impl Iterator<Item = &'a Pod> + 'a {
     let key = (
         owner.metadata.namespace.as_str(),
         kind.as_str(),
         owner.metadata.name.as_str(),
     );
+    let matches = move |pod: &&Pod| {
+        selector.is_none_or(|selector| labels::selector_matches(selector, &pod.metadata.labels))
+    };
+    let orphans = selector
+        .and_then(|_| pods.orphans.get(owner.metadata.namespace.as_str()))
+        .into_iter()
+        .flatten()
+        .copied();
     pods.by_controller
         .get(&key)
         .into_iter()
         .flatten()
         .copied()
         .filter(move |pod| is_owned_by(&pod.metadata, kind, owner))
+        .chain(orphans)
+        .filter(matches)
 }
 
 fn is_owned_by(meta: &crate::model::ObjectMeta, kind: WorkloadKind, owner: &Workload) -> bool {
