@@ -64,7 +64,7 @@ pub fn missing_pods(
                         .in_namespace(&workload.metadata.namespace)
                         .any(|pod| pod.metadata.name == name);
                     if !exists {
-                        created.push(pod_for(*kind, workload, name, owner_ref(*kind, workload)));
+                        created.push(stateful_pod(workload, name, ordinal, version));
                     }
                 }
             }
@@ -73,6 +73,25 @@ pub fn missing_pods(
         }
     }
     created
+}
+
+/// A StatefulSet's pod with the labels `updateIdentity` gives it
+/// (`pkg/controller/statefulset/stateful_set_utils.go`): its name, and in 1.34 its ordinal.
+/// The `controller-revision-hash` label is left out: it hashes the object's serialized
+/// template, which cannot be reproduced offline.
+fn stateful_pod(set: &Workload, name: String, ordinal: usize, version: Version) -> Pod {
+    let mut pod = pod_for(
+        WorkloadKind::StatefulSet,
+        set,
+        name.clone(),
+        owner_ref(WorkloadKind::StatefulSet, set),
+    );
+    let labels = &mut pod.metadata.labels;
+    labels.insert("statefulset.kubernetes.io/pod-name".into(), name);
+    if version == Version::Current {
+        labels.insert("apps.kubernetes.io/pod-index".into(), ordinal.to_string());
+    }
+    pod
 }
 
 fn deployment(
@@ -188,12 +207,33 @@ fn job(job: &Workload, pods: &Index<'_>, version: Version, created: &mut Vec<Pod
             job.metadata.name,
             suffix(&job.metadata.name, index)
         );
-        created.push(pod_for(
+        let mut pod = pod_for(
             WorkloadKind::Job,
             job,
             name,
             owner_ref(WorkloadKind::Job, job),
-        ));
+        );
+        // The labels `generateSelector` adds to the template where it has none of that
+        // key (1.11 writes the first of each pair only); `controller-uid` only when the
+        // uid is known.
+        if !manual {
+            let labels = &mut pod.metadata.labels;
+            let pairs = [
+                (
+                    "job-name",
+                    "batch.kubernetes.io/job-name",
+                    &job.metadata.name,
+                ),
+                ("controller-uid", "batch.kubernetes.io/controller-uid", uid),
+            ];
+            for (old, new, value) in pairs.into_iter().filter(|(.., value)| !value.is_empty()) {
+                let keys = if legacy { &[old][..] } else { &[old, new][..] };
+                for key in keys {
+                    labels.insert_if_missing((*key).to_string(), value.clone());
+                }
+            }
+        }
+        created.push(pod);
     }
 }
 
@@ -277,6 +317,19 @@ fn daemon_set(daemon_set: &Workload, pods: &Index<'_>, nodes: &[Node], created: 
             }
         })
         .collect();
+    // `CreatePodTemplate` (`pkg/controller/daemon/util/daemonset_util.go`) labels the pods
+    // with the template generation the `apps/v1` object keeps in an annotation, which the
+    // API server sets to 1 on a DaemonSet it creates. Its `controller-revision-hash` label
+    // is left out: it hashes the object's serialized template, which cannot be reproduced
+    // offline.
+    let generation = match daemon_set
+        .metadata
+        .annotations
+        .get("deprecated.daemonset.template.generation")
+    {
+        Some(value) => value.parse::<i64>().ok(),
+        None => Some(1),
+    };
     for node in nodes {
         let name = &node.metadata.name;
         if covered.contains(name.as_str()) || !daemon_should_run(daemon_set, &tolerations, node) {
@@ -289,6 +342,11 @@ fn daemon_set(daemon_set: &Workload, pods: &Index<'_>, nodes: &[Node], created: 
             pod_name,
             owner_ref(WorkloadKind::DaemonSet, daemon_set),
         );
+        if let Some(generation) = generation {
+            pod.metadata
+                .labels
+                .insert("pod-template-generation".into(), generation.to_string());
+        }
         pod.spec.tolerations.clone_from(&tolerations);
         pin_to_node(&mut pod, name);
         created.push(pod);
@@ -532,6 +590,167 @@ impl core::fmt::Display for Suffix {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cluster::Cluster;
+    use crate::{input, Limits, Source};
+
+    /// The labels of the pods generated from `yaml` under `version`, by pod name.
+    fn generated_labels(yaml: &str, version: Version) -> Vec<(String, Vec<(String, String)>)> {
+        let sources = [Source::new("test", yaml)];
+        let loaded = input::load(&sources, &Limits::default());
+        let cluster = Cluster::build(loaded, &sources, Some(version));
+        cluster
+            .pods
+            .iter()
+            .filter(|entry| entry.generated_from.is_some())
+            .map(|entry| {
+                let labels = entry.pod.metadata.labels.iter();
+                let labels = labels.map(|(key, value)| (key.clone(), value.clone()));
+                (entry.pod.metadata.name.clone(), labels.collect())
+            })
+            .collect()
+    }
+
+    fn pairs(labels: &[(&str, &str)]) -> Vec<(String, String)> {
+        let mut pairs: Vec<(String, String)> = labels
+            .iter()
+            .map(|(key, value)| ((*key).to_string(), (*value).to_string()))
+            .collect();
+        pairs.sort();
+        pairs
+    }
+
+    const JOBS: &str = "\
+apiVersion: batch/v1
+kind: Job
+metadata: {name: train, namespace: default, uid: u-1}
+spec:
+  template:
+    metadata: {labels: {job-name: mine}}
+    spec: {restartPolicy: Never, containers: [{name: c, image: i}]}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: fresh, namespace: default}
+spec:
+  template:
+    spec: {restartPolicy: Never, containers: [{name: c, image: i}]}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: manual, namespace: default, uid: u-2}
+spec:
+  manualSelector: true
+  selector: {matchLabels: {app: manual}}
+  template:
+    metadata: {labels: {app: manual}}
+    spec: {restartPolicy: Never, containers: [{name: c, image: i}]}
+";
+
+    /// `generateSelector`: 1.11 adds `job-name` and `controller-uid`, 1.34 their
+    /// `batch.kubernetes.io/` twins too; a label the template has stays; no uid, no
+    /// `controller-uid`; a manual selector, no label.
+    #[test]
+    fn job_pods_carry_the_labels_the_api_server_adds() {
+        let legacy = generated_labels(JOBS, Version::Legacy);
+        let current = generated_labels(JOBS, Version::Current);
+        let labels = |of: &[(String, Vec<(String, String)>)], job: &str| {
+            of.iter()
+                .find(|(name, _)| name.starts_with(&alloc::format!("{job}-")))
+                .map(|(_, labels)| labels.clone())
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            labels(&legacy, "train"),
+            pairs(&[("controller-uid", "u-1"), ("job-name", "mine")])
+        );
+        assert_eq!(
+            labels(&current, "train"),
+            pairs(&[
+                ("batch.kubernetes.io/controller-uid", "u-1"),
+                ("batch.kubernetes.io/job-name", "train"),
+                ("controller-uid", "u-1"),
+                ("job-name", "mine"),
+            ])
+        );
+        assert_eq!(
+            labels(&current, "fresh"),
+            pairs(&[
+                ("batch.kubernetes.io/job-name", "fresh"),
+                ("job-name", "fresh")
+            ])
+        );
+        assert_eq!(labels(&legacy, "manual"), pairs(&[("app", "manual")]));
+    }
+
+    /// `updateIdentity` names the pod in a label, and in 1.34 its ordinal; `CreatePodTemplate`
+    /// labels a daemon pod with the template generation (1 for a DaemonSet created now).
+    #[test]
+    fn stateful_and_daemon_pods_carry_their_controllers_labels() {
+        let yaml = "\
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: default}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: c, image: i}]}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: default}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: c, image: i}]}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: old
+  namespace: default
+  annotations: {deprecated.daemonset.template.generation: \"4\"}
+spec:
+  selector: {matchLabels: {app: old}}
+  template:
+    metadata: {labels: {app: old}}
+    spec: {containers: [{name: c, image: i}]}
+";
+        let legacy = generated_labels(yaml, Version::Legacy);
+        let current = generated_labels(yaml, Version::Current);
+        assert_eq!(
+            legacy[0],
+            (
+                "db-0".into(),
+                pairs(&[
+                    ("app", "db"),
+                    ("statefulset.kubernetes.io/pod-name", "db-0")
+                ])
+            )
+        );
+        assert_eq!(
+            current[0].1,
+            pairs(&[
+                ("app", "db"),
+                ("apps.kubernetes.io/pod-index", "0"),
+                ("statefulset.kubernetes.io/pod-name", "db-0"),
+            ])
+        );
+        assert_eq!(
+            current[1].1,
+            pairs(&[("app", "agent"), ("pod-template-generation", "1")])
+        );
+        assert_eq!(
+            current[2].1,
+            pairs(&[("app", "old"), ("pod-template-generation", "4")])
+        );
+    }
 
     /// `AddOrUpdateTolerationInPodSpec`: a daemon's own `unreachable` toleration with
     /// seconds is put in place by the for-ever one; an unrelated one stays first.
