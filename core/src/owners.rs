@@ -353,10 +353,14 @@ fn daemon_set(daemon_set: &Workload, pods: &Index<'_>, nodes: &[Node], created: 
     }
 }
 
-/// `nodeShouldRunDaemonPod`: the node satisfies the template's node selector and required
-/// node affinity, and every NoSchedule/NoExecute taint is tolerated.
+/// `nodeShouldRunDaemonPod`: the node is the one the template names, if it names one,
+/// satisfies the template's node selector and required node affinity, and every
+/// NoSchedule/NoExecute taint is tolerated.
 fn daemon_should_run(daemon_set: &Workload, tolerations: &[Toleration], node: &Node) -> bool {
     let template = &daemon_set.spec.template.spec;
+    if !template.node_name.is_empty() && template.node_name != node.metadata.name {
+        return false;
+    }
     if !labels::map_matches(&template.node_selector, &node.metadata.labels) {
         return false;
     }
@@ -531,8 +535,9 @@ fn pod_for(kind: WorkloadKind, workload: &Workload, name: String, owner: OwnerRe
         ),
     );
     pod.metadata.owner_references = alloc::vec![owner];
+    // The whole spec, `nodeName` included: a template that names a node makes pods
+    // created bound to it (`GetPodFromTemplate`).
     pod.spec = template.spec.clone();
-    pod.spec.node_name.clear();
     pod
 }
 
