@@ -323,9 +323,14 @@ impl Cluster {
         }
         cluster.storage.finish();
         let input_pods: Vec<&Pod> = pods.iter().map(|(pod, _)| pod).collect();
-        let created = owners::missing_pods(&cluster.workloads, &input_pods, &cluster.nodes);
-        pods.extend(created.into_iter().map(|pod| (pod, None)));
         cluster.version = schedule::version(&cluster, profile);
+        let created = owners::missing_pods(
+            &cluster.workloads,
+            &input_pods,
+            &cluster.nodes,
+            cluster.version,
+        );
+        pods.extend(created.into_iter().map(|pod| (pod, None)));
         let chain = Chain::new(
             &cluster.namespaces,
             &cluster.priority_classes,

@@ -6,7 +6,7 @@
 use alloc::string::String;
 
 use crate::input::Resource;
-use crate::model::{Container, Node, PodSpec, ResourceList, Workload, WorkloadKind};
+use crate::model::{Container, LabelSelector, Node, PodSpec, ResourceList, Workload, WorkloadKind};
 
 /// The scheduler that serves pods which name none.
 pub const DEFAULT_SCHEDULER: &str = "default-scheduler";
@@ -179,6 +179,26 @@ fn workload(kind: WorkloadKind, workload: &mut Workload) {
         _ => {
             spec.replicas.get_or_insert(1);
         }
+    }
+    // A selector left out selects the template's labels: always on a ReplicationController
+    // (which also replaces an empty one), on the other kinds in `extensions/v1beta1` and
+    // `apps/v1beta1` (`SetDefaults_ReplicationController` in `pkg/apis/core/v1/defaults.go`,
+    // `SetDefaults_DaemonSet` and its siblings in `pkg/apis/extensions/v1beta1/defaults.go`);
+    // `apps/v1` requires one. A Job's is generated from its uid instead (`owners`).
+    let labels = &spec.template.metadata.labels;
+    let unset = match kind {
+        WorkloadKind::Job => false,
+        WorkloadKind::ReplicationController => spec
+            .selector
+            .as_ref()
+            .is_none_or(|selector| selector.match_labels.is_empty()),
+        _ => spec.selector.is_none(),
+    };
+    if unset && !labels.is_empty() {
+        spec.selector = Some(LabelSelector {
+            match_labels: labels.clone(),
+            ..LabelSelector::default()
+        });
     }
     if spec.template.metadata.namespace.is_empty() {
         spec.template

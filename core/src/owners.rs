@@ -12,20 +12,23 @@ use alloc::vec::Vec;
 use crate::digest;
 use crate::labels;
 use crate::model::{
-    Affinity, Node, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm,
-    OwnerReference, Pod, Toleration, Workload, WorkloadKind,
+    Affinity, LabelSelector, Node, NodeAffinity, NodeSelector, NodeSelectorRequirement,
+    NodeSelectorTerm, OwnerReference, Pod, Toleration, Workload, WorkloadKind,
 };
+use crate::schedule::Version;
 use crate::taints;
 
 /// The annotation kubefit puts on pods it creates for an owner: the owner's `Kind/ns/name`.
 pub const GENERATED_FROM: &str = "kubefit.io/generated-from";
 
-/// The pods the owners would create, in owner order.
+/// The pods the owners would create, in owner order, as the controllers of `version` make
+/// them.
 #[must_use]
 pub fn missing_pods(
     workloads: &[(WorkloadKind, Workload)],
     pods: &[&Pod],
     nodes: &[Node],
+    version: Version,
 ) -> Vec<Pod> {
     let mut created = Vec::new();
     if workloads.is_empty() {
@@ -37,7 +40,7 @@ pub fn missing_pods(
         match kind {
             WorkloadKind::Deployment => deployment(workload, workloads, pods, &mut created),
             WorkloadKind::ReplicaSet | WorkloadKind::ReplicationController => {
-                let have = owned(pods, *kind, workload)
+                let have = claimed(pods, *kind, workload, workload.spec.selector.as_ref())
                     .filter(|pod| !is_terminal(pod))
                     .count();
                 let want = workload.spec.replicas.unwrap_or(1);
@@ -50,6 +53,9 @@ pub fn missing_pods(
                     created.push(pod_for(*kind, workload, name, owner_ref(*kind, workload)));
                 }
             }
+            // The controller claims by its selector too, but whether it creates an
+            // ordinal's pod depends on the name alone: a pod holding that name, claimed or
+            // not, makes the creation fail (`AlreadyExists`).
             WorkloadKind::StatefulSet => {
                 for ordinal in 0..usize::try_from(workload.spec.replicas.unwrap_or(1)).unwrap_or(0)
                 {
@@ -58,15 +64,34 @@ pub fn missing_pods(
                         .in_namespace(&workload.metadata.namespace)
                         .any(|pod| pod.metadata.name == name);
                     if !exists {
-                        created.push(pod_for(*kind, workload, name, owner_ref(*kind, workload)));
+                        created.push(stateful_pod(workload, name, ordinal, version));
                     }
                 }
             }
-            WorkloadKind::Job => job(workload, pods, &mut created),
+            WorkloadKind::Job => job(workload, pods, version, &mut created),
             WorkloadKind::DaemonSet => daemon_set(workload, pods, nodes, &mut created),
         }
     }
     created
+}
+
+/// A StatefulSet's pod with the labels `updateIdentity` gives it
+/// (`pkg/controller/statefulset/stateful_set_utils.go`): its name, and in 1.34 its ordinal.
+/// The `controller-revision-hash` label is left out: it hashes the object's serialized
+/// template, which cannot be reproduced offline.
+fn stateful_pod(set: &Workload, name: String, ordinal: usize, version: Version) -> Pod {
+    let mut pod = pod_for(
+        WorkloadKind::StatefulSet,
+        set,
+        name.clone(),
+        owner_ref(WorkloadKind::StatefulSet, set),
+    );
+    let labels = &mut pod.metadata.labels;
+    labels.insert("statefulset.kubernetes.io/pod-name".into(), name);
+    if version == Version::Current {
+        labels.insert("apps.kubernetes.io/pod-index".into(), ordinal.to_string());
+    }
+    pod
 }
 
 fn deployment(
@@ -82,12 +107,6 @@ fn deployment(
     if has_replica_set {
         return;
     }
-    let selector = deployment.spec.selector.clone().unwrap_or_default();
-    let have = pods
-        .in_namespace(&deployment.metadata.namespace)
-        .filter(|pod| !is_terminal(pod))
-        .filter(|pod| labels::selector_matches(&selector, &pod.metadata.labels))
-        .count();
     let hash = deployment
         .spec
         .template
@@ -100,6 +119,24 @@ fn deployment(
                 .as_str()
                 .repeat(2)
         });
+    // Its pods are those of its ReplicaSets, which the input leaves out (each named
+    // `<deployment>-<hash>`), and the orphans its new ReplicaSet adopts: that one selects
+    // `pod-template-hash` too (`getNewReplicaSet` in `pkg/controller/deployment/sync.go`),
+    // so only orphans that carry the template's hash.
+    let prefix = alloc::format!("{}-", deployment.metadata.name);
+    let selector = deployment.spec.selector.clone().unwrap_or_default();
+    let have = pods
+        .in_namespace(&deployment.metadata.namespace)
+        .filter(|pod| !is_terminal(pod))
+        .filter(|pod| labels::selector_matches(&selector, &pod.metadata.labels))
+        .filter(|pod| match pod.metadata.controller() {
+            Some(owner) => owner.kind == "ReplicaSet" && owner.name.starts_with(&prefix),
+            None => {
+                pod.metadata.deletion_timestamp.is_none()
+                    && pod.metadata.labels.get("pod-template-hash") == Some(&hash)
+            }
+        })
+        .count();
     let replica_set = alloc::format!("{}-{hash}", deployment.metadata.name);
     for index in have..usize::try_from(deployment.spec.replicas.unwrap_or(1)).unwrap_or(0) {
         let name = alloc::format!("{replica_set}-{}", suffix(&replica_set, index));
@@ -118,10 +155,36 @@ fn deployment(
     }
 }
 
-fn job(job: &Workload, pods: &Index<'_>, created: &mut Vec<Pod>) {
-    let owned: Vec<&Pod> = owned(pods, WorkloadKind::Job, job).collect();
-    let active = owned.iter().filter(|pod| !is_terminal(pod)).count();
-    let succeeded_pods = owned
+fn job(job: &Workload, pods: &Index<'_>, version: Version, created: &mut Vec<Pod>) {
+    let manual = job.spec.manual_selector == Some(true);
+    let uid = &job.metadata.uid;
+    let legacy = version == Version::Legacy;
+    // The user's selector with `manualSelector`; otherwise the one the API server made of
+    // the uid when it created the Job (`generateSelector` in
+    // `pkg/registry/batch/job/strategy.go`), which a dump shows in `spec.selector` (under
+    // the older key if an older release created it). A Job without a uid is yet to be
+    // created: the uid it will get is on no pod, so it claims only the pods that name it
+    // as their controller.
+    let generated;
+    let selector = if manual {
+        job.spec.selector.as_ref()
+    } else if uid.is_empty() {
+        None
+    } else {
+        let key = if legacy {
+            "controller-uid"
+        } else {
+            "batch.kubernetes.io/controller-uid"
+        };
+        generated = LabelSelector {
+            match_labels: [(key.into(), uid.clone())].into_iter().collect(),
+            ..LabelSelector::default()
+        };
+        job.spec.selector.as_ref().or(Some(&generated))
+    };
+    let claimed: Vec<&Pod> = claimed(pods, WorkloadKind::Job, job, selector).collect();
+    let active = claimed.iter().filter(|pod| !is_terminal(pod)).count();
+    let succeeded_pods = claimed
         .iter()
         .filter(|pod| pod.status.phase == "Succeeded")
         .count();
@@ -144,12 +207,33 @@ fn job(job: &Workload, pods: &Index<'_>, created: &mut Vec<Pod>) {
             job.metadata.name,
             suffix(&job.metadata.name, index)
         );
-        created.push(pod_for(
+        let mut pod = pod_for(
             WorkloadKind::Job,
             job,
             name,
             owner_ref(WorkloadKind::Job, job),
-        ));
+        );
+        // The labels `generateSelector` adds to the template where it has none of that
+        // key (1.11 writes the first of each pair only); `controller-uid` only when the
+        // uid is known.
+        if !manual {
+            let labels = &mut pod.metadata.labels;
+            let pairs = [
+                (
+                    "job-name",
+                    "batch.kubernetes.io/job-name",
+                    &job.metadata.name,
+                ),
+                ("controller-uid", "batch.kubernetes.io/controller-uid", uid),
+            ];
+            for (old, new, value) in pairs.into_iter().filter(|(.., value)| !value.is_empty()) {
+                let keys = if legacy { &[old][..] } else { &[old, new][..] };
+                for key in keys {
+                    labels.insert_if_missing((*key).to_string(), value.clone());
+                }
+            }
+        }
+        created.push(pod);
     }
 }
 
@@ -222,7 +306,8 @@ fn add_or_update(tolerations: &mut Vec<Toleration>, extra: &Toleration) {
 fn daemon_set(daemon_set: &Workload, pods: &Index<'_>, nodes: &[Node], created: &mut Vec<Pod>) {
     let template = &daemon_set.spec.template.spec;
     let tolerations = with_daemon_tolerations(&template.tolerations, template.host_network);
-    let covered: BTreeSet<&str> = owned(pods, WorkloadKind::DaemonSet, daemon_set)
+    let selector = daemon_set.spec.selector.as_ref();
+    let covered: BTreeSet<&str> = claimed(pods, WorkloadKind::DaemonSet, daemon_set, selector)
         .filter(|pod| !is_terminal(pod))
         .filter_map(|pod| {
             if pod.spec.node_name.is_empty() {
@@ -232,6 +317,19 @@ fn daemon_set(daemon_set: &Workload, pods: &Index<'_>, nodes: &[Node], created: 
             }
         })
         .collect();
+    // `CreatePodTemplate` (`pkg/controller/daemon/util/daemonset_util.go`) labels the pods
+    // with the template generation the `apps/v1` object keeps in an annotation, which the
+    // API server sets to 1 on a DaemonSet it creates. Its `controller-revision-hash` label
+    // is left out: it hashes the object's serialized template, which cannot be reproduced
+    // offline.
+    let generation = match daemon_set
+        .metadata
+        .annotations
+        .get("deprecated.daemonset.template.generation")
+    {
+        Some(value) => value.parse::<i64>().ok(),
+        None => Some(1),
+    };
     for node in nodes {
         let name = &node.metadata.name;
         if covered.contains(name.as_str()) || !daemon_should_run(daemon_set, &tolerations, node) {
@@ -244,16 +342,25 @@ fn daemon_set(daemon_set: &Workload, pods: &Index<'_>, nodes: &[Node], created: 
             pod_name,
             owner_ref(WorkloadKind::DaemonSet, daemon_set),
         );
+        if let Some(generation) = generation {
+            pod.metadata
+                .labels
+                .insert("pod-template-generation".into(), generation.to_string());
+        }
         pod.spec.tolerations.clone_from(&tolerations);
         pin_to_node(&mut pod, name);
         created.push(pod);
     }
 }
 
-/// `nodeShouldRunDaemonPod`: the node satisfies the template's node selector and required
-/// node affinity, and every NoSchedule/NoExecute taint is tolerated.
+/// `nodeShouldRunDaemonPod`: the node is the one the template names, if it names one,
+/// satisfies the template's node selector and required node affinity, and every
+/// NoSchedule/NoExecute taint is tolerated.
 fn daemon_should_run(daemon_set: &Workload, tolerations: &[Toleration], node: &Node) -> bool {
     let template = &daemon_set.spec.template.spec;
+    if !template.node_name.is_empty() && template.node_name != node.metadata.name {
+        return false;
+    }
     if !labels::map_matches(&template.node_selector, &node.metadata.labels) {
         return false;
     }
@@ -299,10 +406,12 @@ fn pin_to_node(pod: &mut Pod, node: &str) {
     });
 }
 
-/// Input pods by namespace and by controller, so each owner finds its pods at once.
+/// Input pods by namespace and by controller, and the orphans (no controller, not being
+/// deleted) by namespace, so each owner finds its pods at once.
 struct Index<'p> {
     by_namespace: BTreeMap<&'p str, Vec<&'p Pod>>,
     by_controller: BTreeMap<(&'p str, &'p str, &'p str), Vec<&'p Pod>>,
+    orphans: BTreeMap<&'p str, Vec<&'p Pod>>,
 }
 
 impl<'p> Index<'p> {
@@ -310,6 +419,7 @@ impl<'p> Index<'p> {
         let mut index = Self {
             by_namespace: BTreeMap::new(),
             by_controller: BTreeMap::new(),
+            orphans: BTreeMap::new(),
         };
         for &pod in pods {
             let namespace = pod.metadata.namespace.as_str();
@@ -317,6 +427,8 @@ impl<'p> Index<'p> {
             if let Some(owner) = pod.metadata.controller() {
                 let key = (namespace, owner.kind.as_str(), owner.name.as_str());
                 index.by_controller.entry(key).or_default().push(pod);
+            } else if pod.metadata.deletion_timestamp.is_none() {
+                index.orphans.entry(namespace).or_default().push(pod);
             }
         }
         index
@@ -331,22 +443,38 @@ impl<'p> Index<'p> {
     }
 }
 
-fn owned<'a>(
+/// The pods `owner` claims, as `PodControllerRefManager.ClaimPods` does
+/// (`pkg/controller/controller_ref_manager.go`): those it controls that `selector` still
+/// matches (it releases the others), and the orphans of its namespace that `selector`
+/// matches (it adopts them). Without a selector, the pods it controls. (Two owners whose
+/// selectors overlap both count an orphan here; upstream the first to adopt it wins.)
+fn claimed<'a>(
     pods: &'a Index<'a>,
     kind: WorkloadKind,
     owner: &'a Workload,
+    selector: Option<&'a LabelSelector>,
 ) -> impl Iterator<Item = &'a Pod> + 'a {
     let key = (
         owner.metadata.namespace.as_str(),
         kind.as_str(),
         owner.metadata.name.as_str(),
     );
+    let matches = move |pod: &&Pod| {
+        selector.is_none_or(|selector| labels::selector_matches(selector, &pod.metadata.labels))
+    };
+    let orphans = selector
+        .and_then(|_| pods.orphans.get(owner.metadata.namespace.as_str()))
+        .into_iter()
+        .flatten()
+        .copied();
     pods.by_controller
         .get(&key)
         .into_iter()
         .flatten()
         .copied()
         .filter(move |pod| is_owned_by(&pod.metadata, kind, owner))
+        .chain(orphans)
+        .filter(matches)
 }
 
 fn is_owned_by(meta: &crate::model::ObjectMeta, kind: WorkloadKind, owner: &Workload) -> bool {
@@ -407,8 +535,9 @@ fn pod_for(kind: WorkloadKind, workload: &Workload, name: String, owner: OwnerRe
         ),
     );
     pod.metadata.owner_references = alloc::vec![owner];
+    // The whole spec, `nodeName` included: a template that names a node makes pods
+    // created bound to it (`GetPodFromTemplate`).
     pod.spec = template.spec.clone();
-    pod.spec.node_name.clear();
     pod
 }
 
@@ -466,6 +595,167 @@ impl core::fmt::Display for Suffix {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cluster::Cluster;
+    use crate::{input, Limits, Source};
+
+    /// The labels of the pods generated from `yaml` under `version`, by pod name.
+    fn generated_labels(yaml: &str, version: Version) -> Vec<(String, Vec<(String, String)>)> {
+        let sources = [Source::new("test", yaml)];
+        let loaded = input::load(&sources, &Limits::default());
+        let cluster = Cluster::build(loaded, &sources, Some(version));
+        cluster
+            .pods
+            .iter()
+            .filter(|entry| entry.generated_from.is_some())
+            .map(|entry| {
+                let labels = entry.pod.metadata.labels.iter();
+                let labels = labels.map(|(key, value)| (key.clone(), value.clone()));
+                (entry.pod.metadata.name.clone(), labels.collect())
+            })
+            .collect()
+    }
+
+    fn pairs(labels: &[(&str, &str)]) -> Vec<(String, String)> {
+        let mut pairs: Vec<(String, String)> = labels
+            .iter()
+            .map(|(key, value)| ((*key).to_string(), (*value).to_string()))
+            .collect();
+        pairs.sort();
+        pairs
+    }
+
+    const JOBS: &str = "\
+apiVersion: batch/v1
+kind: Job
+metadata: {name: train, namespace: default, uid: u-1}
+spec:
+  template:
+    metadata: {labels: {job-name: mine}}
+    spec: {restartPolicy: Never, containers: [{name: c, image: i}]}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: fresh, namespace: default}
+spec:
+  template:
+    spec: {restartPolicy: Never, containers: [{name: c, image: i}]}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: manual, namespace: default, uid: u-2}
+spec:
+  manualSelector: true
+  selector: {matchLabels: {app: manual}}
+  template:
+    metadata: {labels: {app: manual}}
+    spec: {restartPolicy: Never, containers: [{name: c, image: i}]}
+";
+
+    /// `generateSelector`: 1.11 adds `job-name` and `controller-uid`, 1.34 their
+    /// `batch.kubernetes.io/` twins too; a label the template has stays; no uid, no
+    /// `controller-uid`; a manual selector, no label.
+    #[test]
+    fn job_pods_carry_the_labels_the_api_server_adds() {
+        let legacy = generated_labels(JOBS, Version::Legacy);
+        let current = generated_labels(JOBS, Version::Current);
+        let labels = |of: &[(String, Vec<(String, String)>)], job: &str| {
+            of.iter()
+                .find(|(name, _)| name.starts_with(&alloc::format!("{job}-")))
+                .map(|(_, labels)| labels.clone())
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            labels(&legacy, "train"),
+            pairs(&[("controller-uid", "u-1"), ("job-name", "mine")])
+        );
+        assert_eq!(
+            labels(&current, "train"),
+            pairs(&[
+                ("batch.kubernetes.io/controller-uid", "u-1"),
+                ("batch.kubernetes.io/job-name", "train"),
+                ("controller-uid", "u-1"),
+                ("job-name", "mine"),
+            ])
+        );
+        assert_eq!(
+            labels(&current, "fresh"),
+            pairs(&[
+                ("batch.kubernetes.io/job-name", "fresh"),
+                ("job-name", "fresh")
+            ])
+        );
+        assert_eq!(labels(&legacy, "manual"), pairs(&[("app", "manual")]));
+    }
+
+    /// `updateIdentity` names the pod in a label, and in 1.34 its ordinal; `CreatePodTemplate`
+    /// labels a daemon pod with the template generation (1 for a DaemonSet created now).
+    #[test]
+    fn stateful_and_daemon_pods_carry_their_controllers_labels() {
+        let yaml = "\
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: default}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: c, image: i}]}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: default}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: c, image: i}]}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: old
+  namespace: default
+  annotations: {deprecated.daemonset.template.generation: \"4\"}
+spec:
+  selector: {matchLabels: {app: old}}
+  template:
+    metadata: {labels: {app: old}}
+    spec: {containers: [{name: c, image: i}]}
+";
+        let legacy = generated_labels(yaml, Version::Legacy);
+        let current = generated_labels(yaml, Version::Current);
+        assert_eq!(
+            legacy[0],
+            (
+                "db-0".into(),
+                pairs(&[
+                    ("app", "db"),
+                    ("statefulset.kubernetes.io/pod-name", "db-0")
+                ])
+            )
+        );
+        assert_eq!(
+            current[0].1,
+            pairs(&[
+                ("app", "db"),
+                ("apps.kubernetes.io/pod-index", "0"),
+                ("statefulset.kubernetes.io/pod-name", "db-0"),
+            ])
+        );
+        assert_eq!(
+            current[1].1,
+            pairs(&[("app", "agent"), ("pod-template-generation", "1")])
+        );
+        assert_eq!(
+            current[2].1,
+            pairs(&[("app", "old"), ("pod-template-generation", "4")])
+        );
+    }
 
     /// `AddOrUpdateTolerationInPodSpec`: a daemon's own `unreachable` toleration with
     /// seconds is put in place by the for-ever one; an unrelated one stays first.

@@ -53,6 +53,8 @@ pub struct WorkloadSpec {
     pub parallelism: Option<i32>,
     /// Job: successful pods wanted.
     pub completions: Option<i32>,
+    /// Job: `spec.selector` is the user's rather than the one the API server generates.
+    pub manual_selector: Option<bool>,
 }
 
 /// The observed `status` of a pod owner.
