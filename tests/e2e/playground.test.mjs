@@ -406,7 +406,7 @@ test('the placement panel explains a preemption, and a failing cell shows its ca
   assert.equal(await page.locator('#placement-message').textContent(), message);
   assert.match(await page.locator('table.pending tr.selected').textContent(), /default\/nginx1000000nominatednode1/);
   assert.deepEqual(await page.locator('.placement .notes li').allTextContents(), [
-    'Preemption evicts default/batch-2 (priority 100, grace period 120 s, against its PodDisruptionBudget)',
+    'Preemption evicts default/batch-1 (priority 100, grace period 30 s, against its PodDisruptionBudget)',
     'Violated PodDisruptionBudgets: default/batch',
   ]);
   // One failing cell: NodeResourcesFit on node1, with its reason.

@@ -277,7 +277,7 @@ mod tests {
         let preemption = Example::named("priority-preemption.yaml").unwrap();
         let report = evaluate(&[Source::new("p", preemption.text())], &Options::default());
         let nginx = report.scheduling.pods[0].preemption.as_ref().unwrap();
-        assert_eq!(nginx.victims[0].pod, "default/batch-2");
+        assert_eq!(nginx.victims[0].pod, "default/batch-1");
         assert_eq!(nginx.violated_disruption_budgets, ["default/batch"]);
     }
 

@@ -931,7 +931,7 @@ mod tests {
         assert_eq!(
             nginx.notes,
             [
-                "Preemption evicts default/batch-2 (priority 100, grace period 120 s, against its PodDisruptionBudget)",
+                "Preemption evicts default/batch-1 (priority 100, grace period 30 s, against its PodDisruptionBudget)",
                 "Violated PodDisruptionBudgets: default/batch",
             ]
         );

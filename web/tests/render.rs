@@ -169,7 +169,7 @@ fn the_placement_panel_shows_the_pods_the_message_the_victims_and_the_matrix() {
     );
     assert!(html.contains("aria-label=\"Copy the message\""), "{html}");
     assert!(
-        html.contains("<ul class=\"notes\"><li>Preemption evicts default/batch-2 (priority 100, grace period 120 s, against its PodDisruptionBudget)</li><li>Violated PodDisruptionBudgets: default/batch</li></ul>"),
+        html.contains("<ul class=\"notes\"><li>Preemption evicts default/batch-1 (priority 100, grace period 30 s, against its PodDisruptionBudget)</li><li>Violated PodDisruptionBudgets: default/batch</li></ul>"),
         "the victims and the violated budget: {html}"
     );
     // The matrix: a column per filter, the failing cell a button naming its reason.
