@@ -2,29 +2,91 @@
 //! each the default plugin set with plugins disabled and enabled per extension point,
 //! score weights, plugin arguments and `percentageOfNodesToScore`.
 //!
-//! Follows `pkg/scheduler/apis/config/v1/default_plugins.go` (`mergePlugins`: a disabled
-//! `*` drops every default plugin of that extension point; enabled plugins not in the
-//! defaults are appended in order; an enabled default plugin takes the given weight) and
-//! `v1/defaults.go` (a score weight of 0 means 1).
+//! Follows `pkg/scheduler/apis/config/v1/default_plugins.go` (every default is a
+//! MultiPoint plugin; `mergePluginSet`), `pkg/scheduler/framework/runtime/framework.go`
+//! (`expandMultiPointPlugins` orders each extension point, `getScoreWeights` weighs the
+//! scores) and `v1/defaults.go` (a resource weight of 0 means 1).
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::framework::{FrameworkProfile, DEFAULT_FILTERS, DEFAULT_SCORES};
+use super::framework::{
+    FilterPlugin, FrameworkProfile, ScorePlugin, DEFAULT_FILTERS, DEFAULT_SCORES,
+};
 use super::plugins::node_resources_fit::{Ignored, Resource, ScoredResource, Strategy};
-use crate::model::{KubeSchedulerConfiguration, PluginSet, ResourceSpec};
+use crate::model::{KubeSchedulerConfiguration, PluginReference, PluginSet, ResourceSpec};
 
-fn disables(sets: &[&PluginSet], name: &str) -> bool {
-    sets.iter()
-        .flat_map(|set| set.disabled.iter())
-        .any(|plugin| plugin.name == name || plugin.name == "*")
-}
-
-fn enabled<'s>(sets: &[&'s PluginSet]) -> Vec<(&'s str, Option<i32>)> {
-    sets.iter()
-        .flat_map(|set| set.enabled.iter())
-        .map(|plugin| (plugin.name.as_str(), plugin.weight))
-        .collect()
+/// The plugins of one extension point in the order they run, with their score weights.
+/// `defaults` are kubefit's plugins of the point with their default weights, in the
+/// order the default MultiPoint set lists them.
+///
+/// First the MultiPoint set as `mergePluginSet` (`v1/default_plugins.go`) builds it: the
+/// defaults it does not disable (none after a disabled `*`), a re-enabled default taking
+/// the new entry in its place, then every other enabled plugin. Then the point as
+/// `expandMultiPointPlugins` (`runtime/framework.go`) fills it: a point that disables `*`
+/// runs only its own `enabled` list; otherwise the MultiPoint plugins the point disables
+/// drop out, the ones it also enables ("overrides") come first in the point's order, then
+/// the other MultiPoint plugins, then the rest of the point's list. Weights follow
+/// `getScoreWeights`: the point's entry wins over the MultiPoint one, and 0 or unset is 1.
+fn expand<'s, T: Copy + PartialEq>(
+    defaults: &[(T, Option<i64>)],
+    name: impl Fn(T) -> &'static str,
+    multi_point: &'s PluginSet,
+    point: &'s PluginSet,
+) -> Vec<(T, i64)> {
+    let find = |plugins: &[PluginReference], wanted: &str| {
+        plugins.iter().any(|plugin| plugin.name == wanted)
+    };
+    let entry = |plugin: &'s PluginReference| (plugin.name.as_str(), plugin.weight.map(i64::from));
+    let kept =
+        |wanted: &str| !find(&multi_point.disabled, "*") && !find(&multi_point.disabled, wanted);
+    let ordered: Vec<(&str, Option<i64>)> = if find(&point.disabled, "*") {
+        point.enabled.iter().map(entry).collect()
+    } else {
+        let mut merged: Vec<_> = defaults
+            .iter()
+            .map(|&(plugin, weight)| (name(plugin), weight))
+            .filter(|(default, _)| kept(default))
+            .map(|(default, weight)| {
+                (multi_point
+                    .enabled
+                    .iter()
+                    .rev()
+                    .find(|plugin| plugin.name == default))
+                .map_or((default, weight), entry)
+            })
+            .chain(
+                (multi_point.enabled.iter())
+                    .filter(|plugin| {
+                        !(kept(&plugin.name)
+                            && defaults
+                                .iter()
+                                .any(|&(default, _)| name(default) == plugin.name))
+                    })
+                    .map(entry),
+            )
+            .filter(|(merged, _)| !find(&point.disabled, merged))
+            .collect();
+        let (mut ordered, rest): (Vec<_>, Vec<_>) = (point.enabled.iter().map(entry))
+            .partition(|(own, _)| merged.iter().any(|(other, _)| other == own));
+        merged.retain(|(merged, _)| !find(&point.enabled, merged));
+        ordered.extend(merged);
+        ordered.extend(rest);
+        ordered
+    };
+    let mut plugins: Vec<(T, i64)> = Vec::new();
+    for (wanted, weight) in ordered {
+        // Names kubefit does not model drop out; a plugin named twice (an error upstream)
+        // keeps its first place.
+        let plugin = defaults
+            .iter()
+            .map(|&(plugin, _)| plugin)
+            .find(|&p| name(p) == wanted);
+        if let Some(plugin) = plugin.filter(|p| plugins.iter().all(|(other, _)| other != p)) {
+            plugins.push((plugin, weight.filter(|&w| w != 0).unwrap_or(1)));
+        }
+    }
+    plugins
 }
 
 fn scored_resources(specs: &[ResourceSpec]) -> Vec<ScoredResource> {
@@ -60,39 +122,26 @@ pub fn framework_profiles(
                 .percentage_of_nodes_to_score
                 .or(configuration.percentage_of_nodes_to_score);
             if let Some(plugins) = &given.plugins {
-                let filter_sets = [&plugins.multi_point, &plugins.filter];
-                let score_sets = [&plugins.multi_point, &plugins.score];
-                profile
-                    .filters
-                    .retain(|filter| !disables(&filter_sets, filter.name()));
-                for (name, _) in enabled(&filter_sets) {
-                    if let Some(filter) = DEFAULT_FILTERS.iter().find(|f| f.name() == name) {
-                        if !profile.filters.contains(filter) {
-                            profile.filters.push(*filter);
-                        }
-                    }
-                }
-                profile
-                    .scores
-                    .retain(|(score, _)| !disables(&score_sets, score.name()));
-                for (name, weight) in enabled(&score_sets) {
-                    let Some((score, _)) = DEFAULT_SCORES.iter().find(|(s, _)| s.name() == name)
-                    else {
-                        continue;
-                    };
-                    let weight = weight.filter(|&w| w != 0).map_or(1, i64::from);
-                    match profile.scores.iter_mut().find(|(s, _)| s == score) {
-                        Some(entry) => entry.1 = weight,
-                        None => profile.scores.push((*score, weight)),
-                    }
-                }
-                let post_filter_sets = [&plugins.multi_point, &plugins.post_filter];
-                if disables(&post_filter_sets, "DefaultPreemption") {
-                    profile.preemption = false;
-                }
-                if disables(&post_filter_sets, "DynamicResources") {
-                    profile.dynamic_resources = false;
-                }
+                let multi_point = &plugins.multi_point;
+                let filters = DEFAULT_FILTERS.map(|filter| (filter, None));
+                profile.filters =
+                    expand(&filters, FilterPlugin::name, multi_point, &plugins.filter)
+                        .into_iter()
+                        .map(|(filter, _)| filter)
+                        .collect();
+                let scores = DEFAULT_SCORES.map(|(score, weight)| (score, Some(weight)));
+                profile.scores = expand(&scores, ScorePlugin::name, multi_point, &plugins.score);
+                // DynamicResources comes before DefaultPreemption (`applyFeatureGates`).
+                let post_filters = [("DynamicResources", None), ("DefaultPreemption", None)];
+                let post_filters = expand(
+                    &post_filters,
+                    |name| name,
+                    multi_point,
+                    &plugins.post_filter,
+                );
+                let has = |name: &str| post_filters.iter().any(|(other, _)| *other == name);
+                profile.preemption = preemption && has("DefaultPreemption");
+                profile.dynamic_resources = has("DynamicResources");
             }
             for config in &given.plugin_config {
                 let args = &config.args;
@@ -151,5 +200,70 @@ pub fn source(configuration: &KubeSchedulerConfiguration) -> String {
         String::from("KubeSchedulerConfiguration")
     } else {
         alloc::format!("KubeSchedulerConfiguration/{name}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use FilterPlugin as F;
+    use ScorePlugin as S;
+
+    fn profile(plugins: serde_json::Value) -> FrameworkProfile {
+        let configuration = serde_json::from_value(serde_json::json!({
+            "profiles": [{"schedulerName": "custom", "plugins": plugins}]
+        }))
+        .unwrap();
+        framework_profiles(&configuration, true).remove(0)
+    }
+
+    /// A default plugin the filter point enables again runs first (#99582); the others
+    /// keep their default order.
+    #[test]
+    fn an_enabled_default_moves_to_the_front_of_its_point() {
+        let profile = profile(serde_json::json!({
+            "filter": {"enabled": [{"name": "NodeResourcesFit"}, {"name": "NodeName"}]},
+            "score": {"enabled": [{"name": "ImageLocality", "weight": 4}]},
+        }));
+        assert_eq!(
+            profile.filters[..4],
+            [
+                F::NodeResourcesFit,
+                F::NodeName,
+                F::NodeUnschedulable,
+                F::TaintToleration
+            ]
+        );
+        assert_eq!(profile.filters.len(), DEFAULT_FILTERS.len());
+        assert_eq!(
+            profile.scores[..2],
+            [(S::ImageLocality, 4), (S::TaintToleration, 3)]
+        );
+    }
+
+    /// The point's own disabled list wins over a MultiPoint entry; a point that disables
+    /// `*` keeps only its own list, MultiPoint additions included.
+    #[test]
+    fn a_point_disables_multi_point_plugins() {
+        let profile = profile(serde_json::json!({
+            "multiPoint": {"enabled": [{"name": "TaintToleration"}, {"name": "NodeAffinity", "weight": 7}]},
+            "filter": {"disabled": [{"name": "TaintToleration"}]},
+            "score": {"disabled": [{"name": "*"}], "enabled": [{"name": "NodeAffinity"}]},
+        }));
+        assert!(!profile.filters.contains(&F::TaintToleration));
+        assert_eq!(profile.scores, [(S::NodeAffinity, 1)]);
+    }
+
+    /// MultiPoint's `*` drops every default, but a point may still enable one.
+    #[test]
+    fn a_point_enables_what_multi_point_dropped() {
+        let profile = profile(serde_json::json!({
+            "multiPoint": {"disabled": [{"name": "*"}]},
+            "filter": {"enabled": [{"name": "NodePorts"}]},
+            "postFilter": {"enabled": [{"name": "DefaultPreemption"}]},
+        }));
+        assert_eq!(profile.filters, [F::NodePorts]);
+        assert!(profile.scores.is_empty());
+        assert!(profile.preemption && !profile.dynamic_resources);
     }
 }

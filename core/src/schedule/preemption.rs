@@ -31,6 +31,7 @@ use super::{message, Cycle, Prepared, Profile, Version};
 use crate::cluster::PodEntry;
 use crate::eviction::budget;
 use crate::report::scheduling::{Outcome, Placement, Preemption, Victim};
+use crate::timestamp::{self, Instant};
 
 /// 1.34's reason for nodes preemption cannot help.
 pub const NOT_HELPFUL: &str = "Preemption is not helpful for scheduling";
@@ -481,40 +482,58 @@ fn sort_by_importance(version: Version, snapshot: &Snapshot<'_>, pods: &mut [usi
         pods.sort_by_key(|&pod| core::cmp::Reverse(priority(pod)));
         return;
     }
+    // Each pod's priority and start, read once rather than at each comparison.
+    let mut keyed: Vec<(usize, i32, Started)> = pods
+        .iter()
+        .map(|&pod| {
+            let started = snapshot.pod(pod).map_or(Started::NOW, start_time);
+            (pod, priority(pod), started)
+        })
+        .collect();
     // `MoreImportantPod(first, second)`.
-    let more_important = |first: usize, second: usize| {
-        let started = |pod: usize| snapshot.pod(pod).map_or((true, ""), start_time);
-        match priority(first).cmp(&priority(second)) {
-            Ordering::Equal => match (started(first), started(second)) {
+    let more_important =
+        |(_, first_priority, first): &(usize, i32, Started),
+         (_, second_priority, second): &(usize, i32, Started)| {
+            match first_priority.cmp(second_priority) {
                 // Both started "now": `first`'s reading is the earlier.
-                ((true, _), (true, _)) => true,
-                (first, second) => first < second,
-            },
-            order => order == Ordering::Greater,
-        }
-    };
-    for sorted in 1..pods.len() {
+                Ordering::Equal if *first == Started::NOW && *second == Started::NOW => true,
+                Ordering::Equal => first < second,
+                order => order == Ordering::Greater,
+            }
+        };
+    for sorted in 1..keyed.len() {
         let mut at = sorted;
         while at > 0 {
-            let (Some(&pod), Some(&before)) = (pods.get(at), pods.get(at - 1)) else {
+            let (Some(pod), Some(before)) = (keyed.get(at), keyed.get(at - 1)) else {
                 break;
             };
             if !more_important(pod, before) {
                 break;
             }
-            pods.swap(at, at - 1);
+            keyed.swap(at, at - 1);
             at -= 1;
         }
     }
+    for (slot, (pod, _, _)) in pods.iter_mut().zip(keyed) {
+        *slot = pod;
+    }
 }
 
-/// A pod's start time for comparisons, `(true, "")` for a pod without one: it started
-/// "now", after every recorded start.
-fn start_time(entry: &PodEntry) -> (bool, &str) {
-    match entry.pod.status.start_time.as_deref() {
-        Some(time) => (false, time),
-        None => (true, ""),
-    }
+/// When a pod started, ordered as upstream compares `GetPodStartTime`: a recorded
+/// `status.startTime` as an instant, and a pod without one started "now", after them all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Started(bool, Instant);
+
+impl Started {
+    const NOW: Self = Self(true, Instant::EPOCH);
+}
+
+/// A pod's [`Started`]. A start time that is not RFC 3339 (the API server would refuse
+/// the pod; validation warns) counts as none.
+fn start_time(entry: &PodEntry) -> Started {
+    (entry.pod.status.start_time.as_deref())
+        .and_then(timestamp::parse)
+        .map_or(Started::NOW, |instant| Started(false, instant))
 }
 
 /// Budgets that cover the victim (`crate::eviction::budget::covers`).
@@ -698,6 +717,34 @@ mod tests {
             preemption(&yaml, Version::Current).1,
             alloc::vec![String::from("default/a")]
         );
+    }
+
+    /// Start times compare as instants (`metav1.Time`), not as text: `a`, started at
+    /// 08:00Z written with an offset, is older than `b` at 09:00Z, so `b` is the victim;
+    /// likewise when `b` started half a second after `a`.
+    #[test]
+    fn start_times_compare_as_instants() {
+        let victims = |a: &str, b: &str| {
+            let yaml = node("n1", 2000, 8 << 30, "")
+                + &low(
+                    "a",
+                    "n1",
+                    &alloc::format!("{{phase: Running, startTime: '{a}'}}"),
+                )
+                + &low(
+                    "b",
+                    "n1",
+                    &alloc::format!("{{phase: Running, startTime: '{b}'}}"),
+                )
+                + PREEMPTOR;
+            preemption(&yaml, Version::Current).1
+        };
+        let b = alloc::vec![String::from("default/b")];
+        assert_eq!(
+            victims("2024-01-01T10:00:00+02:00", "2024-01-01T09:00:00Z"),
+            b
+        );
+        assert_eq!(victims("2024-01-01T09:00:00Z", "2024-01-01T09:00:00.5Z"), b);
     }
 
     /// `pickOneNodeForPreemption`'s last criterion: a victim without a start time started

@@ -11,6 +11,8 @@
 //! - 1.34 reads generic ephemeral volumes as the claim `<pod>-<volume>`;
 //! - a bound claim whose volume is missing is an error in 1.11 and the reason
 //!   `node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)` in 1.34;
+//! - the binder looks only among the volumes of the claim's class: by the classes the
+//!   beta annotation overrides in 1.34, by the bare `storageClassName` fields in 1.11;
 //! - `findMatchingVolume` in 1.34 also needs an `Available` phase, an equal volume mode
 //!   (an unset one is `Filesystem`) and an equal VolumeAttributesClass; 1.11 has the
 //!   BlockVolume gate off, so it compares no volume mode;
@@ -630,11 +632,22 @@ pub fn find_matching_volume(
     let request = requested(claim);
     let class = claim_class(claim);
     let mut smallest: Option<(usize, Quantity)> = None;
+    // The binder lists the volumes its assume cache indexes under the claim's class
+    // (`ListPVs`): 1.34 on both sides by the class the beta annotation overrides; 1.11 by
+    // the bare `storageClassName` fields (`findMatchingVolumes` in scheduler_binder.go,
+    // `pvStorageClassIndexFunc` in scheduler_assume_cache.go), an unset claim field being
+    // "". So a 1.11 claim whose class comes from the annotation only looks among volumes
+    // without a `storageClassName`, and never sees a volume pre-bound to it in another.
+    let listed = match version {
+        Version::Current => class,
+        Version::Legacy => claim.spec.storage_class_name.as_deref().unwrap_or(""),
+    };
     for (index, volume) in storage.volumes.iter().enumerate() {
-        // 1.34 lists only the claim's class (`ListPVs(className)`); 1.11 lists all.
-        if (version == Version::Current && volume_class(volume) != class)
-            || excluded.contains(&index)
-        {
+        let indexed = match version {
+            Version::Current => volume_class(volume),
+            Version::Legacy => volume.spec.storage_class_name.as_str(),
+        };
+        if indexed != listed || excluded.contains(&index) {
             continue;
         }
         let reference = assumed.claim_ref(index, volume);

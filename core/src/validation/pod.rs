@@ -25,6 +25,17 @@ pub(super) fn validate(pod: &Pod, sink: &mut Sink) {
     metadata::validate(&pod.metadata, NameRule::Subdomain, sink);
     let spec = At::root("spec");
     pod_spec(&pod.spec, true, &spec, sink);
+    // Upstream cannot decode such a pod (`metav1.Time` is RFC 3339); preemption, the only
+    // reader, takes it as not started.
+    if let Some(time) = &pod.status.start_time {
+        if crate::timestamp::parse(time).is_none() {
+            sink.warning(
+                &At::root("status").field("startTime"),
+                "pod/invalid-start-time",
+                alloc::format!("`{time}` is not an RFC 3339 time; the pod counts as not started"),
+            );
+        }
+    }
 }
 
 /// `ValidatePodSpec` for the modelled fields. `is_pod` adds the checks upstream makes
@@ -453,6 +464,28 @@ mod tests {
         run(pod(
             serde_json::json!({"metadata": {"name": "p", "namespace": "ns"}, "spec": spec}),
         ))
+    }
+
+    #[test]
+    fn a_start_time_must_be_rfc_3339() {
+        let with = |time: &str| {
+            run(pod(serde_json::json!({
+                "metadata": {"name": "p", "namespace": "ns"},
+                "spec": {"containers": [{"name": "c", "image": "x"}]},
+                "status": {"startTime": time},
+            })))
+        };
+        assert_eq!(with("2024-01-01T10:00:00.5+02:00"), []);
+        assert_eq!(
+            with("2024-01-01 10:00"),
+            [(
+                String::from("status.startTime"),
+                "pod/invalid-start-time",
+                String::from(
+                    "`2024-01-01 10:00` is not an RFC 3339 time; the pod counts as not started"
+                )
+            )]
+        );
     }
 
     #[test]

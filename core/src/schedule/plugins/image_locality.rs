@@ -37,21 +37,24 @@ pub fn normalized_image_name(name: &str) -> String {
 }
 
 /// Every node's images, indexed once per snapshot (images do not change while pods are
-/// placed): each name's number and spread, and per node the sizes by name number, so a
-/// node's score looks its images up instead of comparing names.
+/// placed): each name's number, size and spread, and per node the numbers of its names,
+/// so a node's score looks its images up instead of comparing names.
+///
+/// The scheduler cache keeps one entry per image name (`addNodeImageStates` in
+/// `pkg/scheduler/backend/cache/cache.go`): the first node the cache learns of that lists
+/// the name (kubefit: the first in input order; on it, the first image listing the name)
+/// sets its size, later nodes only join its nodes. So a name has one size on every node.
 #[derive(Clone, Debug, Default)]
 pub struct ImageTable {
     /// Each image name's number.
     names: BTreeMap<String, u32>,
-    /// Per name number, how many nodes have it (`ImageStateSummary.NumNodes`).
-    spread: Vec<usize>,
-    /// Every node's `(name number, size)` pairs, node after node, each node's sorted by
-    /// number. A name two images of a node list keeps the first image's size
-    /// (`addNodeImageStates` keeps a node's first entry per name). One list, not one per
-    /// node: scoring walks the nodes in order, and their lists then follow each other in
-    /// memory.
-    sizes: Vec<(u32, i64)>,
-    /// Per node, where its pairs start in `sizes`; then where the last node's end.
+    /// Per name number, its size and how many nodes have it (`ImageStateSummary`).
+    states: Vec<(i64, usize)>,
+    /// Every node's name numbers, node after node, each node's sorted. One list, not one
+    /// per node: scoring walks the nodes in order, and their lists then follow each other
+    /// in memory.
+    numbers: Vec<u32>,
+    /// Per node, where its numbers start in `numbers`; then where the last node's end.
     starts: Vec<usize>,
 }
 
@@ -61,65 +64,65 @@ impl ImageTable {
     pub fn new(nodes: &[Node]) -> Self {
         let mut table = Self {
             names: BTreeMap::new(),
-            spread: Vec::new(),
-            sizes: Vec::new(),
+            states: Vec::new(),
+            numbers: Vec::new(),
             starts: Vec::with_capacity(nodes.len().saturating_add(1)),
         };
-        let mut sizes: Vec<(u32, i64)> = Vec::new();
+        let mut numbers: Vec<u32> = Vec::new();
         for node in nodes {
-            sizes.clear();
+            numbers.clear();
             for image in &node.status.images {
                 for name in &image.names {
-                    let next = u32::try_from(table.spread.len()).unwrap_or(u32::MAX);
+                    let next = u32::try_from(table.states.len()).unwrap_or(u32::MAX);
                     let number = match table.names.get(name.as_str()) {
                         Some(&number) => number,
                         None => {
                             table.names.insert(name.clone(), next);
-                            table.spread.push(0);
+                            table.states.push((image.size_bytes, 0));
                             next
                         }
                     };
-                    sizes.push((number, image.size_bytes));
+                    numbers.push(number);
                 }
             }
-            // Stable: among repeats of a name the first image stays first.
-            sizes.sort_by_key(|&(number, _)| number);
-            sizes.dedup_by_key(|&mut (number, _)| number);
-            for &(number, _) in &sizes {
-                if let Some(spread) = usize::try_from(number)
+            numbers.sort_unstable();
+            numbers.dedup();
+            for &number in &numbers {
+                if let Some((_, spread)) = usize::try_from(number)
                     .ok()
-                    .and_then(|number| table.spread.get_mut(number))
+                    .and_then(|number| table.states.get_mut(number))
                 {
                     *spread += 1;
                 }
             }
-            table.starts.push(table.sizes.len());
-            table.sizes.extend_from_slice(&sizes);
+            table.starts.push(table.numbers.len());
+            table.numbers.extend_from_slice(&numbers);
         }
-        table.starts.push(table.sizes.len());
+        table.starts.push(table.numbers.len());
         table
     }
 
-    fn size(&self, node: usize, number: u32) -> Option<i64> {
-        let (&start, &end) = (
-            self.starts.get(node)?,
-            self.starts.get(node.checked_add(1)?)?,
-        );
-        let sizes = self.sizes.get(start..end)?;
-        let at = sizes
-            .binary_search_by_key(&number, |&(known, _)| known)
-            .ok()?;
-        sizes.get(at).map(|&(_, size)| size)
+    fn has(&self, node: usize, number: u32) -> bool {
+        let (Some(&start), Some(&end)) = (
+            self.starts.get(node),
+            node.checked_add(1).and_then(|next| self.starts.get(next)),
+        ) else {
+            return false;
+        };
+        self.numbers
+            .get(start..end)
+            .is_some_and(|numbers| numbers.binary_search(&number).is_ok())
     }
 }
 
 /// The pod's images as the score reads them, worked out once per pod: each container's
-/// normalised image name (its number in the table, if any node has it) with the share of
-/// nodes that have it (`scaledImageScore`'s factor).
+/// normalised image name (its number in the table, if any node has it) with what it adds
+/// on a node that has it, the image's size scaled by the share of nodes that have it
+/// (`scaledImageScore`): the same on every node.
 #[derive(Clone, Debug, Default)]
 pub struct PodImages {
     table: Rc<ImageTable>,
-    images: Vec<(Option<u32>, f64)>,
+    images: Vec<(Option<u32>, i64)>,
 }
 
 impl PodImages {
@@ -134,14 +137,14 @@ impl PodImages {
             .map(|container| {
                 let name = normalized_image_name(&container.image);
                 let number = table.names.get(name.as_str()).copied();
-                let with_image = number
+                let (size, with_image) = number
                     .and_then(|number| usize::try_from(number).ok())
-                    .and_then(|number| table.spread.get(number))
+                    .and_then(|number| table.states.get(number))
                     .copied()
-                    .unwrap_or(0);
-                #[allow(clippy::cast_precision_loss)]
-                let share = with_image as f64 / total_nodes.max(1) as f64;
-                (number, share)
+                    .unwrap_or((0, 0));
+                #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+                let scaled = (size as f64 * (with_image as f64 / total_nodes.max(1) as f64)) as i64;
+                (number, scaled)
             })
             .collect();
         Self { table, images }
@@ -150,14 +153,11 @@ impl PodImages {
     /// The node's score, 0–100.
     #[must_use]
     pub fn score(&self, node: usize) -> i64 {
-        let mut sum = 0i64;
-        for &(number, share) in &self.images {
-            if let Some(size) = number.and_then(|number| self.table.size(node, number)) {
-                #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
-                let scaled = (size as f64 * share) as i64;
-                sum = sum.saturating_add(scaled);
-            }
-        }
+        let sum = self
+            .images
+            .iter()
+            .filter(|&&(number, _)| number.is_some_and(|number| self.table.has(node, number)))
+            .fold(0i64, |sum, &(_, scaled)| sum.saturating_add(scaled));
         let containers = i64::try_from(self.images.len()).unwrap_or(i64::MAX);
         let max_threshold = MAX_CONTAINER_THRESHOLD.saturating_mul(containers);
         let clamped = sum.max(MIN_THRESHOLD).min(max_threshold.max(MIN_THRESHOLD));
@@ -191,9 +191,10 @@ mod tests {
     }
 
     /// A node counts once towards an image's spread however many of its images list the
-    /// name, and the first of them gives the size.
+    /// name, and the first node listing it, with its first image, gives its size on
+    /// every node (one cache entry per name).
     #[test]
-    fn the_first_image_listing_a_name_gives_its_size() {
+    fn the_first_node_listing_a_name_gives_its_size() {
         let nodes = [
             node(&[
                 (&["big:1", "big@sha256:aa"], 1000 * MIB),
@@ -205,10 +206,10 @@ mod tests {
         ];
         let table = Rc::new(ImageTable::new(&nodes));
         let images = PodImages::new(&pod(&["big:1"]), table, nodes.len());
-        // Half the nodes have the image: 1000 MiB scaled by 1/2 on node 0, 250 on node 1.
+        // Half the nodes have the image: 1000 MiB scaled by 1/2 on both.
         let scores: Vec<i64> = (0..nodes.len()).map(|node| images.score(node)).collect();
-        let expected = |sum: i64| 100 * (sum - 23 * MIB) / (1000 * MIB - 23 * MIB);
-        assert_eq!(scores, [expected(500 * MIB), expected(250 * MIB), 0, 0]);
+        let expected = 100 * (500 * MIB - 23 * MIB) / (1000 * MIB - 23 * MIB);
+        assert_eq!(scores, [expected, expected, 0, 0]);
     }
 
     /// An image without a tag is looked up as `:latest`.

@@ -117,4 +117,37 @@ mod tests {
             Some("pod has unbound PersistentVolumeClaims (repeated 2 times)")
         );
     }
+
+    /// The binder lists volumes by the bare `storageClassName` fields (the assume cache's
+    /// index), then compares the classes the beta annotation overrides. A claim of class
+    /// `wait` by annotation only looks among volumes with no `storageClassName`; a volume
+    /// pre-bound to it under another `storageClassName` is not listed at all.
+    #[test]
+    fn volumes_are_listed_by_their_bare_class_field() {
+        let volume = |name: &str, class: &str, bound: &str| {
+            alloc::format!(
+                "---\nkind: PersistentVolume\nmetadata: {{name: {name}, annotations: {{volume.beta.kubernetes.io/storage-class: wait}}}}\nspec: {{capacity: {{storage: 1Gi}}, accessModes: [ReadWriteOnce], storageClassName: '{class}', local: {{path: /d}}{bound}}}\nstatus: {{phase: Available}}\n"
+            )
+        };
+        let yaml = |volumes: &str| {
+            String::from(POLICY)
+                + &node("node-1")
+                + "---\nkind: StorageClass\napiVersion: storage.k8s.io/v1\nmetadata: {name: wait}\nprovisioner: kubernetes.io/no-provisioner\nvolumeBindingMode: WaitForFirstConsumer\n"
+                + volumes
+                + "---\nkind: PersistentVolumeClaim\nmetadata: {name: data, namespace: default, annotations: {volume.beta.kubernetes.io/storage-class: wait}}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n"
+                + POD
+        };
+        let placed = |volumes: &str| {
+            schedule(&yaml(volumes), Version::Legacy).pods[0]
+                .node
+                .clone()
+        };
+        let prebound = ", claimRef: {namespace: default, name: data}";
+        assert_eq!(placed(&volume("pv", "wait", "")), None);
+        assert_eq!(placed(&volume("pv", "other", prebound)), None);
+        assert_eq!(placed(&volume("pv", "", "")).as_deref(), Some("node-1"));
+        // 1.34 compares the classes the annotation gives on both sides.
+        let result = schedule(&yaml(&volume("pv", "other", prebound)), Version::Current);
+        assert_eq!(result.pods[0].node.as_deref(), Some("node-1"));
+    }
 }

@@ -3,7 +3,10 @@
 //! Follows 1.11 `image_locality.go`: the sizes of the node images matching the regular
 //! containers' images (`:latest` added to untagged names) are summed; below 23 MiB scores
 //! 0, from 1000 MiB 10, in between `10 * (sum - 23Mi) / (1000Mi - 23Mi) + 1`. 1.11 has no
-//! spread scaling and ignores init containers (both changed in later releases).
+//! spread scaling and ignores init containers (both changed in later releases). Sizes are
+//! each node's own: 1.11's `NodeInfo.updateImageSizes` (`pkg/scheduler/cache/node_info.go`)
+//! maps every name of the node's images to the size of the last image listing it; the
+//! cache-wide image states whose first size every node shares came in 1.12.
 
 use crate::model::{Node, Pod};
 use crate::schedule::legacy::MAX_PRIORITY;
@@ -27,6 +30,7 @@ pub fn score(pod: &Pod, node: &Node) -> i64 {
             node.status
                 .images
                 .iter()
+                .rev()
                 .find(|image| image.names.contains(&name))
                 .map(|image| image.size_bytes)
         })
@@ -83,5 +87,15 @@ pub(crate) mod tests {
         assert_eq!(both(&["gcr.io/40", "gcr.io/250"]), (1, 3));
         assert_eq!(both(&["gcr.io/40", "gcr.io/140"]), (2, 0));
         assert_eq!(both(&["gcr.io/2000", "gcr.io/10"]), (10, 0));
+    }
+
+    /// A name two images of the node list takes the later one's size (a map filled in
+    /// order), and another node's size for it does not matter.
+    #[test]
+    fn the_last_image_listing_a_name_gives_its_size() {
+        let first = node(&[("app:1", 500), ("app:1", 100)]);
+        let second = node(&[("app:1", 900)]);
+        let pod = pod(&["app:1"]);
+        assert_eq!((score(&pod, &first), score(&pod, &second)), (1, 9));
     }
 }
