@@ -2356,12 +2356,17 @@ impl<'c> World<'c> {
                     && self.is_control_plane(node)
                     && self.other_control_plane_cordoned(node)
                 {
+                    // `RequeueAfterError.Error()` (pkg/controller/machine/errors.go) writes
+                    // "requeue in: " and the Go duration.
                     self.event(
                         at,
                         EventKind::Machine,
                         id,
                         "DrainRequeued",
-                        "Node drain requeued: drain not permitted: requeue in 20s",
+                        alloc::format!(
+                            "Node drain requeued: drain not permitted: requeue in: {}",
+                            machine::CONTROL_PLANE_REQUEUE
+                        ),
                     );
                     self.agenda_push(
                         at.saturating_add(machine::CONTROL_PLANE_REQUEUE),
@@ -3354,7 +3359,7 @@ mod tests {
             events[..2],
             [
                 "DrainProceeds: Node drain proceeds",
-                "DrainRequeued: Node drain requeued: drain not permitted: requeue in 20s"
+                "DrainRequeued: Node drain requeued: drain not permitted: requeue in: 20s"
             ]
         );
     }
