@@ -36,9 +36,14 @@ pub const DELETE_MACHINE_LEGACY: &str = "machine.openshift.io/cluster-api-delete
 ///
 /// `Random` (the default) ranks machines being deleted first, then those marked with the
 /// delete-machine annotation, then those without a node, then the rest; `Oldest` and
-/// `Newest` rank deleting and marked machines first, then by `creationTimestamp`. Upstream
-/// sorts with an unstable sort, so the order among equals is arbitrary; kubefit keeps the
-/// input order.
+/// `Newest` rank deleting and marked machines first, then by `creationTimestamp`.
+///
+/// Among equals the alphabetically first name goes first: machineset/controller.go sorts
+/// the names (`sort.Strings`) before `getMachinesToDeletePrioritized` ranks them with
+/// `sort.Sort`, which (Go 1.19's pdqsort, OpenShift 4.12's toolchain) is an insertion
+/// sort, so stable, for 12 machines or fewer. For more, pdqsort's partitioning reorders
+/// equals in its own way; kubefit stays stable, so it can pick other machines of equal
+/// priority there.
 #[must_use]
 pub fn to_delete(
     policy: &str,
@@ -56,9 +61,13 @@ pub fn to_delete(
                     .is_some_and(|value| !value.is_empty())
             })
     };
-    let mut ranked: Vec<(u8, &str, usize)> = candidates
+    let mut named: Vec<(usize, &crate::model::Machine)> = candidates
         .iter()
         .filter_map(|&index| machines.get(index).map(|machine| (index, machine)))
+        .collect();
+    named.sort_by(|a, b| a.1.metadata.name.cmp(&b.1.metadata.name));
+    let mut ranked: Vec<(u8, &str, usize)> = named
+        .into_iter()
         .map(|(index, machine)| {
             let created = machine.metadata.creation_timestamp.as_deref().unwrap_or("");
             let rank = match policy {
@@ -248,6 +257,23 @@ mod tests {
         assert_eq!(to_delete("Oldest", &machines, &all, 2), [2, 3]);
         assert_eq!(to_delete("Newest", &machines, &all, 2), [2, 1]);
         assert_eq!(to_delete("", &machines, &all, 0), Vec::<usize>::new());
+    }
+
+    /// Equal priorities go in name order, whatever the input order (the audit's r1).
+    #[test]
+    fn scale_down_breaks_ties_by_name() {
+        let machines = [
+            machine("ws-c", "2026-01-01T00:00:00Z", false, true),
+            machine("ws-a", "2026-01-01T00:00:00Z", false, true),
+            machine("ws-b", "2026-01-01T00:00:00Z", false, true),
+        ];
+        for policy in ["Random", "Oldest", "Newest"] {
+            assert_eq!(
+                to_delete(policy, &machines, &[0, 1, 2], 2),
+                [1, 2],
+                "{policy}"
+            );
+        }
     }
 
     #[test]
