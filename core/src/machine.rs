@@ -35,8 +35,9 @@ pub const DELETE_MACHINE_LEGACY: &str = "machine.openshift.io/cluster-api-delete
 /// deletes when it scales down (`pkg/controller/machineset/delete_policy.go`).
 ///
 /// `Random` (the default) ranks machines being deleted first, then those marked with the
-/// delete-machine annotation, then those without a node, then the rest; `Oldest` and
-/// `Newest` rank deleting and marked machines first, then by `creationTimestamp`.
+/// delete-machine annotation or with a terminal error (`status.errorReason` or
+/// `errorMessage` set), then those without a node, then the rest; `Oldest` and `Newest`
+/// rank deleting, marked and failed machines first, then by `creationTimestamp`.
 ///
 /// Among equals the alphabetically first name goes first: machineset/controller.go sorts
 /// the names (`sort.Strings`) before `getMachinesToDeletePrioritized` ranks them with
@@ -51,8 +52,12 @@ pub fn to_delete(
     candidates: &[usize],
     surplus: usize,
 ) -> Vec<usize> {
+    let failed = |machine: &crate::model::Machine| {
+        machine.status.error_reason.is_some() || machine.status.error_message.is_some()
+    };
     let marked = |machine: &crate::model::Machine| {
         machine.metadata.deletion_timestamp.is_some()
+            || failed(machine)
             || [DELETE_MACHINE, DELETE_MACHINE_LEGACY].iter().any(|key| {
                 machine
                     .metadata
@@ -257,6 +262,26 @@ mod tests {
         assert_eq!(to_delete("Oldest", &machines, &all, 2), [2, 3]);
         assert_eq!(to_delete("Newest", &machines, &all, 2), [2, 1]);
         assert_eq!(to_delete("", &machines, &all, 0), Vec::<usize>::new());
+    }
+
+    /// A terminal error, even an empty one, ranks with the delete-machine mark: above a
+    /// missing node under `Random`, first under `Oldest` and `Newest`.
+    #[test]
+    fn scale_down_prefers_failed_machines() {
+        let mut failed = machine("ws-b", "2026-01-01T00:00:00Z", false, true);
+        failed.status.error_message = Some("boom".into());
+        let mut no_reason = machine("ws-c", "2026-01-01T00:00:00Z", false, true);
+        no_reason.status.error_reason = Some(String::new());
+        let machines = [
+            machine("ws-a", "2026-01-01T00:00:00Z", false, true),
+            failed,
+            no_reason,
+            machine("ws-d", "2025-01-01T00:00:00Z", false, false),
+        ];
+        let all = [0, 1, 2, 3];
+        assert_eq!(to_delete("Random", &machines, &all, 3), [1, 2, 3]);
+        assert_eq!(to_delete("Oldest", &machines, &all, 3), [1, 2, 3]);
+        assert_eq!(to_delete("Newest", &machines, &all, 2), [1, 2]);
     }
 
     /// Equal priorities go in name order, whatever the input order (the audit's r1).
