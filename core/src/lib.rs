@@ -34,6 +34,7 @@ pub mod report;
 pub mod resources;
 pub mod schedule;
 pub mod taints;
+pub mod timestamp;
 pub mod validation;
 
 pub use diagnostic::{Diagnostic, Severity};
