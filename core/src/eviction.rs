@@ -2209,11 +2209,13 @@ impl<'c> World<'c> {
             return;
         }
         let surplus = usize::try_from(count - replicas).unwrap_or(0);
+        let now = timeline_start(self.cluster).map(|start| start.saturating_add(at));
         let chosen = machine::to_delete(
             &set.spec.delete_policy,
             &self.cluster.machines,
             &active,
             surplus,
+            now,
         );
         let names: Vec<String> = chosen
             .iter()
@@ -2356,12 +2358,17 @@ impl<'c> World<'c> {
                     && self.is_control_plane(node)
                     && self.other_control_plane_cordoned(node)
                 {
+                    // `RequeueAfterError.Error()` (pkg/controller/machine/errors.go) writes
+                    // "requeue in: " and the Go duration.
                     self.event(
                         at,
                         EventKind::Machine,
                         id,
                         "DrainRequeued",
-                        "Node drain requeued: drain not permitted: requeue in 20s",
+                        alloc::format!(
+                            "Node drain requeued: drain not permitted: requeue in: {}",
+                            machine::CONTROL_PLANE_REQUEUE
+                        ),
                     );
                     self.agenda_push(
                         at.saturating_add(machine::CONTROL_PLANE_REQUEUE),
@@ -2781,6 +2788,25 @@ fn plain_taint(key: &str, effect: &str) -> Taint {
 
 fn node_id(name: &str) -> String {
     alloc::format!("Node/{name}")
+}
+
+/// The wall-clock moment the timeline starts at, for the delete policies that rank
+/// machines by age: the input says only when its objects were created, so kubefit takes
+/// the newest `creationTimestamp` of its nodes, pods, machines and machine sets (a dump is
+/// taken after all of them were made). Older dumps make ages shorter than upstream's
+/// `metav1.Now()` would.
+fn timeline_start(cluster: &Cluster) -> Option<Duration> {
+    let nodes = cluster.nodes.iter().map(|node| &node.metadata);
+    let pods = cluster.pods.iter().map(|entry| &entry.pod.metadata);
+    let machines = cluster.machines.iter().map(|machine| &machine.metadata);
+    let sets = cluster.machine_sets.iter().map(|set| &set.metadata);
+    nodes
+        .chain(pods)
+        .chain(machines)
+        .chain(sets)
+        .filter_map(|metadata| crate::timestamp::parse(metadata.creation_timestamp.as_deref()?))
+        .map(crate::timestamp::Instant::since_epoch)
+        .max()
 }
 
 fn machine_namespace(machines: &[MachineRun], machine: usize) -> String {
@@ -3323,6 +3349,53 @@ mod tests {
         )
     }
 
+    /// `Oldest` ages machines from the newest `creationTimestamp` in the input (a pod's
+    /// here) plus the step's time: ws-c, created first, goes; ws-b, without a timestamp,
+    /// scores 0 and stays.
+    #[test]
+    fn the_oldest_policy_ages_machines_from_the_input() {
+        let machine = |name: &str, created: &str| {
+            alloc::format!(
+                "---
+apiVersion: machine.openshift.io/v1beta1
+kind: Machine
+metadata: {{name: {name}, namespace: openshift-machine-api, {created}ownerReferences: [{{apiVersion: machine.openshift.io/v1beta1, kind: MachineSet, name: ws, uid: u, controller: true}}]}}
+status: {{phase: Running}}
+"
+            )
+        };
+        let input = [
+            "---
+apiVersion: machine.openshift.io/v1beta1
+kind: MachineSet
+metadata: {name: ws, namespace: openshift-machine-api}
+spec: {replicas: 3, deletePolicy: Oldest}
+",
+            &machine("ws-a", "creationTimestamp: '2026-11-01T00:00:00Z', "),
+            &machine("ws-b", ""),
+            &machine("ws-c", "creationTimestamp: '2026-10-01T00:00:00Z', "),
+            "---
+kind: Pod
+apiVersion: v1
+metadata: {name: p, namespace: default, creationTimestamp: '2026-11-20T00:00:00Z'}
+spec: {containers: [{name: c, image: i}]}
+",
+            &scenario("  - {at: 1h, scaleMachineSet: {name: ws, replicas: 2}}\n"),
+        ]
+        .concat();
+        let outcome = play(&input);
+        let picked = outcome
+            .disruption
+            .timeline
+            .iter()
+            .find(|event| event.reason == "SuccessfulDelete")
+            .map(|event| event.message.to_string());
+        assert_eq!(
+            picked.as_deref(),
+            Some("replicas 3 -> 2: the Oldest delete policy picks ws-c")
+        );
+    }
+
     /// `isDrainAllowed` (drain_controller.go) lets a control-plane node that is already
     /// cordoned go on, whatever other control-plane node is cordoned too; a refusal
     /// comes after "DrainProceeds", as `drainNode`'s error.
@@ -3354,7 +3427,7 @@ mod tests {
             events[..2],
             [
                 "DrainProceeds: Node drain proceeds",
-                "DrainRequeued: Node drain requeued: drain not permitted: requeue in 20s"
+                "DrainRequeued: Node drain requeued: drain not permitted: requeue in: 20s"
             ]
         );
     }

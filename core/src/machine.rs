@@ -32,57 +32,87 @@ pub const DELETE_MACHINE: &str = "machine.openshift.io/delete-machine";
 pub const DELETE_MACHINE_LEGACY: &str = "machine.openshift.io/cluster-api-delete-machine";
 
 /// Which `surplus` machines (indexes into `machines`, among `candidates`) a machine set
-/// deletes when it scales down (`pkg/controller/machineset/delete_policy.go`).
+/// deletes when it scales down at `now` (`pkg/controller/machineset/delete_policy.go`).
 ///
-/// `Random` (the default) ranks machines being deleted first, then those marked with the
-/// delete-machine annotation, then those without a node, then the rest; `Oldest` and
-/// `Newest` rank deleting and marked machines first, then by `creationTimestamp`. Upstream
-/// sorts with an unstable sort, so the order among equals is arbitrary; kubefit keeps the
-/// input order.
+/// Each policy gives every machine a priority from 0 to 100 ([`priority`]) and the
+/// highest go. Among equals the alphabetically first name goes first: machineset/
+/// controller.go sorts the names (`sort.Strings`) before `getMachinesToDeletePrioritized`
+/// ranks them with `sort.Sort`, which (Go 1.19's pdqsort, OpenShift 4.12's toolchain) is
+/// an insertion sort, so stable, for 12 machines or fewer. For more, pdqsort's
+/// partitioning reorders equals in its own way; kubefit stays stable, so it can pick
+/// other machines of equal priority there.
 #[must_use]
 pub fn to_delete(
     policy: &str,
     machines: &[crate::model::Machine],
     candidates: &[usize],
     surplus: usize,
+    now: Option<Duration>,
 ) -> Vec<usize> {
-    let marked = |machine: &crate::model::Machine| {
-        machine.metadata.deletion_timestamp.is_some()
-            || [DELETE_MACHINE, DELETE_MACHINE_LEGACY].iter().any(|key| {
-                machine
-                    .metadata
-                    .annotations
-                    .get(*key)
-                    .is_some_and(|value| !value.is_empty())
-            })
-    };
-    let mut ranked: Vec<(u8, &str, usize)> = candidates
+    let mut ranked: Vec<(f64, &str, usize)> = candidates
         .iter()
         .filter_map(|&index| machines.get(index).map(|machine| (index, machine)))
         .map(|(index, machine)| {
-            let created = machine.metadata.creation_timestamp.as_deref().unwrap_or("");
-            let rank = match policy {
-                "Oldest" | "Newest" => u8::from(!marked(machine)),
-                _ if machine.metadata.deletion_timestamp.is_some() => 0,
-                _ if marked(machine) => 1,
-                _ if machine.status.node_ref.is_none() => 2,
-                _ => 3,
-            };
-            (rank, created, index)
+            let name = machine.metadata.name.as_str();
+            (priority(policy, machine, now), name, index)
         })
         .collect();
-    ranked.sort_by(|a, b| {
-        a.0.cmp(&b.0).then_with(|| match policy {
-            "Oldest" => a.1.cmp(b.1),
-            "Newest" => b.1.cmp(a.1),
-            _ => core::cmp::Ordering::Equal,
-        })
-    });
+    ranked.sort_by(|a, b| a.1.cmp(b.1));
+    ranked.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(core::cmp::Ordering::Equal));
     ranked
         .into_iter()
         .take(surplus)
         .map(|(_, _, index)| index)
         .collect()
+}
+
+/// Upstream's `deletePriority` of a machine under a delete policy (`Random` unless
+/// `Oldest` or `Newest`). `Random`: 100 while deleting, 50 with the delete-machine
+/// annotation (not its legacy name) or a terminal error (`status.errorReason` or
+/// `errorMessage` set, even empty), 40 without a node, else 20. `Oldest`: 100 while
+/// deleting, with either annotation or a terminal error; else `100·(1 − e^(−age/10
+/// days))`, 0 without a `creationTimestamp` or with one after `now`. `Newest`: 100 while
+/// deleting, with the annotation or an error; else 100 minus `Oldest`'s (so a machine
+/// with only the legacy annotation gets 0). The float64 arithmetic is upstream's: ages
+/// past about 374 days round to 100 and tie with the marked machines, and from about 250
+/// days on machines created seconds apart tie too.
+fn priority(policy: &str, machine: &crate::model::Machine, now: Option<Duration>) -> f64 {
+    let annotated = |key: &str| {
+        machine
+            .metadata
+            .annotations
+            .get(key)
+            .is_some_and(|value| !value.is_empty())
+    };
+    let deleting = machine.metadata.deletion_timestamp.is_some();
+    let failed = machine.status.error_reason.is_some() || machine.status.error_message.is_some();
+    let oldest = || {
+        if deleting || annotated(DELETE_MACHINE) || annotated(DELETE_MACHINE_LEGACY) || failed {
+            return 100.0;
+        }
+        let created = machine
+            .metadata
+            .creation_timestamp
+            .as_deref()
+            .and_then(crate::timestamp::parse)
+            .map(crate::timestamp::Instant::since_epoch);
+        match created.zip(now) {
+            Some((created, now)) if now >= created => {
+                let age = Duration(now.0.saturating_sub(created.0)).seconds();
+                100.0 * (1.0 - crate::math::exp(-age / 864_000.0))
+            }
+            _ => 0.0,
+        }
+    };
+    match policy {
+        "Oldest" => oldest(),
+        "Newest" if deleting || annotated(DELETE_MACHINE) || failed => 100.0,
+        "Newest" => 100.0 - oldest(),
+        _ if deleting => 100.0,
+        _ if annotated(DELETE_MACHINE) || failed => 50.0,
+        _ if machine.status.node_ref.is_none() => 40.0,
+        _ => 20.0,
+    }
 }
 
 /// A machine condition, as the controller sets it.
@@ -233,6 +263,37 @@ mod tests {
         machine
     }
 
+    fn now() -> Option<Duration> {
+        crate::timestamp::parse("2026-04-01T00:00:00Z").map(crate::timestamp::Instant::since_epoch)
+    }
+
+    /// `oldestDeletePriority`: no `creationTimestamp` is 0, so `Oldest` keeps such a
+    /// machine and `Newest` deletes it first (the audit's r4); past about 374 days the
+    /// age rounds to 100 and ties with the delete-machine mark, which the name breaks.
+    #[test]
+    fn scale_down_ages_from_now() {
+        let mut unknown = machine("ws-b", "", false, true);
+        unknown.metadata.creation_timestamp = None;
+        let machines = [
+            machine("ws-c", "2026-03-10T00:00:00Z", false, true),
+            machine("ws-a", "2026-03-01T00:00:00Z", false, true),
+            unknown,
+        ];
+        let all = [0, 1, 2];
+        assert_eq!(to_delete("Oldest", &machines, &all, 1, now()), [1]);
+        assert_eq!(to_delete("Newest", &machines, &all, 1, now()), [2]);
+        let machines = [
+            machine("old-b", "2025-01-01T00:00:00Z", true, true),
+            machine("old-a", "2025-03-01T00:00:00Z", false, true),
+            machine("old-c", "2025-03-01T00:00:01Z", false, true),
+        ];
+        assert_eq!(to_delete("Oldest", &machines, &[0, 1, 2], 1, now()), [1]);
+        // Ten days is 63.2: 100·(1 − 1/e).
+        let ten_days = machine("m", "2026-03-22T00:00:00Z", false, true);
+        let score = priority("Oldest", &ten_days, now());
+        assert_eq!(alloc::format!("{score:.4}"), "63.2121");
+    }
+
     /// The priorities of upstream's `TestMachineToDelete*` tables.
     #[test]
     fn scale_down_picks_marked_then_nodeless_then_by_policy() {
@@ -243,11 +304,62 @@ mod tests {
             machine("d", "2025-12-01T00:00:00Z", false, true),
         ];
         let all = [0, 1, 2, 3];
-        assert_eq!(to_delete("", &machines, &all, 2), [2, 1]);
-        assert_eq!(to_delete("Random", &machines, &all, 3), [2, 1, 0]);
-        assert_eq!(to_delete("Oldest", &machines, &all, 2), [2, 3]);
-        assert_eq!(to_delete("Newest", &machines, &all, 2), [2, 1]);
-        assert_eq!(to_delete("", &machines, &all, 0), Vec::<usize>::new());
+        assert_eq!(to_delete("", &machines, &all, 2, None), [2, 1]);
+        assert_eq!(to_delete("Random", &machines, &all, 3, None), [2, 1, 0]);
+        assert_eq!(to_delete("Oldest", &machines, &all, 2, now()), [2, 3]);
+        assert_eq!(to_delete("Newest", &machines, &all, 2, now()), [2, 1]);
+        assert_eq!(to_delete("", &machines, &all, 0, None), Vec::<usize>::new());
+    }
+
+    /// A terminal error, even an empty one, ranks with the delete-machine mark: above a
+    /// missing node under `Random`, first under `Oldest` and `Newest`.
+    #[test]
+    fn scale_down_prefers_failed_machines() {
+        let mut failed = machine("ws-b", "2026-01-01T00:00:00Z", false, true);
+        failed.status.error_message = Some("boom".into());
+        let mut no_reason = machine("ws-c", "2026-01-01T00:00:00Z", false, true);
+        no_reason.status.error_reason = Some(String::new());
+        let machines = [
+            machine("ws-a", "2026-01-01T00:00:00Z", false, true),
+            failed,
+            no_reason,
+            machine("ws-d", "2025-01-01T00:00:00Z", false, false),
+        ];
+        let all = [0, 1, 2, 3];
+        assert_eq!(to_delete("Random", &machines, &all, 3, None), [1, 2, 3]);
+        assert_eq!(to_delete("Oldest", &machines, &all, 3, now()), [1, 2, 3]);
+        assert_eq!(to_delete("Newest", &machines, &all, 2, now()), [1, 2]);
+    }
+
+    /// The legacy annotation counts only in `oldestDeletePriority`: `Random` ignores it,
+    /// and `Newest`, which subtracts `Oldest`'s 100, gives it 0.
+    #[test]
+    fn the_legacy_mark_counts_only_for_oldest() {
+        let mut legacy = machine("a", "2026-03-31T00:00:00Z", false, true);
+        legacy
+            .metadata
+            .annotations
+            .insert(DELETE_MACHINE_LEGACY.into(), "yes".into());
+        assert_eq!(priority("Random", &legacy, now()), 20.0);
+        assert_eq!(priority("Oldest", &legacy, now()), 100.0);
+        assert_eq!(priority("Newest", &legacy, now()), 0.0);
+    }
+
+    /// Equal priorities go in name order, whatever the input order (the audit's r1).
+    #[test]
+    fn scale_down_breaks_ties_by_name() {
+        let machines = [
+            machine("ws-c", "2026-01-01T00:00:00Z", false, true),
+            machine("ws-a", "2026-01-01T00:00:00Z", false, true),
+            machine("ws-b", "2026-01-01T00:00:00Z", false, true),
+        ];
+        for policy in ["Random", "Oldest", "Newest"] {
+            assert_eq!(
+                to_delete(policy, &machines, &[0, 1, 2], 2, now()),
+                [1, 2],
+                "{policy}"
+            );
+        }
     }
 
     #[test]

@@ -9,8 +9,11 @@
 //! `ln` is the classic fdlibm reduction and polynomial (`x = 2^k·(1+f)`, a degree-14
 //! even polynomial in `s = f/(2+f)`), the algorithm Go's `math.Log` implements, so the
 //! scheduler's logarithms are Go's rather than the correctly rounded ones (they differ by
-//! at most one ulp, e.g. for ln 3; the unit tests bound the distance to `std`). `round` is Go's
-//! `math.Round` (halves away from zero).
+//! at most one ulp, e.g. for ln 3; the unit tests bound the distance to `std`). `exp` is
+//! fdlibm's too, within one ulp (Go's amd64 `math.Exp` is assembly, also within one ulp;
+//! where the two differ by that ulp the machine set's ranking, its one user, cannot change
+//! unless two ages fall on a rounding boundary). `round` is Go's `math.Round` (halves
+//! away from zero).
 //!
 //! [`saturating_mul`] is `i64::saturating_mul` without its overflow check where the
 //! factors are small enough not to overflow: wasm32 has no 128-bit multiply, so the check
@@ -112,6 +115,42 @@ pub fn ln(x: f64) -> f64 {
     let r = t1 + t2;
     let hfsq = 0.5 * f * f;
     k * LN2_HI - ((hfsq - (s * (hfsq + r) + k * LN2_LO)) - f)
+}
+
+/// `e^x`, within one ulp: fdlibm's reduction `x = k·ln 2 + r` (ln 2 split in two for
+/// the extra bits) and its rational approximation of `e^r`, the algorithm behind Go's
+/// `math.Exp`. The machine set's `Oldest` delete policy ranks by `1 − e^(−age/10 days)`,
+/// and upstream's float64 rounding there makes machines of nearly the same age tie.
+#[must_use]
+pub fn exp(x: f64) -> f64 {
+    const LN2_HI: f64 = 6.931_471_803_691_238e-1;
+    const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
+    const P1: f64 = 1.666_666_666_666_660_2e-1;
+    const P2: f64 = -2.777_777_777_701_559_3e-3;
+    const P3: f64 = 6.613_756_321_437_934e-5;
+    const P4: f64 = -1.653_390_220_546_525_2e-6;
+    const P5: f64 = 4.138_136_797_057_238_5e-8;
+    if x.is_nan() || x > 709.782_712_893_384 {
+        return x * f64::INFINITY;
+    }
+    if x < -745.133_219_101_941_1 {
+        return 0.0;
+    }
+    if abs(x) < 1.0 / f64::from(1u32 << 28) {
+        return 1.0 + x;
+    }
+    let half = if x < 0.0 { -0.5 } else { 0.5 };
+    #[allow(clippy::cast_possible_truncation)]
+    let k = (core::f64::consts::LOG2_E * x + half) as i64;
+    #[allow(clippy::cast_precision_loss)]
+    let (hi, lo) = (x - k as f64 * LN2_HI, k as f64 * LN2_LO);
+    let r = hi - lo;
+    let t = r * r;
+    let c = r - t * (P1 + t * (P2 + t * (P3 + t * (P4 + t * P5))));
+    let y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
+    // 2^k in two normal halves: the first product is exact, the second rounds once, also
+    // to a subnormal result or at k = 1024.
+    y * power_of_two(k / 2) * power_of_two(k - k / 2)
 }
 
 /// `x = fraction · 2^exponent` with the fraction in [0.5, 1), for finite positive `x`.
@@ -234,6 +273,22 @@ mod tests {
         // fdlibm (and Go's `math.Log`) is one ulp below the correctly rounded ln 3.
         assert_eq!(ln(3.0).to_bits(), 0x3FF1_93EA_7AAD_030A);
         assert_eq!(alloc::format!("{}", ln(6.0)), "1.791759469228055");
+    }
+
+    #[test]
+    fn exp_is_within_one_ulp_of_std() {
+        let mut inputs: alloc::vec::Vec<f64> =
+            (-8_000..=8_000).map(|n| f64::from(n) / 10.0).collect();
+        inputs.extend([1e-10, -1e-10, -37.43, -745.0, -708.5, 709.7, 0.5e-8]);
+        for x in inputs {
+            let ours = exp(x).to_bits();
+            let theirs = std::primitive::f64::exp(x).to_bits();
+            assert!(ours.abs_diff(theirs) <= 1, "exp({x:e})");
+        }
+        assert_eq!(exp(0.0), 1.0);
+        assert_eq!(exp(-800.0), 0.0);
+        assert_eq!(exp(800.0), f64::INFINITY);
+        assert!(exp(f64::NAN).is_nan());
     }
 
     #[test]

@@ -22,6 +22,14 @@ impl Instant {
         seconds: 0,
         nanos: 0,
     };
+
+    /// The time since the epoch, so that the difference of two is Go's `Time.Sub`
+    /// (saturating as it does, far beyond any timestamp an API server writes).
+    #[must_use]
+    pub fn since_epoch(self) -> crate::duration::Duration {
+        let seconds = self.seconds.saturating_mul(crate::duration::SECOND);
+        crate::duration::Duration(seconds.saturating_add(i64::from(self.nanos)))
+    }
 }
 
 /// The value of ASCII digits (at most four here, so nothing below can overflow).

@@ -48,6 +48,10 @@ pub struct LifecycleHook {
 pub struct MachineStatus {
     pub node_ref: Option<NodeReference>,
     pub phase: Option<String>,
+    /// Set, even empty, when the machine hit a terminal error.
+    pub error_reason: Option<String>,
+    /// Set, even empty, with the terminal error's words.
+    pub error_message: Option<String>,
 }
 
 /// `status.nodeRef`: the node the machine backs.
