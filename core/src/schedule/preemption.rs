@@ -55,6 +55,9 @@ struct Candidate {
     /// fewest violations, lowest highest-victim priority, lowest sum of priorities,
     /// fewest victims (the sequence of choices is the lexicographic maximum).
     rank: [i64; 4],
+    /// 1.34's last criterion: the earliest start among the highest-priority victims
+    /// (`GetEarliestPodStartTime`; the latest wins).
+    earliest: Option<Started>,
 }
 
 /// A node's dry run: its victims, or why it is no candidate.
@@ -172,7 +175,7 @@ pub fn preempt(
     let candidates: Vec<&Candidate> = (0..node_count)
         .filter_map(|node| run_of(node)?.as_ref().ok())
         .collect();
-    let Some(chosen) = pick_node(version, snapshot, &candidates) else {
+    let Some(chosen) = pick_node(version, &candidates) else {
         if version == Version::Current {
             // Reasons per node for the nested message; nodes not dry-run are "not
             // helpful".
@@ -442,12 +445,28 @@ fn select_victims(
     restore(snapshot, &victims);
     snapshot.restore_order(node, order);
     let rank = rank(snapshot, &victims, violations);
+    let earliest = earliest_start(snapshot, &victims);
     Ok(Candidate {
         node,
         victims,
         violating: flags,
         rank,
+        earliest,
     })
+}
+
+/// `GetEarliestPodStartTime`: the earliest start among the victims of the highest
+/// priority; a victim without one started "now", so a node whose top victims all lack
+/// one wins over any with a recorded start.
+fn earliest_start(snapshot: &Snapshot<'_>, victims: &[usize]) -> Option<Started> {
+    let priority = |pod: usize| snapshot.pod(pod).map(|entry| entry.priority);
+    let top = priority(*victims.first()?);
+    victims
+        .iter()
+        .filter(|&&victim| priority(victim) == top)
+        .filter_map(|&victim| snapshot.pod(victim))
+        .map(start_time)
+        .min()
 }
 
 /// A candidate's [`Candidate::rank`].
@@ -600,11 +619,7 @@ fn violating_budgets(version: Version, snapshot: &Snapshot<'_>, victims: &[usize
 }
 
 /// `pickOneNodeForPreemption`: the position in `candidates` of the chosen node.
-fn pick_node(
-    version: Version,
-    snapshot: &Snapshot<'_>,
-    candidates: &[&Candidate],
-) -> Option<usize> {
+fn pick_node(version: Version, candidates: &[&Candidate]) -> Option<usize> {
     if candidates.is_empty() {
         return None;
     }
@@ -613,11 +628,6 @@ fn pick_node(
             return Some(position);
         }
     }
-    let priority = |pod: usize| {
-        snapshot
-            .pod(pod)
-            .map_or(0, |entry| i64::from(entry.priority))
-    };
     let best = candidates.iter().map(|candidate| candidate.rank).max()?;
     let remaining: Vec<usize> = (0..candidates.len())
         .filter(|&position| candidates.get(position).map(|c| c.rank) == Some(best))
@@ -626,20 +636,8 @@ fn pick_node(
         return remaining.first().copied();
     }
     if version == Version::Current {
-        // Latest "earliest start time among the highest-priority victims" wins
-        // (`GetEarliestPodStartTime`); a victim without one started "now", so a node whose
-        // top victims all lack one wins over any with a recorded start.
-        let earliest = |position: usize| {
-            let candidate = candidates.get(position)?;
-            let top = priority(*candidate.victims.first()?);
-            candidate
-                .victims
-                .iter()
-                .filter(|&&v| priority(v) == top)
-                .filter_map(|&v| snapshot.pod(v))
-                .map(start_time)
-                .min()
-        };
+        // The latest "earliest start among the highest-priority victims" wins.
+        let earliest = |position: usize| candidates.get(position).and_then(|c| c.earliest);
         let best = remaining.iter().map(|&p| earliest(p)).max().flatten();
         if let Some(&position) = remaining.iter().find(|&&p| earliest(p) == best) {
             return Some(position);
