@@ -340,7 +340,10 @@ impl Cluster {
         let mut sharing = Sharing::default();
         let admitted: Vec<(PodFacts, PodState, Deletion)> = pods
             .into_iter()
-            .map(|(pod, span)| admit(&chain, &mut sharing, pod, span, &mut diagnostics))
+            .map(|(pod, span)| {
+                let version = cluster.version;
+                admit(&chain, version, &mut sharing, pod, span, &mut diagnostics)
+            })
             .collect();
         // Shared in a pass of their own, so that one pod's facts lie next to the next
         // pod's: the engines that read every pod (the descheduler's listing, a scheduler
@@ -479,6 +482,7 @@ fn locate(index: &NodeIndex<'_>, pods: &[PodEntry], state: PodState) -> Vec<Opti
 
 fn admit(
     chain: &Chain<'_>,
+    version: Version,
     sharing: &mut Sharing,
     mut pod: Pod,
     spans: Option<PodSpans>,
@@ -507,7 +511,7 @@ fn admit(
             .is_some_and(|owner| owner.kind == "DaemonSet")
     {
         pod.spec.tolerations =
-            owners::with_daemon_tolerations(&pod.spec.tolerations, pod.spec.host_network);
+            owners::with_daemon_tolerations(&pod.spec.tolerations, pod.spec.host_network, version);
     }
     let decision = chain.admit(&mut pod, created);
     let mut rejection = None;

@@ -13,8 +13,11 @@ use crate::digest;
 use crate::labels;
 use crate::model::{
     Affinity, LabelSelector, Node, NodeAffinity, NodeSelector, NodeSelectorRequirement,
-    NodeSelectorTerm, OwnerReference, Pod, Toleration, Workload, WorkloadKind,
+    NodeSelectorTerm, OwnerReference, Pod, ResourceList, Toleration, Workload, WorkloadKind,
 };
+use crate::quantity::Quantity;
+use crate::resources;
+use crate::schedule::snapshot::{pod_host_ports, Accounting};
 use crate::schedule::Version;
 use crate::taints;
 
@@ -69,7 +72,7 @@ pub fn missing_pods(
                 }
             }
             WorkloadKind::Job => job(workload, pods, version, &mut created),
-            WorkloadKind::DaemonSet => daemon_set(workload, pods, nodes, &mut created),
+            WorkloadKind::DaemonSet => daemon_set(workload, pods, nodes, version, &mut created),
         }
     }
     created
@@ -239,8 +242,11 @@ fn job(job: &Workload, pods: &Index<'_>, version: Version, created: &mut Vec<Pod
 
 /// Tolerations the DaemonSet controller adds to every daemon pod
 /// (`pkg/controller/daemon/util/daemonset_util.go`, `AddOrUpdateDaemonPodTolerations`).
+/// 1.11's `CreatePodTemplate` adds the first four only: the `unschedulable` one came with
+/// scheduling daemon pods by the default scheduler (1.12), `pid-pressure` and
+/// `network-unavailable` later.
 #[must_use]
-pub fn daemon_tolerations(host_network: bool) -> Vec<Toleration> {
+pub fn daemon_tolerations(host_network: bool, version: Version) -> Vec<Toleration> {
     let toleration = |key: &str, effect: &str| Toleration {
         key: key.into(),
         operator: "Exists".into(),
@@ -256,7 +262,9 @@ pub fn daemon_tolerations(host_network: bool) -> Vec<Toleration> {
         toleration("node.kubernetes.io/pid-pressure", "NoSchedule"),
         toleration("node.kubernetes.io/unschedulable", "NoSchedule"),
     ];
-    if host_network {
+    if version == Version::Legacy {
+        tolerations.truncate(4);
+    } else if host_network {
         tolerations.push(toleration(
             "node.kubernetes.io/network-unavailable",
             "NoSchedule",
@@ -268,9 +276,13 @@ pub fn daemon_tolerations(host_network: bool) -> Vec<Toleration> {
 /// A daemon pod's tolerations: its own, with each of [`daemon_tolerations`] added or
 /// put in place of its own that match it.
 #[must_use]
-pub fn with_daemon_tolerations(own: &[Toleration], host_network: bool) -> Vec<Toleration> {
+pub fn with_daemon_tolerations(
+    own: &[Toleration],
+    host_network: bool,
+    version: Version,
+) -> Vec<Toleration> {
     let mut tolerations = own.to_vec();
-    for extra in daemon_tolerations(host_network) {
+    for extra in daemon_tolerations(host_network, version) {
         add_or_update(&mut tolerations, &extra);
     }
     tolerations
@@ -303,9 +315,16 @@ fn add_or_update(tolerations: &mut Vec<Toleration>, extra: &Toleration) {
     }
 }
 
-fn daemon_set(daemon_set: &Workload, pods: &Index<'_>, nodes: &[Node], created: &mut Vec<Pod>) {
+fn daemon_set(
+    daemon_set: &Workload,
+    pods: &Index<'_>,
+    nodes: &[Node],
+    version: Version,
+    created: &mut Vec<Pod>,
+) {
     let template = &daemon_set.spec.template.spec;
-    let tolerations = with_daemon_tolerations(&template.tolerations, template.host_network);
+    let tolerations =
+        with_daemon_tolerations(&template.tolerations, template.host_network, version);
     let selector = daemon_set.spec.selector.as_ref();
     let covered: BTreeSet<&str> = claimed(pods, WorkloadKind::DaemonSet, daemon_set, selector)
         .filter(|pod| !is_terminal(pod))
@@ -348,9 +367,65 @@ fn daemon_set(daemon_set: &Workload, pods: &Index<'_>, nodes: &[Node], created: 
                 .insert("pod-template-generation".into(), generation.to_string());
         }
         pod.spec.tolerations.clone_from(&tolerations);
-        pin_to_node(&mut pod, name);
+        if version == Version::Current {
+            pin_to_node(&mut pod, name);
+        } else if fits_beside(&pod, node, pods, created, daemon_set) {
+            // 1.11 (`ScheduleDaemonSetPods` off): the controller creates the pod bound.
+            pod.spec.node_name.clone_from(name);
+        } else {
+            continue;
+        }
         created.push(pod);
     }
+}
+
+/// 1.11's `nodeShouldRunDaemonPod` past the node's selector and taints: its
+/// `GeneralPredicates` against the node's other pods (those of this DaemonSet aside, and
+/// the daemon pods made before it). Insufficient resources leave the node without the pod
+/// (a `FailedPlacement` event), and a host port in use as well (taken as intended).
+fn fits_beside(pod: &Pod, node: &Node, pods: &Index<'_>, made: &[Pod], owner: &Workload) -> bool {
+    let name = node.metadata.name.as_str();
+    let others: Vec<&Pod> = pods
+        .by_namespace
+        .values()
+        .flatten()
+        .copied()
+        .chain(made)
+        .filter(|other| other.spec.node_name == name && !is_terminal(other))
+        .filter(|other| {
+            other.metadata.controller().is_none_or(|controller| {
+                controller.kind != "DaemonSet" || controller.name != owner.metadata.name
+            })
+        })
+        .collect();
+    let empty = ResourceList::new();
+    let allocatable = node.status.allocatable.as_ref().unwrap_or(&empty);
+    let room_for_pods = allocatable
+        .get("pods")
+        .is_some_and(|pods| i64::try_from(others.len()).unwrap_or(i64::MAX) < pods.value());
+    let mut used = ResourceList::new();
+    for other in &others {
+        resources::add(&mut used, &resources::pod_requests(&other.spec));
+    }
+    let resources_fit = resources::pod_requests(&pod.spec)
+        .iter()
+        .filter(|(_, quantity)| !quantity.is_zero())
+        .all(|(resource, quantity)| {
+            let in_use = used.get(resource).copied().unwrap_or_else(Quantity::zero);
+            let free = allocatable
+                .get(resource)
+                .copied()
+                .unwrap_or_else(Quantity::zero);
+            in_use
+                .checked_add(*quantity)
+                .is_some_and(|wanted| wanted.cmp_value(&free).is_le())
+        });
+    let ports_free = pod_host_ports(pod, Accounting::Legacy).all(|wanted| {
+        others.iter().all(|other| {
+            pod_host_ports(other, Accounting::Legacy).all(|used| !wanted.conflicts_with(&used))
+        })
+    });
+    room_for_pods && resources_fit && ports_free
 }
 
 /// `nodeShouldRunDaemonPod`: the node is the one the template names, if it names one,
@@ -759,6 +834,28 @@ spec:
 
     /// `AddOrUpdateTolerationInPodSpec`: a daemon's own `unreachable` toleration with
     /// seconds is put in place by the for-ever one; an unrelated one stays first.
+    /// 1.11's `CreatePodTemplate` adds the not-ready, unreachable, disk- and
+    /// memory-pressure tolerations only.
+    #[test]
+    fn openshift_3_11_daemon_pods_tolerate_less() {
+        let keys = |version| -> Vec<String> {
+            daemon_tolerations(true, version)
+                .into_iter()
+                .map(|toleration| toleration.key)
+                .collect()
+        };
+        assert_eq!(
+            keys(Version::Legacy),
+            [
+                "node.kubernetes.io/not-ready",
+                "node.kubernetes.io/unreachable",
+                "node.kubernetes.io/disk-pressure",
+                "node.kubernetes.io/memory-pressure"
+            ]
+        );
+        assert_eq!(keys(Version::Current).len(), 7);
+    }
+
     #[test]
     fn daemon_tolerations_replace_the_ones_they_match() {
         let own = |key: &str, seconds: Option<i64>| Toleration {
@@ -774,6 +871,7 @@ spec:
                 own("node.kubernetes.io/unreachable", Some(60)),
             ],
             false,
+            Version::Current,
         );
         assert_eq!(tolerations.len(), 7);
         assert_eq!(tolerations[0], own("example.com/k", Some(5)));

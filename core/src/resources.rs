@@ -135,7 +135,7 @@ fn with_defaults<'r>(
     alloc::borrow::Cow::Owned(filled)
 }
 
-fn add(total: &mut ResourceList, more: &ResourceList) {
+pub(crate) fn add(total: &mut ResourceList, more: &ResourceList) {
     for (name, quantity) in more {
         let sum = match total.get(name) {
             Some(current) => saturating_add(*current, *quantity),
