@@ -77,4 +77,13 @@ pub struct MachineSetSpec {
     pub replicas: Option<i32>,
     pub delete_policy: String,
     pub selector: LabelSelector,
+    pub template: MachineTemplateSpec,
+}
+
+/// `spec.template` of a MachineSet: what each machine it creates starts with.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct MachineTemplateSpec {
+    pub metadata: ObjectMeta,
+    pub spec: MachineSpec,
 }

@@ -1,8 +1,11 @@
-//! `Machine` and `MachineSet` (`machine.openshift.io/v1beta1`): names and lifecycle hooks.
+//! `Machine` and `MachineSet` (`machine.openshift.io/v1beta1`): names, lifecycle hooks and
+//! a MachineSet's selector.
 //!
 //! Upstream: the CRD schema of `openshift/api` `machine/v1beta1/types_machine.go`
 //! (`LifecycleHook`: `name` 3–256 characters matching a pattern, `owner` 3–512
-//! characters, each list a map keyed by `name`), with apiextensions' messages.
+//! characters, each list a map keyed by `name`), with apiextensions' messages, and
+//! machine-api-operator's MachineSet webhook (`pkg/webhooks/machineset_webhook.go`: the
+//! selector must match the template's labels, or the API server refuses the set).
 
 use crate::model::{LifecycleHook, Machine, MachineSet};
 
@@ -51,6 +54,14 @@ pub(super) fn machine_set(set: &MachineSet, sink: &mut Sink) {
             "should be greater than or equal to 0",
         );
     }
+    let spec = At::root("spec");
+    super::workload::selector_matches_template(
+        &set.spec.selector,
+        &set.spec.template.metadata.labels,
+        &spec.field("template"),
+        "machine/selector-mismatch",
+        sink,
+    );
 }
 
 fn lifecycle_hooks(hooks: &[LifecycleHook], at: &At<'_>, sink: &mut Sink) {
@@ -127,6 +138,39 @@ fn is_hook_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::{String, ToString};
+    use alloc::vec::Vec;
+
+    fn violations(resource: &crate::input::Resource) -> Vec<(String, &'static str, String)> {
+        crate::validation::validate(resource)
+            .into_iter()
+            .map(|v| (v.path.to_string(), v.diagnostic.code, v.diagnostic.message))
+            .collect()
+    }
+
+    /// machineset_webhook.go refuses a set whose selector does not match its template's
+    /// labels; an empty selector matches any.
+    #[test]
+    fn a_machine_set_selects_its_template() {
+        let set = |selector: serde_json::Value| {
+            let set: MachineSet = serde_json::from_value(serde_json::json!({
+                "metadata": {"name": "ws"},
+                "spec": {"selector": selector, "template": {"metadata": {"labels": {"set": "ws"}}}}
+            }))
+            .unwrap();
+            violations(&crate::input::Resource::MachineSet(set.into()))
+        };
+        assert_eq!(set(serde_json::json!({"matchLabels": {"set": "ws"}})), []);
+        assert_eq!(set(serde_json::json!({})), []);
+        assert_eq!(
+            set(serde_json::json!({"matchLabels": {"set": "other"}})),
+            [(
+                "spec.template.metadata.labels".into(),
+                "machine/selector-mismatch",
+                "`selector` does not match template `labels`".into()
+            )]
+        );
+    }
 
     #[test]
     fn hook_names_follow_the_crd_pattern() {
