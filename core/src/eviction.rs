@@ -2324,7 +2324,7 @@ impl<'c> World<'c> {
             HookPhase::PreTerminate => &mut run.pre_terminate,
         };
         let before = hooks.len();
-        hooks.retain(|hook| hook.name != name);
+        hooks.retain(|hook| hook.name.as_deref() != Some(name));
         if hooks.len() == before {
             self.step_warning(
                 step,

@@ -185,7 +185,11 @@ pub struct Condition {
 pub fn describe_hooks(hooks: &[LifecycleHook]) -> String {
     let items: Vec<String> = hooks
         .iter()
-        .map(|hook| alloc::format!("{{Name:{} Owner:{}}}", hook.name, hook.owner))
+        .map(|hook| {
+            let (name, owner) = (hook.name.as_deref(), hook.owner.as_deref());
+            let (name, owner) = (name.unwrap_or_default(), owner.unwrap_or_default());
+            alloc::format!("{{Name:{name} Owner:{owner}}}")
+        })
         .collect();
     alloc::format!("[{}]", items.join(" "))
 }
@@ -258,8 +262,8 @@ mod tests {
 
     fn hook(name: &str, owner: &str) -> LifecycleHook {
         LifecycleHook {
-            name: name.into(),
-            owner: owner.into(),
+            name: Some(name.into()),
+            owner: Some(owner.into()),
         }
     }
 
