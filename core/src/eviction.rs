@@ -2387,16 +2387,16 @@ impl<'c> World<'c> {
                     self.after_drain(at, machine);
                     return;
                 }
+                // drain_controller.go says so on every reconcile while a preDrain hook
+                // remains: each update of the machine (a hook removed) brings one.
                 if !run.pre_drain.is_empty() {
-                    if run.stage == Stage::Running {
-                        self.event(
-                            at,
-                            EventKind::Machine,
-                            id,
-                            "DrainBlocked",
-                            "Drain blocked by pre-drain hook",
-                        );
-                    }
+                    self.event(
+                        at,
+                        EventKind::Machine,
+                        id,
+                        "DrainBlocked",
+                        "Drain blocked by pre-drain hook",
+                    );
                     self.set_stage(machine, Stage::WaitingPreDrain);
                     return;
                 }
@@ -3618,6 +3618,35 @@ spec: {containers: [{name: c, image: i}]}
             [
                 "DrainProceeds: Node drain proceeds",
                 "DrainSucceeded: Node drain succeeded"
+            ]
+        );
+    }
+
+    /// Removing one of two preDrain hooks updates the machine, and the drain controller's
+    /// reconcile says DrainBlocked again (the audit's twohooks); removing the last lets
+    /// the drain proceed.
+    #[test]
+    fn every_update_with_a_pre_drain_hook_left_is_blocked_again() {
+        let held = machine_on(
+            "ghost",
+            "preDrain: [{name: HookOne, owner: ctrl-one}, {name: HookTwo, owner: ctrl-two}]",
+        );
+        let steps = scenario(
+            "  - {at: 0s, deleteMachine: m1}\n  - {at: 1m, removeHook: {machine: m1, phase: preDrain, name: HookOne}}\n  - {at: 2m, removeHook: {machine: m1, phase: preDrain, name: HookTwo}}\n",
+        );
+        let events = machine_events(&play(&[held.as_str(), &steps].concat()));
+        let reasons: Vec<&str> = events
+            .iter()
+            .filter_map(|event| event.split(':').next())
+            .collect();
+        assert_eq!(
+            reasons[..5],
+            [
+                "DrainBlocked",
+                "HookRemoved",
+                "DrainBlocked",
+                "HookRemoved",
+                "DrainProceeds"
             ]
         );
     }
