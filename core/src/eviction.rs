@@ -33,7 +33,10 @@ use crate::diagnostic::Diagnostic;
 use crate::duration::Duration;
 use crate::input::Span;
 use crate::machine;
-use crate::model::{LifecycleHook, Node, NodeCondition, NodeSpec, NodeStatus, Taint, WorkloadKind};
+use crate::model::{
+    LifecycleHook, Machine, MachineSet, Node, NodeCondition, NodeSpec, NodeStatus, OwnerReference,
+    Taint, WorkloadKind,
+};
 use crate::report::disruption::{
     DeschedulerRun, Disruption, Event, EventKind, Eviction, MachineStatus,
 };
@@ -192,12 +195,33 @@ struct MachineRun {
     node_ref: bool,
     node: Option<usize>,
     exclude_draining: bool,
-    owner_set: Option<String>,
+    /// The controller reference, the adopting machine set's for an orphan it selects.
+    controller: Option<OwnerReference>,
     pre_drain: Vec<LifecycleHook>,
     pre_terminate: Vec<LifecycleHook>,
     stage: Stage,
     drained: Option<machine::Condition>,
     failures: u32,
+}
+
+impl MachineRun {
+    fn new(machine: &Machine, node: Option<usize>) -> Self {
+        let metadata = &machine.metadata;
+        Self {
+            id: alloc::format!("Machine/{}/{}", metadata.namespace, metadata.name),
+            node_ref: machine.status.node_ref.is_some(),
+            node,
+            exclude_draining: metadata
+                .annotations
+                .contains_key(machine::EXCLUDE_NODE_DRAINING),
+            controller: metadata.controller().cloned(),
+            pre_drain: machine.spec.lifecycle_hooks.pre_drain.clone(),
+            pre_terminate: machine.spec.lifecycle_hooks.pre_terminate.clone(),
+            stage: Stage::Running,
+            drained: None,
+            failures: 0,
+        }
+    }
 }
 
 /// OpenShift 3.11's node lifecycle controller without the `TaintBasedEvictions` gate
@@ -273,7 +297,10 @@ struct World<'c> {
     /// Per pod, whether the node lifecycle controller marked it not ready
     /// (`MarkPodsNotReady`) since the timeline started; empty until it first does.
     marked_not_ready: Vec<bool>,
+    /// The input's machines, then those machine sets created ([`World::created`]).
     machines: Vec<MachineRun>,
+    /// The machines machine sets created during the timeline.
+    created: Vec<Machine>,
     drains: Vec<DrainRun>,
     /// Replacements waiting for a node, and whether the cluster changed since they last
     /// tried.
@@ -311,33 +338,23 @@ impl<'c> World<'c> {
         let machines = cluster
             .machines
             .iter()
-            .map(|machine| MachineRun {
-                id: alloc::format!(
-                    "Machine/{}/{}",
-                    machine.metadata.namespace,
-                    machine.metadata.name
-                ),
-                node_ref: machine.status.node_ref.is_some(),
-                node: machine
-                    .status
-                    .node_ref
-                    .as_ref()
-                    .and_then(|reference| node_index.get(&reference.name)),
-                exclude_draining: machine
-                    .metadata
-                    .annotations
-                    .contains_key(machine::EXCLUDE_NODE_DRAINING),
-                owner_set: machine
-                    .metadata
-                    .owner_references
-                    .iter()
-                    .find(|owner| owner.kind == "MachineSet")
-                    .map(|owner| owner.name.clone()),
-                pre_drain: machine.spec.lifecycle_hooks.pre_drain.clone(),
-                pre_terminate: machine.spec.lifecycle_hooks.pre_terminate.clone(),
-                stage: Stage::Running,
-                drained: None,
-                failures: 0,
+            .map(|machine| {
+                let node = machine.status.node_ref.as_ref();
+                let mut run = MachineRun::new(
+                    machine,
+                    node.and_then(|reference| node_index.get(&reference.name)),
+                );
+                // Each machine set adopts the orphans it would count when it first
+                // reconciles (`adoptOrphan`, machineset/controller.go); an orphan two sets
+                // select goes to the first in the input.
+                if run.controller.is_none() {
+                    run.controller = cluster
+                        .machine_sets
+                        .iter()
+                        .find(|set| machine::counts_for(set, machine, None))
+                        .map(machine::controller_ref);
+                }
+                run
             })
             .collect();
         Self {
@@ -374,6 +391,7 @@ impl<'c> World<'c> {
             tainting_planned: None,
             agenda: BTreeMap::new(),
             machines,
+            created: Vec::new(),
             drains: Vec::new(),
             waiting: Vec::new(),
             changed: false,
@@ -2119,8 +2137,8 @@ impl<'c> World<'c> {
 
     // Machines.
 
-    /// `oc delete machine` (`replaced`: the machine set, if any, makes a new one) or a
-    /// machine set's scale-down.
+    /// `oc delete machine` (`replaced`: the machine set counting it, if any, makes a new
+    /// one) or a machine set's scale-down.
     fn delete_machine(&mut self, at: Duration, machine: usize, replaced: bool) {
         let Some(run) = self.machines.get(machine) else {
             return;
@@ -2129,23 +2147,29 @@ impl<'c> World<'c> {
             return;
         }
         let id = run.id.clone();
-        let owner_set = run.owner_set.clone();
         let message = alloc::format!(
             "phase Deleting; {}; {}",
             condition_text(&machine::drainable(&run.pre_drain)),
             condition_text(&machine::terminable(&run.pre_terminate))
         );
+        let cluster = self.cluster;
+        let owner = cluster
+            .machine_sets
+            .iter()
+            .filter(|_| replaced)
+            .find(|set| self.counts_for(set, machine));
         self.event(at, EventKind::Machine, id, "Deleting", message);
-        if let Some(set) = owner_set.filter(|_| replaced) {
+        if let Some(set) = owner {
+            let created = self.create_machines(at, set, 1);
             self.event(
                 at,
                 EventKind::Machine,
-                alloc::format!(
-                    "MachineSet/{}/{set}",
-                    machine_namespace(&self.machines, machine)
-                ),
+                machine_set_id(set),
                 "SuccessfulCreate",
-                "the machine set creates a machine to replace the deleted one",
+                alloc::format!(
+                    "the machine set creates {} to replace the deleted one",
+                    created.join(", ")
+                ),
             );
         }
         self.reconcile_machine(at, machine);
@@ -2157,8 +2181,62 @@ impl<'c> World<'c> {
         }
     }
 
-    /// The MachineSet controller after `replicas` changed: more machines are created (their
-    /// nodes are not simulated); fewer delete the machines its delete policy ranks first.
+    /// The input's machine or the created one at `index`.
+    fn machine_model(&self, index: usize) -> Option<&Machine> {
+        match index.checked_sub(self.cluster.machines.len()) {
+            None => self.cluster.machines.get(index),
+            Some(created) => self.created.get(created),
+        }
+    }
+
+    /// Whether the machine at `index` counts for `set` ([`machine::counts_for`]); one
+    /// whose deletion the timeline started counts no more.
+    fn counts_for(&self, set: &MachineSet, index: usize) -> bool {
+        let run = self.machines.get(index);
+        let model = self.machine_model(index);
+        run.zip(model).is_some_and(|(run, model)| {
+            run.stage == Stage::Running && machine::counts_for(set, model, run.controller.as_ref())
+        })
+    }
+
+    /// The machine set makes `count` machines from its template (`createMachine`):
+    /// named after it with a generated suffix, controlled by it, created at `at`, without
+    /// a node (provisioning is not simulated). Their names.
+    fn create_machines(&mut self, at: Duration, set: &MachineSet, count: usize) -> Vec<String> {
+        let created = timeline_start(self.cluster)
+            .map(|start| crate::timestamp::format(start.saturating_add(at)));
+        (0..count)
+            .map(|_| {
+                let template = &set.spec.template;
+                let mut machine = Machine {
+                    spec: template.spec.clone(),
+                    ..Machine::default()
+                };
+                let metadata = &mut machine.metadata;
+                metadata.name = alloc::format!(
+                    "{}-{}",
+                    set.metadata.name,
+                    crate::owners::suffix(&machine_set_id(set), self.created.len())
+                );
+                metadata.namespace.clone_from(&set.metadata.namespace);
+                metadata.labels.clone_from(&template.metadata.labels);
+                metadata
+                    .annotations
+                    .clone_from(&template.metadata.annotations);
+                metadata.owner_references = alloc::vec![machine::controller_ref(set)];
+                metadata.creation_timestamp.clone_from(&created);
+                machine.status.phase = Some(String::from("Provisioning"));
+                let name = metadata.name.clone();
+                self.machines.push(MachineRun::new(&machine, None));
+                self.created.push(machine);
+                name
+            })
+            .collect()
+    }
+
+    /// The MachineSet controller after `replicas` changed (`syncReplicas`): it counts its
+    /// machines ([`machine::counts_for`]), creates the missing ones or deletes those its
+    /// delete policy ranks first.
     fn scale_machine_set(
         &mut self,
         at: Duration,
@@ -2167,8 +2245,8 @@ impl<'c> World<'c> {
         replicas: i32,
         step: usize,
     ) {
-        let Some(set) = self
-            .cluster
+        let cluster = self.cluster;
+        let Some(set) = cluster
             .machine_sets
             .iter()
             .find(|set| set.metadata.namespace == namespace && set.metadata.name == name)
@@ -2182,65 +2260,49 @@ impl<'c> World<'c> {
             );
             return;
         };
-        let active: Vec<usize> = self
-            .machines
-            .iter()
-            .enumerate()
-            .filter(|(_, run)| {
-                run.stage == Stage::Running
-                    && run.owner_set.as_deref() == Some(name)
-                    && run.id.split('/').nth(1) == Some(namespace)
-            })
-            .map(|(index, _)| index)
+        let members: Vec<(usize, &Machine)> = (0..self.machines.len())
+            .filter(|&index| self.counts_for(set, index))
+            .filter_map(|index| Some((index, self.machine_model(index)?)))
             .collect();
-        let id = alloc::format!("MachineSet/{namespace}/{name}");
-        let count = i32::try_from(active.len()).unwrap_or(i32::MAX);
-        if replicas > count {
+        let id = machine_set_id(set);
+        let count = i32::try_from(members.len()).unwrap_or(i32::MAX);
+        if let Some(missing) = replicas
+            .checked_sub(count)
+            .and_then(|missing| usize::try_from(missing).ok())
+            .filter(|missing| *missing > 0)
+        {
+            let created = self.create_machines(at, set, missing);
             self.event(
                 at,
                 EventKind::Machine,
                 id,
                 "SuccessfulCreate",
                 alloc::format!(
-                    "replicas {count} -> {replicas}: the machine set creates {} machine(s); their nodes join once provisioned (not simulated)",
-                    replicas - count
+                    "replicas {count} -> {replicas}: the machine set creates {}; their nodes join once provisioned (not simulated)",
+                    created.join(", ")
                 ),
             );
             return;
         }
-        let surplus = usize::try_from(count - replicas).unwrap_or(0);
+        let surplus = usize::try_from(count.saturating_sub(replicas)).unwrap_or(0);
         let now = timeline_start(self.cluster).map(|start| start.saturating_add(at));
-        let chosen = machine::to_delete(
-            &set.spec.delete_policy,
-            &self.cluster.machines,
-            &active,
-            surplus,
-            now,
-        );
-        let names: Vec<String> = chosen
+        let policy = &set.spec.delete_policy;
+        let chosen = machine::to_delete(policy, &members, surplus, now);
+        let names: Vec<&str> = chosen
             .iter()
-            .filter_map(|machine| self.cluster.machines.get(*machine))
-            .map(|machine| machine.metadata.name.clone())
+            .filter_map(|index| members.iter().find(|(member, _)| member == index))
+            .map(|(_, machine)| machine.metadata.name.as_str())
             .collect();
-        self.event(
-            at,
-            EventKind::Machine,
-            id,
-            "SuccessfulDelete",
-            alloc::format!(
-                "replicas {count} -> {replicas}: the {} delete policy picks {}",
-                if set.spec.delete_policy.is_empty() {
-                    "Random"
-                } else {
-                    set.spec.delete_policy.as_str()
-                },
-                if names.is_empty() {
-                    String::from("none")
-                } else {
-                    names.join(", ")
-                }
-            ),
+        let message = alloc::format!(
+            "replicas {count} -> {replicas}: the {} delete policy picks {}",
+            if policy.is_empty() { "Random" } else { policy },
+            if names.is_empty() {
+                String::from("none")
+            } else {
+                names.join(", ")
+            }
         );
+        self.event(at, EventKind::Machine, id, "SuccessfulDelete", message);
         for machine in chosen {
             self.delete_machine(at, machine, false);
         }
@@ -2262,7 +2324,7 @@ impl<'c> World<'c> {
             HookPhase::PreTerminate => &mut run.pre_terminate,
         };
         let before = hooks.len();
-        hooks.retain(|hook| hook.name != name);
+        hooks.retain(|hook| hook.name.as_deref() != Some(name));
         if hooks.len() == before {
             self.step_warning(
                 step,
@@ -2325,16 +2387,16 @@ impl<'c> World<'c> {
                     self.after_drain(at, machine);
                     return;
                 }
+                // drain_controller.go says so on every reconcile while a preDrain hook
+                // remains: each update of the machine (a hook removed) brings one.
                 if !run.pre_drain.is_empty() {
-                    if run.stage == Stage::Running {
-                        self.event(
-                            at,
-                            EventKind::Machine,
-                            id,
-                            "DrainBlocked",
-                            "Drain blocked by pre-drain hook",
-                        );
-                    }
+                    self.event(
+                        at,
+                        EventKind::Machine,
+                        id,
+                        "DrainBlocked",
+                        "Drain blocked by pre-drain hook",
+                    );
                     self.set_stage(machine, Stage::WaitingPreDrain);
                     return;
                 }
@@ -2673,7 +2735,7 @@ impl<'c> World<'c> {
         disruption.machines = self
             .machines
             .iter()
-            .zip(&self.cluster.machines)
+            .zip(self.cluster.machines.iter().chain(&self.created))
             .map(|(run, model)| MachineStatus {
                 machine: alloc::format!("{}/{}", model.metadata.namespace, model.metadata.name),
                 node: model.status.node_ref.as_ref().map(|node| node.name.clone()),
@@ -2809,12 +2871,13 @@ fn timeline_start(cluster: &Cluster) -> Option<Duration> {
         .max()
 }
 
-fn machine_namespace(machines: &[MachineRun], machine: usize) -> String {
-    machines
-        .get(machine)
-        .and_then(|run| run.id.split('/').nth(1))
-        .unwrap_or_default()
-        .to_string()
+/// `MachineSet/namespace/name`.
+fn machine_set_id(set: &MachineSet) -> String {
+    alloc::format!(
+        "MachineSet/{}/{}",
+        set.metadata.namespace,
+        set.metadata.name
+    )
 }
 
 fn condition_text(condition: &machine::Condition) -> String {
@@ -3359,7 +3422,7 @@ mod tests {
                 "---
 apiVersion: machine.openshift.io/v1beta1
 kind: Machine
-metadata: {{name: {name}, namespace: openshift-machine-api, {created}ownerReferences: [{{apiVersion: machine.openshift.io/v1beta1, kind: MachineSet, name: ws, uid: u, controller: true}}]}}
+metadata: {{name: {name}, namespace: openshift-machine-api, labels: {{set: ws}}, {created}ownerReferences: [{{apiVersion: machine.openshift.io/v1beta1, kind: MachineSet, name: ws, uid: u, controller: true}}]}}
 status: {{phase: Running}}
 "
             )
@@ -3369,7 +3432,7 @@ status: {{phase: Running}}
 apiVersion: machine.openshift.io/v1beta1
 kind: MachineSet
 metadata: {name: ws, namespace: openshift-machine-api}
-spec: {replicas: 3, deletePolicy: Oldest}
+spec: {replicas: 3, deletePolicy: Oldest, selector: {matchLabels: {set: ws}}, template: {metadata: {labels: {set: ws}}}}
 ",
             &machine("ws-a", "creationTimestamp: '2026-11-01T00:00:00Z', "),
             &machine("ws-b", ""),
@@ -3393,6 +3456,113 @@ spec: {containers: [{name: c, image: i}]}
         assert_eq!(
             picked.as_deref(),
             Some("replicas 3 -> 2: the Oldest delete policy picks ws-c")
+        );
+    }
+
+    /// Machine set `ws` (selector `set: ws`, UID `u`) and `machines`, each as
+    /// `(name, extra metadata)`, with a node each, then `steps`; the machine set events.
+    fn machine_set_events(machines: &[(&str, &str)], steps: &str) -> Vec<String> {
+        let mut input = String::from(
+            "---\napiVersion: machine.openshift.io/v1beta1\nkind: MachineSet\nmetadata: {name: ws, namespace: openshift-machine-api, uid: u}\nspec: {replicas: 3, selector: {matchLabels: {set: ws}}, template: {metadata: {labels: {set: ws}}}}\n",
+        );
+        for (name, meta) in machines {
+            input.push_str(&alloc::format!(
+                "---\napiVersion: machine.openshift.io/v1beta1\nkind: Machine\nmetadata: {{name: {name}, namespace: openshift-machine-api, {meta}}}\nstatus: {{phase: Running, nodeRef: {{kind: Node, name: {name}}}}}\n"
+            ));
+        }
+        input.push_str(&scenario(steps));
+        play(&input)
+            .disruption
+            .timeline
+            .iter()
+            .filter(|event| event.object.to_string().starts_with("MachineSet/"))
+            .map(|event| alloc::format!("{}: {}", event.reason, event.message))
+            .collect()
+    }
+
+    /// `shouldExcludeMachine` and `adoptOrphan` (machineset/controller.go): a set counts
+    /// the machines it controls (by UID when both sides have one) or adopts, that its
+    /// selector matches and that are not being deleted; the machines it created in an
+    /// earlier step count too, and without a node they go first.
+    #[test]
+    fn machine_sets_count_the_machines_they_select() {
+        let owned = "labels: {set: ws}, ownerReferences: [{apiVersion: machine.openshift.io/v1beta1, kind: MachineSet, name: ws, uid: u, controller: true}]";
+        let scale = |replicas: u32| {
+            alloc::format!("  - {{at: 0s, scaleMachineSet: {{name: ws, replicas: {replicas}}}}}\n")
+        };
+        // An orphan with the set's labels is adopted, and goes first by name (the audit's r2).
+        let events = machine_set_events(
+            &[
+                ("ws-c", owned),
+                ("ws-a", "labels: {set: ws}"),
+                ("ws-b", owned),
+            ],
+            &scale(2),
+        );
+        assert_eq!(
+            events,
+            ["SuccessfulDelete: replicas 3 -> 2: the Random delete policy picks ws-a"]
+        );
+        // Not counted: a machine being deleted (ms3), one whose labels the selector does
+        // not match, one controlled by another set of the same name (other UID).
+        let deleting = alloc::format!("deletionTimestamp: '2024-06-01T00:00:00Z', {owned}");
+        let other = "labels: {set: ws}, ownerReferences: [{apiVersion: machine.openshift.io/v1beta1, kind: MachineSet, name: ws, uid: v, controller: true}]";
+        let unlabelled = "ownerReferences: [{apiVersion: machine.openshift.io/v1beta1, kind: MachineSet, name: ws, uid: u, controller: true}]";
+        let events = machine_set_events(
+            &[
+                ("ws-a", &deleting),
+                ("ws-b", owned),
+                ("ws-c", other),
+                ("ws-d", unlabelled),
+            ],
+            &scale(1),
+        );
+        assert_eq!(
+            events,
+            ["SuccessfulDelete: replicas 1 -> 1: the Random delete policy picks none"]
+        );
+        // Scaled 3 -> 5 then 5 -> 4: one of the new machines, without a node, goes (ms6).
+        let steps = [
+            scale(5),
+            "  - {at: 1m, scaleMachineSet: {name: ws, replicas: 4}}\n".into(),
+        ]
+        .concat();
+        let events =
+            machine_set_events(&[("ws-a", owned), ("ws-b", owned), ("ws-c", owned)], &steps);
+        let [created, deleted] = &events[..] else {
+            panic!("{events:?}");
+        };
+        let new = created
+            .strip_prefix("SuccessfulCreate: replicas 3 -> 5: the machine set creates ")
+            .and_then(|rest| rest.split_once(';'))
+            .map(|(names, _)| names.split(", ").collect::<Vec<_>>())
+            .unwrap_or_default();
+        assert_eq!(new.len(), 2, "{created}");
+        let picked = deleted.rsplit(' ').next().unwrap_or_default();
+        assert!(
+            deleted.starts_with("SuccessfulDelete: replicas 5 -> 4:"),
+            "{deleted}"
+        );
+        assert!(new.contains(&picked), "{deleted}");
+    }
+
+    /// Deleting a machine makes its set create a replacement only when the set is in the
+    /// input and counts it (the audit's ghost: the owner is not in the input).
+    #[test]
+    fn only_a_counting_set_replaces_a_deleted_machine() {
+        let steps = "  - {at: 0s, deleteMachine: ws-a}\n";
+        let ghost = "labels: {set: ws}, ownerReferences: [{apiVersion: machine.openshift.io/v1beta1, kind: MachineSet, name: ghost, uid: g, controller: true}]";
+        assert_eq!(
+            machine_set_events(&[("ws-a", ghost)], steps),
+            Vec::<String>::new()
+        );
+        let owned = "labels: {set: ws}, ownerReferences: [{apiVersion: machine.openshift.io/v1beta1, kind: MachineSet, name: ws, uid: u, controller: true}]";
+        let events = machine_set_events(&[("ws-a", owned)], steps);
+        assert!(
+            events.len() == 1
+                && events[0].starts_with("SuccessfulCreate: the machine set creates ws-")
+                && events[0].ends_with(" to replace the deleted one"),
+            "{events:?}"
         );
     }
 
@@ -3448,6 +3618,35 @@ spec: {containers: [{name: c, image: i}]}
             [
                 "DrainProceeds: Node drain proceeds",
                 "DrainSucceeded: Node drain succeeded"
+            ]
+        );
+    }
+
+    /// Removing one of two preDrain hooks updates the machine, and the drain controller's
+    /// reconcile says DrainBlocked again (the audit's twohooks); removing the last lets
+    /// the drain proceed.
+    #[test]
+    fn every_update_with_a_pre_drain_hook_left_is_blocked_again() {
+        let held = machine_on(
+            "ghost",
+            "preDrain: [{name: HookOne, owner: ctrl-one}, {name: HookTwo, owner: ctrl-two}]",
+        );
+        let steps = scenario(
+            "  - {at: 0s, deleteMachine: m1}\n  - {at: 1m, removeHook: {machine: m1, phase: preDrain, name: HookOne}}\n  - {at: 2m, removeHook: {machine: m1, phase: preDrain, name: HookTwo}}\n",
+        );
+        let events = machine_events(&play(&[held.as_str(), &steps].concat()));
+        let reasons: Vec<&str> = events
+            .iter()
+            .filter_map(|event| event.split(':').next())
+            .collect();
+        assert_eq!(
+            reasons[..5],
+            [
+                "DrainBlocked",
+                "HookRemoved",
+                "DrainBlocked",
+                "HookRemoved",
+                "DrainProceeds"
             ]
         );
     }

@@ -12,7 +12,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::duration::Duration;
-use crate::model::LifecycleHook;
+use crate::model::{LifecycleHook, Machine, MachineSet, OwnerReference};
 
 /// The annotation that makes the machine controller skip the drain.
 pub const EXCLUDE_NODE_DRAINING: &str = "machine.openshift.io/exclude-node-draining";
@@ -31,8 +31,51 @@ pub const DELETE_MACHINE: &str = "machine.openshift.io/delete-machine";
 /// The same mark under its older name.
 pub const DELETE_MACHINE_LEGACY: &str = "machine.openshift.io/cluster-api-delete-machine";
 
-/// Which `surplus` machines (indexes into `machines`, among `candidates`) a machine set
-/// deletes when it scales down at `now` (`pkg/controller/machineset/delete_policy.go`).
+/// Whether `machine`, controlled by `controller`, counts for `set`: its controller is the
+/// set, it is not being deleted and the set's selector matches its labels
+/// (`shouldExcludeMachine` in `pkg/controller/machineset/controller.go`). An orphan
+/// (`controller` `None`) that passes the other two counts too: the set adopts it
+/// (`adoptOrphan`).
+#[must_use]
+pub fn counts_for(
+    set: &MachineSet,
+    machine: &Machine,
+    controller: Option<&OwnerReference>,
+) -> bool {
+    // `metav1.IsControlledBy` compares UIDs; inputs without them are matched by name.
+    let controlled = controller.is_none_or(|owner| {
+        if set.metadata.uid.is_empty() || owner.uid.is_empty() {
+            owner.kind == "MachineSet" && owner.name == set.metadata.name
+        } else {
+            owner.uid == set.metadata.uid
+        }
+    });
+    // `hasMatchingLabels` (machineset/machine.go): an empty selector matches no machine.
+    let selector = &set.spec.selector;
+    let selects = !(selector.match_labels.is_empty() && selector.match_expressions.is_empty())
+        && crate::labels::selector_matches(selector, &machine.metadata.labels);
+    controlled
+        && selects
+        && machine.metadata.deletion_timestamp.is_none()
+        && machine.metadata.namespace == set.metadata.namespace
+}
+
+/// The controller reference a machine set puts on the machines it creates or adopts
+/// (`metav1.NewControllerRef`).
+#[must_use]
+pub fn controller_ref(set: &MachineSet) -> OwnerReference {
+    OwnerReference {
+        api_version: String::from("machine.openshift.io/v1beta1"),
+        kind: String::from("MachineSet"),
+        name: set.metadata.name.clone(),
+        uid: set.metadata.uid.clone(),
+        controller: Some(true),
+    }
+}
+
+/// Which `surplus` of a machine set's `members` (each with its index) it deletes when it
+/// scales down at `now` (`pkg/controller/machineset/delete_policy.go`); the indexes of
+/// those chosen, in order.
 ///
 /// Each policy gives every machine a priority from 0 to 100 ([`priority`]) and the
 /// highest go. Among equals the alphabetically first name goes first: machineset/
@@ -44,15 +87,13 @@ pub const DELETE_MACHINE_LEGACY: &str = "machine.openshift.io/cluster-api-delete
 #[must_use]
 pub fn to_delete(
     policy: &str,
-    machines: &[crate::model::Machine],
-    candidates: &[usize],
+    members: &[(usize, &Machine)],
     surplus: usize,
     now: Option<Duration>,
 ) -> Vec<usize> {
-    let mut ranked: Vec<(f64, &str, usize)> = candidates
+    let mut ranked: Vec<(f64, &str, usize)> = members
         .iter()
-        .filter_map(|&index| machines.get(index).map(|machine| (index, machine)))
-        .map(|(index, machine)| {
+        .map(|&(index, machine)| {
             let name = machine.metadata.name.as_str();
             (priority(policy, machine, now), name, index)
         })
@@ -76,7 +117,7 @@ pub fn to_delete(
 /// with only the legacy annotation gets 0). The float64 arithmetic is upstream's: ages
 /// past about 374 days round to 100 and tie with the marked machines, and from about 250
 /// days on machines created seconds apart tie too.
-fn priority(policy: &str, machine: &crate::model::Machine, now: Option<Duration>) -> f64 {
+fn priority(policy: &str, machine: &Machine, now: Option<Duration>) -> f64 {
     let annotated = |key: &str| {
         machine
             .metadata
@@ -144,7 +185,11 @@ pub struct Condition {
 pub fn describe_hooks(hooks: &[LifecycleHook]) -> String {
     let items: Vec<String> = hooks
         .iter()
-        .map(|hook| alloc::format!("{{Name:{} Owner:{}}}", hook.name, hook.owner))
+        .map(|hook| {
+            let (name, owner) = (hook.name.as_deref(), hook.owner.as_deref());
+            let (name, owner) = (name.unwrap_or_default(), owner.unwrap_or_default());
+            alloc::format!("{{Name:{name} Owner:{owner}}}")
+        })
         .collect();
     alloc::format!("[{}]", items.join(" "))
 }
@@ -217,8 +262,8 @@ mod tests {
 
     fn hook(name: &str, owner: &str) -> LifecycleHook {
         LifecycleHook {
-            name: name.into(),
-            owner: owner.into(),
+            name: Some(name.into()),
+            owner: Some(owner.into()),
         }
     }
 
@@ -263,6 +308,17 @@ mod tests {
         machine
     }
 
+    /// [`to_delete`] among all of `machines`.
+    fn pick(
+        policy: &str,
+        machines: &[Machine],
+        surplus: usize,
+        now: Option<Duration>,
+    ) -> Vec<usize> {
+        let members: Vec<_> = machines.iter().enumerate().collect();
+        to_delete(policy, &members, surplus, now)
+    }
+
     fn now() -> Option<Duration> {
         crate::timestamp::parse("2026-04-01T00:00:00Z").map(crate::timestamp::Instant::since_epoch)
     }
@@ -279,15 +335,14 @@ mod tests {
             machine("ws-a", "2026-03-01T00:00:00Z", false, true),
             unknown,
         ];
-        let all = [0, 1, 2];
-        assert_eq!(to_delete("Oldest", &machines, &all, 1, now()), [1]);
-        assert_eq!(to_delete("Newest", &machines, &all, 1, now()), [2]);
+        assert_eq!(pick("Oldest", &machines, 1, now()), [1]);
+        assert_eq!(pick("Newest", &machines, 1, now()), [2]);
         let machines = [
             machine("old-b", "2025-01-01T00:00:00Z", true, true),
             machine("old-a", "2025-03-01T00:00:00Z", false, true),
             machine("old-c", "2025-03-01T00:00:01Z", false, true),
         ];
-        assert_eq!(to_delete("Oldest", &machines, &[0, 1, 2], 1, now()), [1]);
+        assert_eq!(pick("Oldest", &machines, 1, now()), [1]);
         // Ten days is 63.2: 100·(1 − 1/e).
         let ten_days = machine("m", "2026-03-22T00:00:00Z", false, true);
         let score = priority("Oldest", &ten_days, now());
@@ -303,12 +358,11 @@ mod tests {
             machine("c", "2026-02-01T00:00:00Z", true, true),
             machine("d", "2025-12-01T00:00:00Z", false, true),
         ];
-        let all = [0, 1, 2, 3];
-        assert_eq!(to_delete("", &machines, &all, 2, None), [2, 1]);
-        assert_eq!(to_delete("Random", &machines, &all, 3, None), [2, 1, 0]);
-        assert_eq!(to_delete("Oldest", &machines, &all, 2, now()), [2, 3]);
-        assert_eq!(to_delete("Newest", &machines, &all, 2, now()), [2, 1]);
-        assert_eq!(to_delete("", &machines, &all, 0, None), Vec::<usize>::new());
+        assert_eq!(pick("", &machines, 2, None), [2, 1]);
+        assert_eq!(pick("Random", &machines, 3, None), [2, 1, 0]);
+        assert_eq!(pick("Oldest", &machines, 2, now()), [2, 3]);
+        assert_eq!(pick("Newest", &machines, 2, now()), [2, 1]);
+        assert_eq!(pick("", &machines, 0, None), Vec::<usize>::new());
     }
 
     /// A terminal error, even an empty one, ranks with the delete-machine mark: above a
@@ -325,10 +379,9 @@ mod tests {
             no_reason,
             machine("ws-d", "2025-01-01T00:00:00Z", false, false),
         ];
-        let all = [0, 1, 2, 3];
-        assert_eq!(to_delete("Random", &machines, &all, 3, None), [1, 2, 3]);
-        assert_eq!(to_delete("Oldest", &machines, &all, 3, now()), [1, 2, 3]);
-        assert_eq!(to_delete("Newest", &machines, &all, 2, now()), [1, 2]);
+        assert_eq!(pick("Random", &machines, 3, None), [1, 2, 3]);
+        assert_eq!(pick("Oldest", &machines, 3, now()), [1, 2, 3]);
+        assert_eq!(pick("Newest", &machines, 2, now()), [1, 2]);
     }
 
     /// The legacy annotation counts only in `oldestDeletePriority`: `Random` ignores it,
@@ -354,11 +407,7 @@ mod tests {
             machine("ws-b", "2026-01-01T00:00:00Z", false, true),
         ];
         for policy in ["Random", "Oldest", "Newest"] {
-            assert_eq!(
-                to_delete(policy, &machines, &[0, 1, 2], 2, now()),
-                [1, 2],
-                "{policy}"
-            );
+            assert_eq!(pick(policy, &machines, 2, now()), [1, 2], "{policy}");
         }
     }
 

@@ -23,7 +23,7 @@ pub use descheduler::{
 };
 pub use machine::{
     LifecycleHook, LifecycleHooks, Machine, MachineSet, MachineSetSpec, MachineSpec, MachineStatus,
-    NodeReference,
+    MachineTemplateSpec, NodeReference,
 };
 pub use meta::{ObjectMeta, OwnerReference};
 pub use node::{ContainerImage, Node, NodeCondition, NodeSpec, NodeStatus, Taint};

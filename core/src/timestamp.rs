@@ -116,9 +116,38 @@ pub fn parse(text: &str) -> Option<Instant> {
     })
 }
 
+/// The RFC 3339 text of the whole second `since_epoch` falls in, as an API server writes
+/// a `metav1.Time` (UTC, no fraction). A [`Duration`](crate::duration::Duration) spans
+/// the years 1677 to 2262, so the year always has four digits.
+#[must_use]
+pub fn format(since_epoch: crate::duration::Duration) -> alloc::string::String {
+    let seconds = since_epoch.0.div_euclid(crate::duration::SECOND);
+    let (days, second) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+    // The inverse of `parse`'s day count (years counted from March).
+    let days = days + 719_468;
+    let era = days.div_euclid(146_097);
+    let of_era = days - era * 146_097;
+    let of_era_years = (of_era - of_era / 1460 + of_era / 36_524 - of_era / 146_096) / 365;
+    let of_year = of_era - (365 * of_era_years + of_era_years / 4 - of_era_years / 100);
+    let shifted_month = (5 * of_year + 2) / 153;
+    let day = of_year - (153 * shifted_month + 2) / 5 + 1;
+    let month = if shifted_month < 10 {
+        shifted_month + 3
+    } else {
+        shifted_month - 9
+    };
+    let year = of_era_years + era * 400 + i64::from(month <= 2);
+    alloc::format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        second / 3600,
+        second / 60 % 60,
+        second % 60
+    )
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{parse, Instant};
+    use super::{format, parse, Instant};
 
     fn at(seconds: i64, nanos: u32) -> Option<Instant> {
         Some(Instant { seconds, nanos })
@@ -136,6 +165,24 @@ mod tests {
         );
         assert_eq!(parse("1969-12-31T23:59:59.0000000019Z"), at(-1, 1));
         assert!(parse("2024-01-01T10:00:00+02:00") < parse("2024-01-01T09:00:00Z"));
+    }
+
+    #[test]
+    fn writes_whole_seconds_in_utc() {
+        for text in [
+            "1970-01-01T00:00:00Z",
+            "2024-02-29T23:59:59Z",
+            "2000-03-01T12:34:56Z",
+            "1969-12-31T00:00:01Z",
+            "1677-09-21T00:12:44Z",
+        ] {
+            let instant = parse(text).map(Instant::since_epoch);
+            assert_eq!(instant.map(format).as_deref(), Some(text));
+        }
+        let half = parse("2024-01-01T09:00:00.5+02:00").map(Instant::since_epoch);
+        assert_eq!(half.map(format).as_deref(), Some("2024-01-01T07:00:00Z"));
+        let last = crate::duration::Duration(i64::MAX);
+        assert_eq!(format(last), "2262-04-11T23:47:16Z");
     }
 
     #[test]

@@ -91,8 +91,9 @@
 //!   `scheduler-config/invalid-hard-pod-affinity-weight`;
 //! - admission settings (namespace annotations, MasterConfig; warnings):
 //!   `admission/invalid-node-selector`, `admission/unread-configuration`;
-//! - machines: `machine/invalid-hook-name`, `machine/invalid-hook-length`,
-//!   `machine/duplicate-hook`, `machine/invalid-delete-policy`;
+//! - machines: `machine/missing-hook-field`, `machine/invalid-hook-name`,
+//!   `machine/invalid-hook-length`, `machine/duplicate-hook`,
+//!   `machine/invalid-delete-policy`, `machine/selector-mismatch`;
 //! - descheduler policy (all warnings: OpenShift 3.11's descheduler only logs and skips):
 //!   `descheduler/unknown-strategy`, `descheduler/missing-thresholds`,
 //!   `descheduler/unknown-threshold-resource`, `descheduler/threshold-out-of-range`,

@@ -34,12 +34,13 @@ pub struct LifecycleHooks {
     pub pre_terminate: Vec<LifecycleHook>,
 }
 
-/// One lifecycle hook: its name and the controller that will remove it.
+/// One lifecycle hook: its name and the controller that will remove it. Both are required
+/// by the CRD, so a missing one (`None`) is told from an empty one.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct LifecycleHook {
-    pub name: String,
-    pub owner: String,
+    pub name: Option<String>,
+    pub owner: Option<String>,
 }
 
 /// `status` of a Machine.
@@ -77,4 +78,13 @@ pub struct MachineSetSpec {
     pub replicas: Option<i32>,
     pub delete_policy: String,
     pub selector: LabelSelector,
+    pub template: MachineTemplateSpec,
+}
+
+/// `spec.template` of a MachineSet: what each machine it creates starts with.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct MachineTemplateSpec {
+    pub metadata: ObjectMeta,
+    pub spec: MachineSpec,
 }

@@ -1,8 +1,11 @@
-//! `Machine` and `MachineSet` (`machine.openshift.io/v1beta1`): names and lifecycle hooks.
+//! `Machine` and `MachineSet` (`machine.openshift.io/v1beta1`): names, lifecycle hooks and
+//! a MachineSet's selector.
 //!
 //! Upstream: the CRD schema of `openshift/api` `machine/v1beta1/types_machine.go`
-//! (`LifecycleHook`: `name` 3–256 characters matching a pattern, `owner` 3–512
-//! characters, each list a map keyed by `name`), with apiextensions' messages.
+//! (`LifecycleHook`: both required, `name` 3–256 characters matching a pattern, `owner`
+//! 3–512 characters, each list a map keyed by `name`), with apiextensions' messages, and
+//! machine-api-operator's MachineSet webhook (`pkg/webhooks/machineset_webhook.go`: the
+//! selector must match the template's labels, or the API server refuses the set).
 
 use crate::model::{LifecycleHook, Machine, MachineSet};
 
@@ -51,36 +54,55 @@ pub(super) fn machine_set(set: &MachineSet, sink: &mut Sink) {
             "should be greater than or equal to 0",
         );
     }
+    let spec = At::root("spec");
+    super::workload::selector_matches_template(
+        &set.spec.selector,
+        &set.spec.template.metadata.labels,
+        &spec.field("template"),
+        "machine/selector-mismatch",
+        sink,
+    );
 }
 
 fn lifecycle_hooks(hooks: &[LifecycleHook], at: &At<'_>, sink: &mut Sink) {
     for (index, hook) in hooks.iter().enumerate() {
         let entry = at.index(index);
         let name = entry.field("name");
-        length(&hook.name, 3, 256, &name, sink);
-        if hook.name.len() >= 3 && !is_hook_name(&hook.name) {
+        let given = required(hook.name.as_deref(), 3, 256, &name, sink);
+        if given.is_some_and(|given| given.len() >= 3 && !is_hook_name(given)) {
             sink.error(
                 &name,
                 "machine/invalid-hook-name",
                 alloc::format!("should match '{HOOK_NAME_PATTERN}'"),
             );
         }
-        length(&hook.owner, 3, 512, &entry.field("owner"), sink);
+        required(hook.owner.as_deref(), 3, 512, &entry.field("owner"), sink);
         let earlier = hooks.get(..index).unwrap_or_default();
-        if earlier.iter().any(|other| other.name == hook.name) {
+        if let Some(given) = given.filter(|_| earlier.iter().any(|other| other.name == hook.name)) {
             sink.error(
                 &entry,
                 "machine/duplicate-hook",
                 alloc::format!(
-                    "Duplicate value: map[string]interface {{}}{{\"name\":\"{}\"}}",
-                    hook.name
+                    "Duplicate value: map[string]interface {{}}{{\"name\":\"{given}\"}}"
                 ),
             );
         }
     }
 }
 
-fn length(value: &str, min: usize, max: usize, at: &At<'_>, sink: &mut Sink) {
+/// A field the CRD requires (`Required value` when missing, as apiextensions says it)
+/// with its length bounds; the value when given.
+fn required<'v>(
+    value: Option<&'v str>,
+    min: usize,
+    max: usize,
+    at: &At<'_>,
+    sink: &mut Sink,
+) -> Option<&'v str> {
+    let Some(value) = value else {
+        sink.error(at, "machine/missing-hook-field", "Required value");
+        return None;
+    };
     let count = value.chars().count();
     if count < min {
         sink.error(
@@ -95,6 +117,7 @@ fn length(value: &str, min: usize, max: usize, at: &At<'_>, sink: &mut Sink) {
             alloc::format!("should be at most {max} chars long"),
         );
     }
+    Some(value)
 }
 
 /// [`HOOK_NAME_PATTERN`], checked by hand (no regex engine in a no_std core).
@@ -127,6 +150,79 @@ fn is_hook_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::{String, ToString};
+    use alloc::vec::Vec;
+
+    fn violations(resource: &crate::input::Resource) -> Vec<(String, &'static str, String)> {
+        crate::validation::validate(resource)
+            .into_iter()
+            .map(|v| (v.path.to_string(), v.diagnostic.code, v.diagnostic.message))
+            .collect()
+    }
+
+    /// machineset_webhook.go refuses a set whose selector does not match its template's
+    /// labels; an empty selector matches any.
+    #[test]
+    fn a_machine_set_selects_its_template() {
+        let set = |selector: serde_json::Value| {
+            let set: MachineSet = serde_json::from_value(serde_json::json!({
+                "metadata": {"name": "ws"},
+                "spec": {"selector": selector, "template": {"metadata": {"labels": {"set": "ws"}}}}
+            }))
+            .unwrap();
+            violations(&crate::input::Resource::MachineSet(set.into()))
+        };
+        assert_eq!(set(serde_json::json!({"matchLabels": {"set": "ws"}})), []);
+        assert_eq!(set(serde_json::json!({})), []);
+        assert_eq!(
+            set(serde_json::json!({"matchLabels": {"set": "other"}})),
+            [(
+                "spec.template.metadata.labels".into(),
+                "machine/selector-mismatch",
+                "`selector` does not match template `labels`".into()
+            )]
+        );
+    }
+
+    /// The audit's hooks.yaml: a missing `name` or `owner` is a `Required value` (the CRD
+    /// requires both); an empty or short one breaks the length.
+    #[test]
+    fn hooks_need_a_name_and_an_owner() {
+        let machine: Machine = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "m1"},
+            "spec": {"lifecycleHooks": {
+                "preDrain": [{"name": "Good"}, {"name": "", "owner": "me"}],
+                "preTerminate": [{"owner": "someone"}]
+            }}
+        }))
+        .unwrap();
+        let short = "should be at least 3 chars long";
+        assert_eq!(
+            violations(&crate::input::Resource::Machine(machine.into())),
+            [
+                (
+                    "spec.lifecycleHooks.preDrain[0].owner".into(),
+                    "machine/missing-hook-field",
+                    "Required value".into()
+                ),
+                (
+                    "spec.lifecycleHooks.preDrain[1].name".into(),
+                    "machine/invalid-hook-length",
+                    short.into()
+                ),
+                (
+                    "spec.lifecycleHooks.preDrain[1].owner".into(),
+                    "machine/invalid-hook-length",
+                    short.into()
+                ),
+                (
+                    "spec.lifecycleHooks.preTerminate[0].name".into(),
+                    "machine/missing-hook-field",
+                    "Required value".into()
+                ),
+            ]
+        );
+    }
 
     #[test]
     fn hook_names_follow_the_crd_pattern() {

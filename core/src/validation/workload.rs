@@ -10,7 +10,7 @@
 //! server generates one (and the matching template labels) on create.
 
 use crate::labels;
-use crate::model::{Workload, WorkloadKind};
+use crate::model::{LabelSelector, StringMap, Workload, WorkloadKind};
 
 use super::metadata::{self, NameRule};
 use super::path::{unsupported, At, Sink};
@@ -27,8 +27,14 @@ pub(super) fn validate(kind: WorkloadKind, workload: &Workload, sink: &mut Sink)
     }
     let template_at = spec_at.field("template");
     let selector_ok = selector_rules(kind, workload, &spec_at, sink);
-    if selector_ok {
-        selector_matches_template(workload, &template_at, sink);
+    if let (true, Some(selector)) = (selector_ok, &spec.selector) {
+        selector_matches_template(
+            selector,
+            &spec.template.metadata.labels,
+            &template_at,
+            "workload/selector-mismatch",
+            sink,
+        );
     }
     let template_meta = template_at.field("metadata");
     metadata::labels(
@@ -120,19 +126,20 @@ fn selector_rules(kind: WorkloadKind, workload: &Workload, spec: &At<'_>, sink: 
     sink.len() == before
 }
 
-/// The selector must select the pods the template makes.
-fn selector_matches_template(workload: &Workload, template: &At<'_>, sink: &mut Sink) {
-    let Some(selector) = &workload.spec.selector else {
-        return;
-    };
-    if selector.match_labels.is_empty() && selector.match_expressions.is_empty() {
-        return;
-    }
-    if !labels::selector_matches(selector, &workload.spec.template.metadata.labels) {
-        let meta = template.field("metadata");
+/// The selector must select what the template makes: the pods of a pod owner, the
+/// machines of a MachineSet (`validateMachineSetSpec` in machine-api-operator's
+/// `pkg/webhooks/machineset_webhook.go`). An empty selector selects everything.
+pub(super) fn selector_matches_template(
+    selector: &LabelSelector,
+    template_labels: &StringMap,
+    template: &At<'_>,
+    code: &'static str,
+    sink: &mut Sink,
+) {
+    if !labels::selector_matches(selector, template_labels) {
         sink.error(
-            &meta.field("labels"),
-            "workload/selector-mismatch",
+            &template.field("metadata").field("labels"),
+            code,
             "`selector` does not match template `labels`",
         );
     }
