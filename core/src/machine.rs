@@ -77,7 +77,7 @@ pub fn controller_ref(set: &MachineSet) -> OwnerReference {
 /// scales down at `now` (`pkg/controller/machineset/delete_policy.go`); the indexes of
 /// those chosen, in order.
 ///
-/// Each policy gives every machine a priority from 0 to 100 ([`priority`]) and the
+/// Each policy gives every machine a priority from 0 to 100 (`priority`) and the
 /// highest go. Among equals the alphabetically first name goes first: machineset/
 /// controller.go sorts the names (`sort.Strings`) before `getMachinesToDeletePrioritized`
 /// ranks them with `sort.Sort`, which (Go 1.19's pdqsort, OpenShift 4.12's toolchain) is
