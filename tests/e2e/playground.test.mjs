@@ -515,12 +515,16 @@ test('the disruption panel plays a Scenario, and a what-if button adds a step to
 // 19 and 23), the shared pod facts and disruption fidelity fixes of session 26 to
 // 515.8 KB, session 27's node lifecycle zones (rate limits, disruption modes) to
 // 519.4 KB, and session 28's fidelity fixes from upstream review (pod readiness in
-// budgets, MarkPodsNotReady, controllers' scale, kubectl 1.11's drain) to 522.4 KB.
+// budgets, MarkPodsNotReady, controllers' scale, kubectl 1.11's drain) to 522.4 KB, and
+// session 29's second round of fixes from upstream review (preemption's nominations and
+// start times, second scheduling attempts, 3.11's admission chain, node eviction and
+// daemon pods, controllers' adoption and labels, plugin arguments, MachineSet delete
+// priorities) to 536.6 KB.
 // The budget stops unnoticed growth; raising it is a decision recorded there.
-test('the site fits its 523 KB brotli budget', () => {
+test('the site fits its 537 KB brotli budget', () => {
   const total = readdirSync(SITE).reduce((sum, name) => sum + brotliCompressSync(readFileSync(join(SITE, name))).length, 0);
   measurements.siteBrotliBytes = total;
-  assert.ok(total <= 523_000, `${total} bytes brotli`);
+  assert.ok(total <= 537_000, `${total} bytes brotli`);
 });
 
 test('a large dump is evaluated in the worker while the page stays responsive', { skip: !DUMP && 'KUBEFIT_E2E_DUMP is not set' }, async () => {
