@@ -487,11 +487,15 @@ test('the disruption panel plays a Scenario, and a what-if button adds a step to
   assert.match(await page.locator('.lane[aria-label="Node/node2"] .events').textContent(), /pod-pending.*0\/3 nodes are available/);
   await shot(page, '20-disruption-what-if');
 
-  // Machines: hooks hold the deletion; the conditions say which.
+  // Machines: hooks hold the deletion; the conditions say which. The MachineSet's
+  // replacement (Provisioning, no node yet) follows the deleted machine.
   await page.getByRole('button', { name: 'Examples' }).click();
   await page.locator('dialog.gallery').getByRole('button', { name: /Machine deletion lifecycle hooks/ }).click();
   await page.waitForFunction(() => document.querySelector('.tab.selected [role=tab]')?.textContent === 'machine-deletion-hooks.yaml');
-  assert.deepEqual(await page.locator('.machines .conditions .pill').allTextContents(), ['Drainable=True', 'Drained=True', 'Terminable=True']);
+  assert.deepEqual(await page.locator('.machines .conditions .pill').allTextContents(), [
+    'Drainable=True', 'Drained=True', 'Terminable=True',
+    'Drainable=True', 'Terminable=True',
+  ]);
   await page.locator('.machines').scrollIntoViewIfNeeded();
   await shot(page, '21-disruption-machines');
 
