@@ -8,6 +8,7 @@
 //! [`Chain::new`]).
 
 pub mod default_toleration_seconds;
+pub mod extended_resource_toleration;
 pub mod pod_node_constraints;
 pub mod pod_node_environment;
 pub mod pod_node_selector;
@@ -34,6 +35,8 @@ const POD_NODE_CONSTRAINTS: [&str; 2] = [
 ];
 /// The name under which the master configuration turns DefaultTolerationSeconds on.
 const DEFAULT_TOLERATION_SECONDS: [&str; 1] = ["DefaultTolerationSeconds"];
+/// Names under which the master configuration may configure ExtendedResourceToleration.
+const EXTENDED_RESOURCE_TOLERATION: [&str; 1] = ["ExtendedResourceToleration"];
 
 /// What admission decided for one pod.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,6 +70,7 @@ pub struct Chain<'a> {
     pod_node_selector: Option<&'a StringMap>,
     node_selector_label_blacklist: Option<&'a [String]>,
     default_toleration_seconds: bool,
+    extended_resource_toleration: bool,
     version: Version,
 }
 
@@ -106,6 +110,10 @@ impl<'a> Chain<'a> {
             openshift
                 && entry(names).is_none_or(|config| config.configuration.disable != Some(true))
         };
+        // A default-off plugin runs when configured and not disabled.
+        let default_off = |names: &[&str]| {
+            entry(names).is_some_and(|config| config.configuration.disable != Some(true))
+        };
         let pod_node_selector = default_on(&POD_NODE_SELECTOR).then(|| {
             entry(&POD_NODE_SELECTOR)
                 .and_then(|config| {
@@ -138,9 +146,8 @@ impl<'a> Chain<'a> {
             }),
             pod_node_selector,
             node_selector_label_blacklist,
-            default_toleration_seconds: !openshift
-                || entry(&DEFAULT_TOLERATION_SECONDS)
-                    .is_some_and(|config| config.configuration.disable != Some(true)),
+            default_toleration_seconds: !openshift || default_off(&DEFAULT_TOLERATION_SECONDS),
+            extended_resource_toleration: openshift && default_off(&EXTENDED_RESOURCE_TOLERATION),
             version,
         }
     }
@@ -185,6 +192,9 @@ impl<'a> Chain<'a> {
         };
         if created && self.default_toleration_seconds {
             default_toleration_seconds::admit(pod);
+        }
+        if created && self.extended_resource_toleration {
+            extended_resource_toleration::admit(pod);
         }
         if let (true, Some(blacklist)) = (created, self.node_selector_label_blacklist) {
             if let Err(message) = pod_node_constraints::validate(pod, blacklist) {

@@ -292,7 +292,7 @@ pub fn with_daemon_tolerations(
 /// toleration with `extra`'s key, operator, value and effect becomes `extra` (so a
 /// daemon's own `tolerationSeconds` on `unreachable` gives way to tolerating it for
 /// ever); nothing changes if one already equals it; without a match it is appended.
-fn add_or_update(tolerations: &mut Vec<Toleration>, extra: &Toleration) {
+pub(crate) fn add_or_update(tolerations: &mut Vec<Toleration>, extra: &Toleration) {
     if tolerations.contains(extra) {
         return;
     }

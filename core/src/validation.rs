@@ -139,7 +139,8 @@ use path::Sink;
 
 /// Go's `%q` quoting, for messages that quote user values as upstream does.
 pub(crate) use path::quote;
-/// `IsExtendedResourceName`, which NodeResourcesFit's ignored resources also follow.
+/// `IsExtendedResourceName`, which NodeResourcesFit's ignored resources and the
+/// ExtendedResourceToleration admission plugin also follow.
 pub(crate) use resources::is_extended;
 
 /// A rule an object breaks, and where.
