@@ -11,30 +11,34 @@
 
 use alloc::collections::BTreeSet;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use crate::model::{Pod, Toleration};
 use crate::validation::is_extended;
 
 /// Adds the tolerations for the pod's extended resources.
 pub fn admit(pod: &mut Pod) {
-    let resources: BTreeSet<String> = pod
+    let resources: BTreeSet<&str> = pod
         .spec
         .containers
         .iter()
         .chain(&pod.spec.init_containers)
         .flat_map(|container| container.resources.requests.keys())
+        .map(String::as_str)
         .filter(|name| is_extended(name))
-        .cloned()
         .collect();
-    for resource in resources {
-        let toleration = Toleration {
-            key: resource,
+    let wanted: Vec<Toleration> = resources
+        .into_iter()
+        .map(|resource| Toleration {
+            key: String::from(resource),
             operator: String::from("Exists"),
             value: String::new(),
             effect: String::from("NoSchedule"),
             toleration_seconds: None,
-        };
-        crate::owners::add_or_update(&mut pod.spec.tolerations, &toleration);
+        })
+        .collect();
+    for toleration in &wanted {
+        crate::owners::add_or_update(&mut pod.spec.tolerations, toleration);
     }
 }
 
