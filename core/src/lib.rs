@@ -23,6 +23,7 @@ pub mod diagnostic;
 mod digest;
 pub mod duration;
 pub mod eviction;
+mod go_sort;
 pub mod input;
 pub mod labels;
 pub mod machine;

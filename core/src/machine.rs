@@ -12,6 +12,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::duration::Duration;
+use crate::go_sort::{self, Toolchain};
 use crate::model::{LifecycleHook, Machine, MachineSet, OwnerReference};
 
 /// The annotation that makes the machine controller skip the drain.
@@ -78,12 +79,16 @@ pub fn controller_ref(set: &MachineSet) -> OwnerReference {
 /// those chosen, in order.
 ///
 /// Each policy gives every machine a priority from 0 to 100 (`priority`) and the
-/// highest go. Among equals the alphabetically first name goes first: machineset/
-/// controller.go sorts the names (`sort.Strings`) before `getMachinesToDeletePrioritized`
-/// ranks them with `sort.Sort`, which (Go 1.19's pdqsort, OpenShift 4.12's toolchain) is
-/// an insertion sort, so stable, for 12 machines or fewer. For more, pdqsort's
-/// partitioning reorders equals in its own way; kubefit stays stable, so it can pick
-/// other machines of equal priority there.
+/// highest go. machineset/controller.go sorts the names (`sort.Strings`) before
+/// `getMachinesToDeletePrioritized`, which returns them as they are when all go, and
+/// otherwise ranks them with `sort.Sort` built with Go 1.19 (OpenShift 4.12's toolchain;
+/// [`go_sort`]). Its `Less(i, j)` reads `priority(j) < priority(i)` and works each
+/// priority out afresh: `Oldest` ages a machine from `metav1.Now()` at that call, so of
+/// two machines created in the same second the one read second is older by the time
+/// between the two reads (taken here as [`READ_GAP`]) and ranks first. Like equal
+/// priorities, this leaves machines in an order only Go's sort gives: for 12 or fewer
+/// an insertion sort, which keeps name order among equal priorities and reverses it
+/// among same-second `Oldest` machines.
 #[must_use]
 pub fn to_delete(
     policy: &str,
@@ -91,21 +96,36 @@ pub fn to_delete(
     surplus: usize,
     now: Option<Duration>,
 ) -> Vec<usize> {
-    let mut ranked: Vec<(f64, &str, usize)> = members
+    let later = now.map(|now| now.saturating_add(READ_GAP));
+    // (priority at the first read, at the second read, name, index)
+    let mut ranked: Vec<(f64, f64, &str, usize)> = members
         .iter()
         .map(|&(index, machine)| {
             let name = machine.metadata.name.as_str();
-            (priority(policy, machine, now), name, index)
+            let (first, second) = (
+                priority(policy, machine, now),
+                priority(policy, machine, later),
+            );
+            (first, second, name, index)
         })
         .collect();
-    ranked.sort_by(|a, b| a.1.cmp(b.1));
-    ranked.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(core::cmp::Ordering::Equal));
+    ranked.sort_by(|a, b| a.2.cmp(b.2));
+    if surplus < ranked.len() {
+        go_sort::sort_slice(&mut ranked, Toolchain::Go119, |i, j| j.0 < i.1);
+    }
     ranked
         .into_iter()
         .take(surplus)
-        .map(|(_, _, index)| index)
+        .map(|(_, _, _, index)| index)
         .collect()
 }
+
+/// The time between the two `metav1.Now()` reads of one comparison in
+/// [`to_delete`]: a guess (tens to hundreds of nanoseconds on a server). It only decides
+/// from which age two machines created in the same second may tie instead: the float64
+/// priority stops moving within the gap from about 64 days on with 100 ns (41 days with
+/// 10 ns, 87 with 1 µs).
+const READ_GAP: Duration = Duration(100);
 
 /// Upstream's `deletePriority` of a machine under a delete policy (`Random` unless
 /// `Oldest` or `Newest`). `Random`: 100 while deleting, 50 with the delete-machine
@@ -347,6 +367,22 @@ mod tests {
         let ten_days = machine("m", "2026-03-22T00:00:00Z", false, true);
         let score = priority("Oldest", &ten_days, now());
         assert_eq!(alloc::format!("{score:.4}"), "63.2121");
+    }
+
+    /// `Oldest` reads the clock at each priority, so of machines created in the same
+    /// second the one read second ranks higher: `Less` always answers yes, and the
+    /// insertion sort reverses their name order. `Newest` ties them and keeps it; when all
+    /// go, the names' order is returned unsorted.
+    #[test]
+    fn same_second_machines_follow_the_clock_under_oldest() {
+        let machines = [
+            machine("ws-b", "2026-03-20T00:00:00Z", false, true),
+            machine("ws-a", "2026-03-20T00:00:00Z", false, true),
+            machine("ws-c", "2026-03-20T00:00:00Z", false, true),
+        ];
+        assert_eq!(pick("Oldest", &machines, 2, now()), [2, 0]);
+        assert_eq!(pick("Newest", &machines, 2, now()), [1, 0]);
+        assert_eq!(pick("Oldest", &machines, 3, now()), [1, 0, 2]);
     }
 
     /// The priorities of upstream's `TestMachineToDelete*` tables.

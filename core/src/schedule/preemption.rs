@@ -30,6 +30,7 @@ use super::status::Code;
 use super::{message, Cycle, Prepared, Profile, Version};
 use crate::cluster::PodEntry;
 use crate::eviction::budget;
+use crate::go_sort::{self, Toolchain};
 use crate::report::scheduling::{Outcome, Placement, Preemption, Victim};
 use crate::timestamp::{self, Instant};
 
@@ -488,19 +489,16 @@ fn rank(snapshot: &Snapshot<'_>, victims: &[usize], violations: usize) -> [i64; 
     ]
 }
 
-/// Orders pods most important first, as upstream's sort leaves them. 1.11 sorts by
-/// priority alone (`HigherPriorityPod`). 1.34's `MoreImportantPod` then asks which started
-/// first, and a pod without `status.startTime` started "now", read afresh at each
-/// comparison (`GetPodStartTime`): of two such pods of one priority, whichever is asked
-/// about first is the more important. `sort.Slice` sorts up to 12 elements by insertion,
-/// which turns a run of such pods into its reverse; kubefit sorts every list so (Go's
-/// pdqsort may order longer runs otherwise).
+/// Orders pods most important first, as upstream's sort leaves them: `sort.Slice` as
+/// built with Go 1.10 for 1.11 and Go 1.24 for 1.34 ([`go_sort`]), whose orders among
+/// equals differ from each other and from a stable sort. 1.11 compares priorities alone
+/// (`HigherPriorityPod`). 1.34's `MoreImportantPod` then asks which started first, and a
+/// pod without `status.startTime` started "now", read afresh at each comparison
+/// (`GetPodStartTime`): of two such pods of one priority, whichever is asked about first
+/// is the more important. For 12 pods or fewer, 1.34's insertion sort turns a run of such
+/// pods into its reverse; 1.11's shell pass moves equals past each other from 7 on.
 fn sort_by_importance(version: Version, snapshot: &Snapshot<'_>, pods: &mut [usize]) {
     let priority = |pod: usize| snapshot.pod(pod).map_or(0, |entry| entry.priority);
-    if version == Version::Legacy {
-        pods.sort_by_key(|&pod| core::cmp::Reverse(priority(pod)));
-        return;
-    }
     // Each pod's priority and start, read once rather than at each comparison.
     let mut keyed: Vec<(usize, i32, Started)> = pods
         .iter()
@@ -509,29 +507,24 @@ fn sort_by_importance(version: Version, snapshot: &Snapshot<'_>, pods: &mut [usi
             (pod, priority(pod), started)
         })
         .collect();
-    // `MoreImportantPod(first, second)`.
-    let more_important =
-        |(_, first_priority, first): &(usize, i32, Started),
-         (_, second_priority, second): &(usize, i32, Started)| {
-            match first_priority.cmp(second_priority) {
+    if version == Version::Legacy {
+        go_sort::sort_slice(&mut keyed, Toolchain::Go110, |first, second| {
+            first.1 > second.1
+        });
+    } else {
+        // `MoreImportantPod(first, second)`.
+        go_sort::sort_slice(
+            &mut keyed,
+            Toolchain::Go124,
+            |(_, first_priority, first), (_, second_priority, second)| match first_priority
+                .cmp(second_priority)
+            {
                 // Both started "now": `first`'s reading is the earlier.
                 Ordering::Equal if *first == Started::NOW && *second == Started::NOW => true,
                 Ordering::Equal => first < second,
                 order => order == Ordering::Greater,
-            }
-        };
-    for sorted in 1..keyed.len() {
-        let mut at = sorted;
-        while at > 0 {
-            let (Some(pod), Some(before)) = (keyed.get(at), keyed.get(at - 1)) else {
-                break;
-            };
-            if !more_important(pod, before) {
-                break;
-            }
-            keyed.swap(at, at - 1);
-            at -= 1;
-        }
+            },
+        );
     }
     for (slot, (pod, _, _)) in pods.iter_mut().zip(keyed) {
         *slot = pod;
@@ -715,6 +708,34 @@ mod tests {
             preemption(&yaml, Version::Current).1,
             alloc::vec![String::from("default/a")]
         );
+    }
+
+    /// Victims are ranked by Go's `sort.Slice` as upstream's binaries were built
+    /// (`go_sort`). 1.11 (Go 1.10): of eight pods, the seventh of a higher priority, the
+    /// shell pass moves the first behind the other equals, so with two to evict it goes
+    /// with the last; a stable sort would have evicted the sixth. 1.34 (Go 1.24): twenty
+    /// pods without start times, where `MoreImportantPod` always answers yes, leave
+    /// pdqsort's order, whose last is the eleventh (an insertion sort's last is the first).
+    #[test]
+    fn victims_are_ranked_by_go_s_sort() {
+        let pods = |count: usize, node_name: &str| {
+            (0..count)
+                .map(|at| {
+                    let class = if count == 8 && at == 6 { "mid" } else { "low" };
+                    alloc::format!(
+                        "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p{at}, namespace: default}}\nspec:\n  nodeName: {node_name}\n  priorityClassName: {class}\n  containers: [{{name: c, image: x, resources: {{requests: {{cpu: '1'}}}}}}]\nstatus: {{phase: Running}}\n"
+                    )
+                })
+                .collect::<String>()
+        };
+        let mid = "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: mid}\nvalue: 500\n";
+        let two_cpus = PREEMPTOR.replace("cpu: '1'", "cpu: '2'");
+        let yaml = node("n1", 8000, 64 << 30, "") + &pods(8, "n1") + mid + &two_cpus;
+        let mut victims = preemption(&yaml, Version::Legacy).1;
+        victims.sort();
+        assert_eq!(victims, ["default/p0", "default/p7"]);
+        let yaml = node("n1", 20_000, 64 << 30, "") + &pods(20, "n1") + PREEMPTOR;
+        assert_eq!(preemption(&yaml, Version::Current).1, ["default/p10"]);
     }
 
     /// Start times compare as instants (`metav1.Time`), not as text: `a`, started at
