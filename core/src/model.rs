@@ -45,12 +45,11 @@ pub use scenario::{
 };
 pub use scheduler::{
     AddedAffinity, AdmissionConfig, AdmissionPluginConfig, AdmissionPluginConfiguration,
-    DefaultTopologySpreadConstraint, KubeSchedulerConfiguration, KubeSchedulerProfile,
-    LabelPreferenceArgument, LabelsPresenceArgument, MasterConfig, PluginArgs, PluginConfig,
-    PluginReference, PluginSet, Plugins, Policy, PredicateArgument, PredicatePolicy,
-    PriorityArgument, PriorityPolicy, ProjectConfig, RequestedToCapacityRatioArguments,
-    RequestedToCapacityRatioParam, ResourceSpec, ScoringStrategy, ServiceAffinityArgument,
-    ServiceAntiAffinityArgument, UtilizationShapePoint,
+    KubeSchedulerConfiguration, KubeSchedulerProfile, LabelPreferenceArgument,
+    LabelsPresenceArgument, MasterConfig, PluginArgs, PluginConfig, PluginReference, PluginSet,
+    Plugins, Policy, PredicateArgument, PredicatePolicy, PriorityArgument, PriorityPolicy,
+    ProjectConfig, RequestedToCapacityRatioArguments, RequestedToCapacityRatioParam, ResourceSpec,
+    ScoringStrategy, ServiceAffinityArgument, ServiceAntiAffinityArgument, UtilizationShapePoint,
 };
 pub use selector::{
     LabelSelector, LabelSelectorRequirement, NodeSelector, NodeSelectorRequirement,

@@ -11,7 +11,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::{LabelSelector, NodeSelector, ObjectMeta, PreferredSchedulingTerm, StringMap};
+use super::{
+    NodeSelector, ObjectMeta, PreferredSchedulingTerm, StringMap, TopologySpreadConstraint,
+};
 
 /// A 1.11 scheduler `Policy` (`kind: Policy`, `apiVersion: v1`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -180,7 +182,9 @@ pub struct PluginArgs {
     pub ignored_resources: Vec<String>,
     pub ignored_resource_groups: Vec<String>,
     pub resources: Vec<ResourceSpec>,
-    pub default_constraints: Vec<DefaultTopologySpreadConstraint>,
+    /// `PodTopologySpreadArgs.defaultConstraints`: full constraints, though validation
+    /// refuses a `labelSelector` (each pod's owners give it).
+    pub default_constraints: Vec<TopologySpreadConstraint>,
     pub defaulting_type: String,
     pub hard_pod_affinity_weight: Option<i32>,
     pub ignore_preferred_terms_of_existing_pods: bool,
@@ -212,16 +216,6 @@ pub struct ResourceSpec {
 #[serde(default, rename_all = "camelCase")]
 pub struct RequestedToCapacityRatioParam {
     pub shape: Vec<UtilizationShapePoint>,
-}
-
-/// A PodTopologySpread default constraint (no selector: the pod's owners provide it).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-pub struct DefaultTopologySpreadConstraint {
-    pub max_skew: i32,
-    pub topology_key: String,
-    pub when_unsatisfiable: String,
-    pub label_selector: Option<LabelSelector>,
 }
 
 /// NodeAffinityArgs' `addedAffinity`: node affinity the profile adds to every pod.

@@ -14,6 +14,7 @@ use super::framework::{
     FilterPlugin, FrameworkProfile, ScorePlugin, DEFAULT_FILTERS, DEFAULT_SCORES,
 };
 use super::plugins::node_resources_fit::{Ignored, Resource, ScoredResource, Strategy};
+use super::plugins::pod_topology_spread::Defaulting;
 use crate::model::{KubeSchedulerConfiguration, PluginReference, PluginSet, ResourceSpec};
 
 /// The plugins of one extension point in the order they run, with their score weights.
@@ -173,6 +174,15 @@ pub fn framework_profiles(
                     }
                     "NodeResourcesBalancedAllocation" if !args.resources.is_empty() => {
                         profile.balanced_resources = scored_resources(&args.resources);
+                    }
+                    // `defaultingType` defaults to System (v1 `SetDefaults_PodTopologySpreadArgs`);
+                    // List with no constraints turns default spreading off.
+                    "PodTopologySpread" => {
+                        profile.spread_defaulting = if args.defaulting_type == "List" {
+                            Defaulting::List(args.default_constraints.clone())
+                        } else {
+                            Defaulting::System
+                        };
                     }
                     "NodeAffinity" => {
                         profile.added_affinity = args.added_affinity.clone().unwrap_or_default();

@@ -14,12 +14,13 @@ use alloc::collections::BTreeSet;
 
 use crate::admission;
 use crate::model::{
-    KubeSchedulerConfiguration, MasterConfig, Namespace, Policy, PredicatePolicy, PriorityPolicy,
-    UtilizationShapePoint,
+    KubeSchedulerConfiguration, MasterConfig, Namespace, PluginArgs, Policy, PredicatePolicy,
+    PriorityPolicy, UtilizationShapePoint,
 };
 use crate::schedule::legacy;
 
-use super::path::{duplicate, At, Sink};
+use super::names;
+use super::path::{duplicate, unsupported, At, Sink};
 
 /// 1.11 `MaxWeight`: `MaxInt / 10` (Go's 64-bit `int`).
 const MAX_WEIGHT: i64 = i64::MAX / 10;
@@ -192,6 +193,10 @@ pub(super) fn configuration(configuration: &KubeSchedulerConfiguration, sink: &m
         }
         let plugin_config = at.field("pluginConfig");
         for (position, config) in profile.plugin_config.iter().enumerate() {
+            if config.name == "PodTopologySpread" {
+                let args = plugin_config.index(position);
+                spread_args(&config.args, &args.field("args"), sink);
+            }
             let weight = config.args.hard_pod_affinity_weight;
             // `ValidateInterPodAffinityArgs` (validation_pluginargs.go); an absent weight
             // defaults to 1.
@@ -205,6 +210,85 @@ pub(super) fn configuration(configuration: &KubeSchedulerConfiguration, sink: &m
                     "not in valid range [0, 100]",
                 );
             }
+        }
+    }
+}
+
+/// `ValidatePodTopologySpreadArgs` (validation_pluginargs.go): a known `defaultingType`
+/// (empty is System), System with no constraints of its own, and constraints as a pod's
+/// but without a selector.
+fn spread_args(args: &PluginArgs, at: &At<'_>, sink: &mut Sink) {
+    let constraints = &args.default_constraints;
+    match args.defaulting_type.as_str() {
+        "" | "System" if !constraints.is_empty() => sink.error(
+            &at.field("defaultingType"),
+            "scheduler-config/invalid-defaulting-type",
+            "when .defaultConstraints are not empty",
+        ),
+        "" | "System" | "List" => {}
+        other => sink.error(
+            &at.field("defaultingType"),
+            "scheduler-config/invalid-defaulting-type",
+            unsupported(other, &["System", "List"]),
+        ),
+    }
+    let list = at.field("defaultConstraints");
+    for (index, constraint) in constraints.iter().enumerate() {
+        let entry = list.index(index);
+        if constraint.max_skew <= 0 {
+            sink.error(
+                &entry.field("maxSkew"),
+                "scheduler-config/invalid-default-constraint",
+                "not in valid range (0, inf)",
+            );
+        }
+        let key = entry.field("topologyKey");
+        if constraint.topology_key.is_empty() {
+            sink.error(
+                &key,
+                "scheduler-config/invalid-default-constraint",
+                "can not be empty",
+            );
+        } else {
+            sink.errors(
+                &key,
+                "scheduler-config/invalid-default-constraint",
+                &names::qualified_name(&constraint.topology_key),
+            );
+        }
+        let action = constraint.when_unsatisfiable.as_str();
+        let action_at = entry.field("whenUnsatisfiable");
+        if action.is_empty() {
+            sink.error(
+                &action_at,
+                "scheduler-config/invalid-default-constraint",
+                "can not be empty",
+            );
+        } else if !matches!(action, "DoNotSchedule" | "ScheduleAnyway") {
+            sink.error(
+                &action_at,
+                "scheduler-config/invalid-default-constraint",
+                unsupported(action, &["DoNotSchedule", "ScheduleAnyway"]),
+            );
+        }
+        if constraint.label_selector.is_some() {
+            sink.error(
+                &entry.field("labelSelector"),
+                "scheduler-config/invalid-default-constraint",
+                "constraint must not define a selector, as they deduced for each pod",
+            );
+        }
+        let earlier = constraints.get(..index).unwrap_or_default();
+        if earlier.iter().any(|other| {
+            other.topology_key == constraint.topology_key
+                && other.when_unsatisfiable == constraint.when_unsatisfiable
+        }) {
+            let pair = alloc::format!("{{{}, {}}}", constraint.topology_key, action);
+            sink.error(
+                &entry,
+                "scheduler-config/invalid-default-constraint",
+                duplicate(&pair),
+            );
         }
     }
 }
@@ -323,6 +407,65 @@ mod tests {
                 )]
             );
         }
+    }
+
+    /// `ValidatePodTopologySpreadArgs`: System (also when empty) takes no constraints of
+    /// its own, and listed constraints follow a pod's rules without a selector.
+    #[test]
+    fn spread_defaults_are_validated() {
+        let found = |args: serde_json::Value| {
+            let configuration = serde_json::from_value(serde_json::json!({
+                "profiles": [{"schedulerName": "default-scheduler", "pluginConfig": [
+                    {"name": "PodTopologySpread", "args": args}
+                ]}]
+            }))
+            .unwrap();
+            validate(&Resource::KubeSchedulerConfiguration(configuration))
+                .into_iter()
+                .map(|v| (v.path.to_string(), v.diagnostic.message))
+                .collect::<Vec<_>>()
+        };
+        let zone = serde_json::json!({"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"});
+        assert_eq!(
+            found(serde_json::json!({"defaultingType": "List", "defaultConstraints": [zone]})),
+            []
+        );
+        assert_eq!(found(serde_json::json!({"defaultingType": "List"})), []);
+        let at = "profiles[0].pluginConfig[0].args";
+        assert_eq!(
+            found(serde_json::json!({"defaultConstraints": [zone]})),
+            [(
+                alloc::format!("{at}.defaultingType"),
+                "when .defaultConstraints are not empty".into()
+            )]
+        );
+        assert_eq!(
+            found(serde_json::json!({"defaultingType": "Listed"})),
+            [(
+                alloc::format!("{at}.defaultingType"),
+                "Unsupported value: \"Listed\": supported values: \"System\", \"List\"".into()
+            )]
+        );
+        let bad = serde_json::json!({"maxSkew": 0, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
+            "labelSelector": {"matchLabels": {"app": "web"}}});
+        let list = alloc::format!("{at}.defaultConstraints");
+        assert_eq!(
+            found(serde_json::json!({"defaultingType": "List", "defaultConstraints": [zone, bad]})),
+            [
+                (
+                    alloc::format!("{list}[1].maxSkew"),
+                    "not in valid range (0, inf)".into()
+                ),
+                (
+                    alloc::format!("{list}[1].labelSelector"),
+                    "constraint must not define a selector, as they deduced for each pod".into()
+                ),
+                (
+                    alloc::format!("{list}[1]"),
+                    "Duplicate value: \"{zone, DoNotSchedule}\"".into()
+                ),
+            ]
+        );
     }
 
     #[test]
