@@ -88,7 +88,9 @@
 //!   `policy/invalid-hard-pod-affinity-weight`, `policy/invalid-shape`;
 //! - scheduler configuration: `scheduler-config/invalid-percentage`,
 //!   `scheduler-config/required-name`, `scheduler-config/duplicate-profile`,
-//!   `scheduler-config/invalid-hard-pod-affinity-weight`;
+//!   `scheduler-config/invalid-hard-pod-affinity-weight`,
+//!   `scheduler-config/invalid-defaulting-type`,
+//!   `scheduler-config/invalid-default-constraint`;
 //! - admission settings (namespace annotations, MasterConfig; warnings):
 //!   `admission/invalid-node-selector`, `admission/unread-configuration`;
 //! - machines: `machine/missing-hook-field`, `machine/invalid-hook-name`,
