@@ -719,14 +719,9 @@ impl Cycle for LegacyCycle<'_> {
                     // Without selectors every node counts 0 pods, and a node's score is
                     // the same whichever nodes are scored with it.
                     PriorityKind::SelectorSpread | PriorityKind::ServiceSpreading => {
-                        let controllers = configured.kind == PriorityKind::SelectorSpread;
-                        priorities::selector_spreading::selectors(
-                            snapshot.cluster,
-                            pod,
-                            controllers,
-                        )
-                        .is_empty()
-                        .then_some(Reduce::Identity)?
+                        priorities::selector_spreading::selectors(snapshot.cluster, pod)
+                            .is_empty()
+                            .then_some(Reduce::Identity)?
                     }
                     PriorityKind::InterPodAffinity => Reduce::MinMax {
                         max: MAX_PRIORITY,

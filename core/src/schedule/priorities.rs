@@ -38,12 +38,8 @@ pub fn evaluate(
         |score: &dyn Fn(&NodeInfo<'_>) -> i64| infos.iter().map(|info| score(info)).collect();
     let object = pod.pod();
     match kind {
-        PriorityKind::SelectorSpread => {
-            let selectors = selector_spreading::selectors(snapshot.cluster, object, true);
-            selector_spreading::spread(&selectors, object, snapshot, &infos)
-        }
-        PriorityKind::ServiceSpreading => {
-            let selectors = selector_spreading::selectors(snapshot.cluster, object, false);
+        PriorityKind::SelectorSpread | PriorityKind::ServiceSpreading => {
+            let selectors = selector_spreading::selectors(snapshot.cluster, object);
             selector_spreading::spread(&selectors, object, snapshot, &infos)
         }
         PriorityKind::ServiceAntiAffinity(label) => {

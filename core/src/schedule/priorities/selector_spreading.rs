@@ -3,8 +3,9 @@
 //!
 //! Follows 1.11 `selector_spreading.go` and `metadata.go` (`getSelectors`):
 //! - the group is every service, ReplicationController, ReplicaSet and StatefulSet whose
-//!   selector matches the pod (ServiceSpreading: services only); a node's count is its
-//!   pods in the same namespace, not terminating, matching any of them;
+//!   selector matches the pod, for ServiceSpreading too (it reads the same priority
+//!   metadata, see [`selectors`]); a node's count is its pods in the same namespace, not
+//!   terminating, matching any of them;
 //! - reduce over the feasible nodes (float, truncated): `10 * (max - count) / max` (10
 //!   when no node has a match, so a pod without a group scores 10 everywhere), blended
 //!   `1/3 node + 2/3 zone` for nodes with a zone when any feasible node has one (zone key
@@ -54,19 +55,23 @@ impl Selector<'_> {
     }
 }
 
-/// The selectors of the pod's group; `controllers` adds RCs, ReplicaSets and StatefulSets
-/// (a controller with an empty selector selects nothing).
+/// The selectors of the pod's group (1.11 `getSelectors`): its Services', and the
+/// selectors of the RCs, ReplicaSets and StatefulSets that match its labels (a controller
+/// with an empty selector selects nothing). client-go's `GetPodControllers`,
+/// `GetPodReplicaSets` and `GetPodStatefulSets` refuse a pod without labels, so such a pod
+/// gets Services only.
+///
+/// `ServiceSpreadingPriority` is registered with empty controller listers, but 1.11's
+/// `CalculateSpreadPriorityMap` takes the selectors from the priority metadata, which the
+/// scheduler always computes with every lister (`metadata.go`): it spreads by these same
+/// selectors.
 #[must_use]
-pub fn selectors<'c>(
-    cluster: &'c Cluster,
-    pod: &PodObject,
-    controllers: bool,
-) -> Vec<Selector<'c>> {
+pub fn selectors<'c>(cluster: &'c Cluster, pod: &PodObject) -> Vec<Selector<'c>> {
     let mut found: Vec<Selector<'c>> = pod_services(&cluster.services, pod)
         .into_iter()
         .map(|service| Selector::Map(&service.spec.selector))
         .collect();
-    if controllers {
+    if !pod.metadata.labels.is_empty() {
         for (kind, workload) in &cluster.workloads {
             if workload.metadata.namespace != pod.metadata.namespace {
                 continue;
