@@ -110,6 +110,12 @@ fn deployment(
     if has_replica_set {
         return;
     }
+    // Its pods are those of its ReplicaSets, which the input leaves out (each named
+    // `<deployment>-<hash>`), and the orphans its new ReplicaSet adopts: that one selects
+    // `pod-template-hash` too (`getNewReplicaSet` in `pkg/controller/deployment/sync.go`),
+    // so only orphans that carry the template's hash.
+    let prefix = alloc::format!("{}-", deployment.metadata.name);
+    let selector = deployment.spec.selector.clone().unwrap_or_default();
     let hash = deployment
         .spec
         .template
@@ -117,17 +123,12 @@ fn deployment(
         .labels
         .get("pod-template-hash")
         .cloned()
+        .or_else(|| only_replica_set_hash(deployment, pods, &prefix))
         .unwrap_or_else(|| {
             suffix(&deployment.metadata.name, u64::MAX)
                 .as_str()
                 .repeat(2)
         });
-    // Its pods are those of its ReplicaSets, which the input leaves out (each named
-    // `<deployment>-<hash>`), and the orphans its new ReplicaSet adopts: that one selects
-    // `pod-template-hash` too (`getNewReplicaSet` in `pkg/controller/deployment/sync.go`),
-    // so only orphans that carry the template's hash.
-    let prefix = alloc::format!("{}-", deployment.metadata.name);
-    let selector = deployment.spec.selector.clone().unwrap_or_default();
     let have = pods
         .in_namespace(&deployment.metadata.namespace)
         .filter(|pod| !is_terminal(pod))
@@ -156,6 +157,30 @@ fn deployment(
             .insert("pod-template-hash".into(), hash.clone());
         created.push(pod);
     }
+}
+
+/// The hash of the one ReplicaSet the Deployment's pods name as their controller
+/// (`<deployment>-<hash>`, with that `pod-template-hash` label), when they name exactly one:
+/// the input leaves that ReplicaSet out, and its new pods carry its hash as upstream's
+/// would. During a rollout (several hashes) which one is current is unknown.
+fn only_replica_set_hash(deployment: &Workload, pods: &Index<'_>, prefix: &str) -> Option<String> {
+    let mut found: Option<&String> = None;
+    for pod in pods.in_namespace(&deployment.metadata.namespace) {
+        let Some(owner) = pod.metadata.controller() else {
+            continue;
+        };
+        let Some(hash) = pod.metadata.labels.get("pod-template-hash") else {
+            continue;
+        };
+        if owner.kind != "ReplicaSet" || owner.name.strip_prefix(prefix) != Some(hash.as_str()) {
+            continue;
+        }
+        match found {
+            Some(seen) if seen != hash => return None,
+            _ => found = Some(hash),
+        }
+    }
+    found.cloned()
 }
 
 fn job(job: &Workload, pods: &Index<'_>, version: Version, created: &mut Vec<Pod>) {
