@@ -82,10 +82,10 @@ pub fn controller_ref(set: &MachineSet) -> OwnerReference {
 /// highest go. machineset/controller.go sorts the names (`sort.Strings`) before
 /// `getMachinesToDeletePrioritized`, which returns them as they are when all go, and
 /// otherwise ranks them with `sort.Sort` built with Go 1.19 (OpenShift 4.12's toolchain;
-/// [`go_sort`]). Its `Less(i, j)` reads `priority(j) < priority(i)` and works each
+/// `go_sort.rs`). Its `Less(i, j)` reads `priority(j) < priority(i)` and works each
 /// priority out afresh: `Oldest` ages a machine from `metav1.Now()` at that call, so of
 /// two machines created in the same second the one read second is older by the time
-/// between the two reads (taken here as [`READ_GAP`]) and ranks first. Like equal
+/// between the two reads (taken here as `READ_GAP`) and ranks first. Like equal
 /// priorities, this leaves machines in an order only Go's sort gives: for 12 or fewer
 /// an insertion sort, which keeps name order among equal priorities and reverses it
 /// among same-second `Oldest` machines.
