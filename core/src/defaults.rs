@@ -53,8 +53,13 @@ pub fn apply(resource: &mut Resource) {
             if volume.spec.persistent_volume_reclaim_policy.is_empty() {
                 volume.spec.persistent_volume_reclaim_policy = String::from("Retain");
             }
+            round_up_to_milli(&mut volume.spec.capacity);
         }
-        Resource::PersistentVolumeClaim(claim) => default_namespace(&mut claim.metadata.namespace),
+        Resource::PersistentVolumeClaim(claim) => {
+            default_namespace(&mut claim.metadata.namespace);
+            round_up_to_milli(&mut claim.spec.resources.requests);
+            round_up_to_milli(&mut claim.spec.resources.limits);
+        }
         Resource::StorageClass(class) => {
             // `SetDefaults_StorageClass`.
             class
@@ -102,10 +107,23 @@ fn default_namespace(namespace: &mut String) {
     }
 }
 
-/// A node without `status.allocatable` gets its capacity (`SetDefaults_NodeStatus`).
+/// A node without `status.allocatable` gets its capacity (`SetDefaults_NodeStatus`); both
+/// are rounded up to milli-units.
 fn node_status(node: &mut Node) {
-    if node.status.allocatable.is_none() {
-        node.status.allocatable = Some(node.status.capacity.clone());
+    round_up_to_milli(&mut node.status.capacity);
+    let allocatable = node
+        .status
+        .allocatable
+        .get_or_insert_with(|| node.status.capacity.clone());
+    round_up_to_milli(allocatable);
+}
+
+/// `SetDefaults_ResourceList`, which the API server applies to every resource list of an
+/// object it defaults (1.11 as 1.34): each quantity is rounded up to a whole milli-unit,
+/// so two containers asking for `500u` cpu request `1m` each, `2m` together.
+fn round_up_to_milli(list: &mut ResourceList) {
+    for quantity in list.values_mut() {
+        *quantity = quantity.round_up_to_milli();
     }
 }
 
@@ -128,6 +146,22 @@ pub fn pod_spec(spec: &mut PodSpec) {
         container_defaults(container, host_network);
     }
     pod_level_requests(spec);
+    // The generated defaulters (`zz_generated.defaults.go`) round each resource list
+    // after `SetDefaults_Pod`: pod-level requests above add up the containers' requests
+    // as written.
+    for container in spec
+        .containers
+        .iter_mut()
+        .chain(spec.init_containers.iter_mut())
+    {
+        round_up_to_milli(&mut container.resources.limits);
+        round_up_to_milli(&mut container.resources.requests);
+    }
+    round_up_to_milli(&mut spec.overhead);
+    if let Some(resources) = spec.resources.as_mut() {
+        round_up_to_milli(&mut resources.limits);
+        round_up_to_milli(&mut resources.requests);
+    }
     // `SetDefaults_RBDVolumeSource`: the RADOS pool is `rbd` unless named (the disk
     // conflict checks compare pools).
     for rbd in spec
@@ -327,5 +361,43 @@ mod tests {
             "{resources: {requests: {cpu: '1'}}, containers: [{name: c, resources: {requests: {memory: 1Gi}}}]}",
         );
         assert_eq!(pod_level_requests(&entry), ["cpu=1"]);
+    }
+
+    /// Every quantity is rounded up to a milli-unit before the scheduler adds them: two
+    /// containers of `500u` cpu ask for `2m`, more than a `1m` node has, in both releases.
+    /// Pod-level requests are added up before the rounding.
+    #[test]
+    fn quantities_round_up_to_milli_units() {
+        use crate::report::scheduling::Outcome;
+        use crate::schedule::{testing, Version};
+        let yaml = testing::node("n1", 1, 4 << 30, "")
+            + "---\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  containers:\n  - {name: a, resources: {requests: {cpu: 500u}}}\n  - {name: b, resources: {requests: {cpu: 500u}}}\n";
+        for version in [Version::Current, Version::Legacy] {
+            let placement = &testing::schedule(&yaml, version).pods[0];
+            assert_eq!(placement.outcome, Outcome::Unschedulable, "{version:?}");
+            let message = placement.message.as_deref().unwrap_or_default();
+            assert!(
+                message.starts_with("0/1 nodes are available: 1 Insufficient cpu."),
+                "{version:?}: {message}"
+            );
+        }
+        let entry = pod(
+            "{resources: {limits: {cpu: 1500u}}, containers: [{name: a, resources: {requests: {cpu: 500u}}}, {name: b, resources: {requests: {cpu: 500u}}}]}",
+        );
+        assert_eq!(pod_level_requests(&entry), ["cpu=1m"]);
+        let limits = &entry.pod.spec.resources.as_ref().expect("resources").limits;
+        assert_eq!(
+            limits.get("cpu").map(ToString::to_string),
+            Some("2m".into())
+        );
+        let containers = &entry.pod.spec.containers;
+        assert_eq!(
+            containers[0]
+                .resources
+                .requests
+                .get("cpu")
+                .map(ToString::to_string),
+            Some("1m".into())
+        );
     }
 }
