@@ -596,6 +596,10 @@ fn attempt<'p>(
         driver,
         &mut placement,
     );
+    // What a cycle leaves in `message` is the FailedScheduling event's text.
+    if profile.version() == Version::Current {
+        placement.message = placement.message.take().map(message::event_note);
+    }
     if record {
         *verdict_budget -= placement.nodes.0.len();
     } else {
@@ -1697,5 +1701,37 @@ spec:
             );
             assert_eq!(placed(&report)[1], ("default/next", Some("n1")));
         }
+    }
+
+    /// 1.34's FailedScheduling event keeps 1024 bytes of a longer text; 1.11's keeps it
+    /// whole.
+    #[test]
+    fn long_failure_messages_are_cut_in_1_34() {
+        let requests: alloc::vec::Vec<String> = (0..40)
+            .map(|i| alloc::format!("example.com/resource-{i:02}: '1'"))
+            .collect();
+        let yaml = node("n1", 4000, 4 << 30, "")
+            + &alloc::format!(
+                "---\nkind: Pod\nmetadata: {{name: p, namespace: default}}\nspec:\n  containers: [{{name: c, resources: {{limits: {{{}}}}}}}]\n",
+                requests.join(", ")
+            );
+        let message = |version| {
+            schedule(&yaml, version).pods[0]
+                .message
+                .clone()
+                .unwrap_or_default()
+        };
+        let cut = message(Version::Current);
+        assert_eq!(cut.len(), 1024);
+        assert!(
+            cut.starts_with("0/1 nodes are available: 1 Insufficient example.com/resource-00, ")
+        );
+        assert!(cut.ends_with(" ..."), "{cut}");
+        let whole = message(Version::Legacy);
+        assert!(whole.len() > 1024);
+        assert!(
+            whole.ends_with("1 Insufficient example.com/resource-39."),
+            "{whole}"
+        );
     }
 }
