@@ -7,6 +7,7 @@ use alloc::string::String;
 
 use crate::input::Resource;
 use crate::model::{Container, LabelSelector, Node, PodSpec, ResourceList, Workload, WorkloadKind};
+use crate::resources;
 
 /// The scheduler that serves pods which name none.
 pub const DEFAULT_SCHEDULER: &str = "default-scheduler";
@@ -52,8 +53,13 @@ pub fn apply(resource: &mut Resource) {
             if volume.spec.persistent_volume_reclaim_policy.is_empty() {
                 volume.spec.persistent_volume_reclaim_policy = String::from("Retain");
             }
+            round_up_to_milli(&mut volume.spec.capacity);
         }
-        Resource::PersistentVolumeClaim(claim) => default_namespace(&mut claim.metadata.namespace),
+        Resource::PersistentVolumeClaim(claim) => {
+            default_namespace(&mut claim.metadata.namespace);
+            round_up_to_milli(&mut claim.spec.resources.requests);
+            round_up_to_milli(&mut claim.spec.resources.limits);
+        }
         Resource::StorageClass(class) => {
             // `SetDefaults_StorageClass`.
             class
@@ -101,10 +107,23 @@ fn default_namespace(namespace: &mut String) {
     }
 }
 
-/// A node without `status.allocatable` gets its capacity (`SetDefaults_NodeStatus`).
+/// A node without `status.allocatable` gets its capacity (`SetDefaults_NodeStatus`); both
+/// are rounded up to milli-units.
 fn node_status(node: &mut Node) {
-    if node.status.allocatable.is_none() {
-        node.status.allocatable = Some(node.status.capacity.clone());
+    round_up_to_milli(&mut node.status.capacity);
+    let allocatable = node
+        .status
+        .allocatable
+        .get_or_insert_with(|| node.status.capacity.clone());
+    round_up_to_milli(allocatable);
+}
+
+/// `SetDefaults_ResourceList`, which the API server applies to every resource list of an
+/// object it defaults (1.11 as 1.34): each quantity is rounded up to a whole milli-unit,
+/// so two containers asking for `500u` cpu request `1m` each, `2m` together.
+fn round_up_to_milli(list: &mut ResourceList) {
+    for quantity in list.values_mut() {
+        *quantity = quantity.round_up_to_milli();
     }
 }
 
@@ -126,8 +145,22 @@ pub fn pod_spec(spec: &mut PodSpec) {
     {
         container_defaults(container, host_network);
     }
+    pod_level_requests(spec);
+    // The generated defaulters (`zz_generated.defaults.go`) round each resource list
+    // after `SetDefaults_Pod`: pod-level requests above add up the containers' requests
+    // as written.
+    for container in spec
+        .containers
+        .iter_mut()
+        .chain(spec.init_containers.iter_mut())
+    {
+        round_up_to_milli(&mut container.resources.limits);
+        round_up_to_milli(&mut container.resources.requests);
+    }
+    round_up_to_milli(&mut spec.overhead);
     if let Some(resources) = spec.resources.as_mut() {
-        requests_from_limits(&mut resources.requests, &resources.limits);
+        round_up_to_milli(&mut resources.limits);
+        round_up_to_milli(&mut resources.requests);
     }
     // `SetDefaults_RBDVolumeSource`: the RADOS pool is `rbd` unless named (the disk
     // conflict checks compare pools).
@@ -153,6 +186,41 @@ fn container_defaults(container: &mut Container, host_network: bool) {
         }
         if host_network && port.host_port == 0 {
             port.host_port = port.container_port;
+        }
+    }
+}
+
+/// `defaultPodRequests` (PodLevelResources, on by default since 1.34), after the
+/// containers' own defaults: only once pod-level limits are set, cpu and memory without a
+/// pod-level request get what the containers request together, when one of them names
+/// it; then each resource pod-level `resources` may set that is still without a request
+/// gets its pod-level limit (memory no container names, hugepages). So a pod limited to
+/// 2 cpus whose container asks for 500m requests 500m, not 2.
+///
+/// `defaultHugePagePodLimits`, which runs first upstream, is left out: the hugepages
+/// limits it fills in equal what the containers request (a container's hugepages request
+/// must equal its limit), so the requests come out the same.
+fn pod_level_requests(spec: &mut PodSpec) {
+    if spec
+        .resources
+        .as_ref()
+        .is_none_or(|resources| resources.limits.is_empty())
+    {
+        return;
+    }
+    let containers = resources::aggregate_container_requests(spec);
+    let Some(pod_level) = spec.resources.as_mut() else {
+        return;
+    };
+    // `IsSupportedPodLevelResource` and `IsOvercommitAllowed` together: cpu and memory.
+    for (name, request) in &containers {
+        if matches!(name.as_str(), "cpu" | "memory") {
+            pod_level.requests.insert_if_missing(name.clone(), *request);
+        }
+    }
+    for (name, limit) in &pod_level.limits {
+        if resources::is_pod_level(name) {
+            pod_level.requests.insert_if_missing(name.clone(), *limit);
         }
     }
 }
@@ -207,4 +275,129 @@ fn workload(kind: WorkloadKind, workload: &mut Workload) {
             .clone_from(&workload.metadata.namespace);
     }
     pod_spec(&mut spec.template.spec);
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::string::{String, ToString};
+    use alloc::vec::Vec;
+
+    use crate::cluster::Cluster;
+    use crate::resources::QosClass;
+    use crate::{input, Limits, Source};
+
+    /// The pod of `spec` (flow-style YAML) after defaulting and admission.
+    fn pod(spec: &str) -> crate::cluster::PodEntry {
+        let yaml =
+            alloc::format!("kind: Pod\nmetadata: {{name: p, namespace: default}}\nspec: {spec}\n");
+        let sources = [Source::new("test", &yaml)];
+        let loaded = input::load(&sources, &Limits::default());
+        let cluster = Cluster::build(loaded, &sources, None);
+        assert!(
+            cluster.diagnostics.iter().all(|d| !d.is_error()),
+            "{:?}",
+            cluster.diagnostics
+        );
+        cluster.pods.into_iter().next().expect("one pod")
+    }
+
+    /// Pod-level requests as `name=quantity` texts, in name order.
+    fn pod_level_requests(entry: &crate::cluster::PodEntry) -> Vec<String> {
+        let resources = entry
+            .pod
+            .spec
+            .resources
+            .as_ref()
+            .expect("pod-level resources");
+        resources
+            .requests
+            .iter()
+            .map(|(name, quantity)| alloc::format!("{name}={quantity}"))
+            .collect()
+    }
+
+    /// cpu and memory come from what the containers request; only memory, which no
+    /// container names, comes from the pod-level limit.
+    #[test]
+    fn pod_level_requests_come_from_the_containers_before_the_limits() {
+        let entry = pod(
+            "{resources: {limits: {cpu: '2', memory: 1Gi}}, containers: [{name: c, resources: {requests: {cpu: 500m}}}]}",
+        );
+        assert_eq!(pod_level_requests(&entry), ["cpu=500m", "memory=1Gi"]);
+        assert_eq!(
+            entry.requests.get("cpu").map(ToString::to_string),
+            Some("500m".into())
+        );
+        assert_eq!(entry.qos, QosClass::Burstable);
+    }
+
+    /// Containers and sidecars add up and an init step counts on its own, the larger per
+    /// resource, as `PodRequests` aggregates them; a request of 0 is a request.
+    #[test]
+    fn pod_level_requests_aggregate_every_kind_of_container() {
+        let entry = pod(
+            "{resources: {limits: {cpu: '4', memory: 4Gi}}, \
+             initContainers: [{name: i, resources: {requests: {cpu: '3'}}}, \
+                              {name: s, restartPolicy: Always, resources: {requests: {cpu: 100m}}}], \
+             containers: [{name: a, resources: {requests: {cpu: 200m, memory: '0'}}}, \
+                          {name: b, resources: {requests: {cpu: 300m}}}]}",
+        );
+        assert_eq!(pod_level_requests(&entry), ["cpu=3", "memory=0"]);
+    }
+
+    /// Hugepages cannot be overcommitted: their request is the pod-level limit, whatever
+    /// the containers ask; without pod-level limits nothing is defaulted.
+    #[test]
+    fn pod_level_hugepages_take_the_limit_and_requests_alone_stay() {
+        let entry = pod(
+            "{resources: {limits: {cpu: '1', hugepages-2Mi: 8Mi}}, \
+             containers: [{name: c, resources: {requests: {cpu: 100m, memory: 1Gi}, limits: {hugepages-2Mi: 4Mi}}}]}",
+        );
+        assert_eq!(
+            pod_level_requests(&entry),
+            ["cpu=100m", "hugepages-2Mi=8Mi", "memory=1Gi"]
+        );
+        let entry = pod(
+            "{resources: {requests: {cpu: '1'}}, containers: [{name: c, resources: {requests: {memory: 1Gi}}}]}",
+        );
+        assert_eq!(pod_level_requests(&entry), ["cpu=1"]);
+    }
+
+    /// Every quantity is rounded up to a milli-unit before the scheduler adds them: two
+    /// containers of `500u` cpu ask for `2m`, more than a `1m` node has, in both releases.
+    /// Pod-level requests are added up before the rounding.
+    #[test]
+    fn quantities_round_up_to_milli_units() {
+        use crate::report::scheduling::Outcome;
+        use crate::schedule::{testing, Version};
+        let yaml = testing::node("n1", 1, 4 << 30, "")
+            + "---\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  containers:\n  - {name: a, resources: {requests: {cpu: 500u}}}\n  - {name: b, resources: {requests: {cpu: 500u}}}\n";
+        for version in [Version::Current, Version::Legacy] {
+            let placement = &testing::schedule(&yaml, version).pods[0];
+            assert_eq!(placement.outcome, Outcome::Unschedulable, "{version:?}");
+            let message = placement.message.as_deref().unwrap_or_default();
+            assert!(
+                message.starts_with("0/1 nodes are available: 1 Insufficient cpu."),
+                "{version:?}: {message}"
+            );
+        }
+        let entry = pod(
+            "{resources: {limits: {cpu: 1500u}}, containers: [{name: a, resources: {requests: {cpu: 500u}}}, {name: b, resources: {requests: {cpu: 500u}}}]}",
+        );
+        assert_eq!(pod_level_requests(&entry), ["cpu=1m"]);
+        let limits = &entry.pod.spec.resources.as_ref().expect("resources").limits;
+        assert_eq!(
+            limits.get("cpu").map(ToString::to_string),
+            Some("2m".into())
+        );
+        let containers = &entry.pod.spec.containers;
+        assert_eq!(
+            containers[0]
+                .resources
+                .requests
+                .get("cpu")
+                .map(ToString::to_string),
+            Some("1m".into())
+        );
+    }
 }

@@ -32,8 +32,8 @@ pub use pod::{
     Container, ContainerPort, EmptyDirVolumeSource, GcePersistentDiskVolumeSource,
     IscsiVolumeSource, NodeAffinity, PersistentVolumeClaimVolumeSource, Pod, PodAffinity,
     PodAffinityTerm, PodAntiAffinity, PodConditions, PodSpec, PodStatus, PreferredSchedulingTerm,
-    RbdVolumeSource, Readiness, ResourceRequirements, Toleration, TopologySpreadConstraint, Volume,
-    WeightedPodAffinityTerm,
+    RbdVolumeSource, Readiness, ResourceRequirements, SchedulingGate, Toleration,
+    TopologySpreadConstraint, Volume, WeightedPodAffinityTerm,
 };
 pub use policy::{
     Namespace, PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus,

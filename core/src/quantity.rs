@@ -513,6 +513,19 @@ impl Quantity {
         saturate(div_away_from_zero(self.nanos, NANOS_PER_MILLI))
     }
 
+    /// The quantity rounded away from zero to a whole number of milli-units, as upstream's
+    /// `RoundUp(-3)` does when the API server defaults a resource list (`500u` becomes
+    /// `1m`). Never leaves the kubefit range: its bound is a whole number of milli-units.
+    #[must_use]
+    pub fn round_up_to_milli(self) -> Quantity {
+        Quantity {
+            nanos: div_away_from_zero(self.nanos, NANOS_PER_MILLI)
+                .saturating_mul(NANOS_PER_MILLI)
+                .clamp(-MAX_NANOS, MAX_NANOS),
+            format: self.format,
+        }
+    }
+
     /// The value in whole units, rounded away from zero, like upstream's `Value`.
     #[must_use]
     pub fn value(&self) -> i64 {
@@ -757,6 +770,26 @@ mod tests {
         ("0.000000000001Ki", 2, -9, D), (".001", 1, -3, D), (".0001k", 100, -3, D),
         ("1.", 1, 0, D), ("1.G", 1, 9, D),
     ];
+
+    /// `RoundUp(-3)`: up to a whole milli-unit, away from zero; whole millis stay.
+    #[test]
+    fn rounds_up_to_milli_units() {
+        let round = |text: &str| {
+            Quantity::parse(text)
+                .unwrap()
+                .round_up_to_milli()
+                .to_string()
+        };
+        assert_eq!(round("500u"), "1m");
+        assert_eq!(round("1001u"), "2m");
+        assert_eq!(round("1n"), "1m");
+        assert_eq!(round("-1n"), "-1m");
+        assert_eq!(round("1.5"), "1500m");
+        assert_eq!(round("1Gi"), "1Gi");
+        assert_eq!(round("0"), "0");
+        let largest = format!("{MAX_MILLI}m");
+        assert_eq!(round(&largest), largest);
+    }
 
     #[test]
     fn parse_table_with_every_sign() {

@@ -40,7 +40,7 @@ pub(crate) fn is_hugepages(name: &str) -> bool {
 
 /// True for the resources pod-level `resources` may set (`IsSupportedPodLevelResource`):
 /// cpu, memory and, since 1.33, every hugepages size.
-fn is_pod_level(name: &str) -> bool {
+pub(crate) fn is_pod_level(name: &str) -> bool {
     matches!(name, "cpu" | "memory") || is_hugepages(name)
 }
 
@@ -80,7 +80,29 @@ pub fn pod_requests_with_defaults(spec: &PodSpec, defaults: &[(&str, Quantity)])
     requests_with_defaults(spec, defaults)
 }
 
+/// What the containers request together, without pod-level requests or overhead
+/// (`AggregateContainerRequests`): regular containers and sidecars summed, each init step
+/// (a plain init container with the sidecars started before it) counting on its own, the
+/// larger per resource. A resource no container names is left out, one named at `0` kept.
+#[must_use]
+pub fn aggregate_container_requests(spec: &PodSpec) -> ResourceList {
+    aggregate_with_defaults(spec, &[])
+}
+
 fn requests_with_defaults(spec: &PodSpec, defaults: &[(&str, Quantity)]) -> ResourceList {
+    let mut total = aggregate_with_defaults(spec, defaults);
+    if let Some(pod_level) = &spec.resources {
+        for (name, request) in &pod_level.requests {
+            if is_pod_level(name) {
+                total.insert(name.clone(), *request);
+            }
+        }
+    }
+    add(&mut total, &spec.overhead);
+    total
+}
+
+fn aggregate_with_defaults(spec: &PodSpec, defaults: &[(&str, Quantity)]) -> ResourceList {
     let mut total = ResourceList::new();
     for container in &spec.containers {
         add(
@@ -106,14 +128,6 @@ fn requests_with_defaults(spec: &PodSpec, defaults: &[(&str, Quantity)]) -> Reso
         max_into(&mut init_peak, &step);
     }
     max_into(&mut total, &init_peak);
-    if let Some(pod_level) = &spec.resources {
-        for (name, request) in &pod_level.requests {
-            if is_pod_level(name) {
-                total.insert(name.clone(), *request);
-            }
-        }
-    }
-    add(&mut total, &spec.overhead);
     total
 }
 

@@ -343,6 +343,13 @@ pub trait Profile {
         None
     }
 
+    /// 1.34: true if the SchedulingGates PreEnqueue plugin keeps pods with
+    /// `spec.schedulingGates` out of the queue. 1.11 has no such field (its API server
+    /// drops it), so it schedules them as any other pod.
+    fn holds_gated_pods(&self) -> bool {
+        false
+    }
+
     /// Starts a pod's cycle (PreFilter).
     fn prepare<'a>(&'a self, snapshot: &Snapshot<'a>, pod: usize) -> Prepared<'a>;
 }
@@ -533,6 +540,7 @@ fn attempt<'p>(
         outcome: Outcome::Rejected,
         node: None,
         message: None,
+        scheduling_gates: Vec::new(),
         nominated_node: None,
         preemption: None,
         sampled: None,
@@ -556,6 +564,27 @@ fn attempt<'p>(
         ));
         return Some(placement);
     };
+    let gates = &entry.pod.spec.scheduling_gates;
+    if !gates.is_empty() && profile.holds_gated_pods() {
+        // The condition the API server sets on a pod created with gates
+        // (`pkg/registry/core/pod/strategy.go`); the PreEnqueue rejection itself is only
+        // logged.
+        placement.outcome = Outcome::Gated;
+        placement.message = Some("Scheduling is blocked due to non-empty scheduling gates".into());
+        placement.scheduling_gates = gates.iter().map(|gate| gate.name.clone()).collect();
+        return Some(placement);
+    }
+    if entry.pod.metadata.deletion_timestamp.is_some() {
+        // The scheduler takes a pod being deleted from the queue and only records this
+        // event (1.34 `skipPodSchedule` in `schedule_one.go`, 1.11 `scheduleOne` in
+        // `scheduler.go`).
+        placement.outcome = Outcome::Skipped;
+        placement.message = Some(alloc::format!(
+            "skip schedule deleting pod: {}",
+            placement.pod
+        ));
+        return Some(placement);
+    }
     // Every node's verdict while the budget lasts; after it, only the chosen (or
     // nominated) node's, and the per-node work skips building the rest.
     let record = snapshot.nodes.len() <= *verdict_budget;
@@ -567,6 +596,10 @@ fn attempt<'p>(
         driver,
         &mut placement,
     );
+    // What a cycle leaves in `message` is the FailedScheduling event's text.
+    if profile.version() == Version::Current {
+        placement.message = placement.message.take().map(message::event_note);
+    }
     if record {
         *verdict_budget -= placement.nodes.0.len();
     } else {
@@ -1620,5 +1653,85 @@ spec:
         let skipped = placement(true);
         assert_eq!(skipped.node.as_deref(), Some("n199"));
         assert!(skipped.sampled.is_none());
+    }
+
+    /// 1.34 keeps a gated pod out of the queue: it takes no node and no room, and the
+    /// pod queued after it is placed as if it were not there. 1.11 knows no gates.
+    #[test]
+    fn gated_pods_wait_in_1_34_only() {
+        let pod = |name: &str, gates: &str| {
+            alloc::format!(
+                "---\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\nspec:\n  schedulingGates: [{gates}]\n  containers: [{{name: c, image: x, resources: {{requests: {{cpu: 800m}}}}}}]\n"
+            )
+        };
+        let yaml = node("n1", 1000, 4 << 30, "")
+            + &pod("gated", "{name: example.com/quota}, {name: b}")
+            + &pod("free", "");
+        let report = schedule(&yaml, Version::Current);
+        let gated = &report.pods[0];
+        assert_eq!(gated.outcome, crate::report::scheduling::Outcome::Gated);
+        assert_eq!(
+            gated.message.as_deref(),
+            Some("Scheduling is blocked due to non-empty scheduling gates")
+        );
+        assert_eq!(gated.scheduling_gates, ["example.com/quota", "b"]);
+        assert!(gated.nodes.0.is_empty());
+        assert_eq!(placed(&report)[1], ("default/free", Some("n1")));
+        let legacy = schedule(&yaml, Version::Legacy);
+        assert_eq!(
+            placed(&legacy),
+            [("default/gated", Some("n1")), ("default/free", None)]
+        );
+    }
+
+    /// A pending pod being deleted is skipped with an event, in both releases, and leaves
+    /// its room to the next pod.
+    #[test]
+    fn pods_being_deleted_are_skipped() {
+        let yaml = node("n1", 1000, 4 << 30, "")
+            + "---\nkind: Pod\nmetadata: {name: leaving, namespace: default, deletionTimestamp: '2024-01-01T00:00:00Z'}\nspec:\n  containers: [{name: c, image: x, resources: {requests: {cpu: 800m}}}]\n"
+            + "---\nkind: Pod\nmetadata: {name: next, namespace: default}\nspec:\n  containers: [{name: c, image: x, resources: {requests: {cpu: 800m}}}]\n";
+        for version in [Version::Current, Version::Legacy] {
+            let report = schedule(&yaml, version);
+            let leaving = &report.pods[0];
+            assert_eq!(leaving.outcome, crate::report::scheduling::Outcome::Skipped);
+            assert_eq!(
+                leaving.message.as_deref(),
+                Some("skip schedule deleting pod: default/leaving")
+            );
+            assert_eq!(placed(&report)[1], ("default/next", Some("n1")));
+        }
+    }
+
+    /// 1.34's FailedScheduling event keeps 1024 bytes of a longer text; 1.11's keeps it
+    /// whole.
+    #[test]
+    fn long_failure_messages_are_cut_in_1_34() {
+        let requests: alloc::vec::Vec<String> = (0..40)
+            .map(|i| alloc::format!("example.com/resource-{i:02}: '1'"))
+            .collect();
+        let yaml = node("n1", 4000, 4 << 30, "")
+            + &alloc::format!(
+                "---\nkind: Pod\nmetadata: {{name: p, namespace: default}}\nspec:\n  containers: [{{name: c, resources: {{limits: {{{}}}}}}}]\n",
+                requests.join(", ")
+            );
+        let message = |version| {
+            schedule(&yaml, version).pods[0]
+                .message
+                .clone()
+                .unwrap_or_default()
+        };
+        let cut = message(Version::Current);
+        assert_eq!(cut.len(), 1024);
+        assert!(
+            cut.starts_with("0/1 nodes are available: 1 Insufficient example.com/resource-00, ")
+        );
+        assert!(cut.ends_with(" ..."), "{cut}");
+        let whole = message(Version::Legacy);
+        assert!(whole.len() > 1024);
+        assert!(
+            whole.ends_with("1 Insufficient example.com/resource-39."),
+            "{whole}"
+        );
     }
 }

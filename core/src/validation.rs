@@ -43,6 +43,7 @@
 //!   `resources/hugepages-not-multiple`, `resources/hugepages-without-cpu-memory`;
 //! - pods: `pod/no-containers`, `pod/invalid-restart-policy`, `pod/invalid-node-name`,
 //!   `pod/invalid-priority-class-name`, `pod/invalid-preemption-policy`,
+//!   `pod/invalid-scheduling-gate`, `pod/duplicate-scheduling-gate`, `pod/gated-node-name`,
 //!   `pod/invalid-start-time` (warning),
 //!   `container/invalid-name`, `container/duplicate-name`, `container/invalid-image`,
 //!   `container/forbidden-restart-policy`, `container/invalid-restart-policy`,

@@ -92,6 +92,7 @@ fn scheduling_expectation(
         "node",
         "message",
         "nominatedNode",
+        "schedulingGates",
         "preemption",
     ];
     let pods: Vec<serde_json::Value> = scheduling["pods"]

@@ -347,17 +347,20 @@ pub struct Placement {
     pub pod: String,
     /// The pod's priority.
     pub priority: i32,
-    /// `scheduled`, `unschedulable`, `nominated`, `rejected` or `not-handled`.
+    /// `scheduled`, `unschedulable`, `nominated`, `rejected`, `not-handled`, `gated` or
+    /// `skipped`.
     pub outcome: String,
     /// The node chosen.
     pub node: Option<String>,
-    /// The upstream message (`FailedScheduling` event, or admission's refusal).
+    /// The upstream message (`FailedScheduling` event, admission's refusal, or a gated
+    /// pod's `PodScheduled` condition).
     pub message: Option<String>,
     /// The node preemption nominated (its victims make room there).
     pub nominated: Option<String>,
-    /// What else the panel says, one line each: preemption (its victims, with priority
-    /// and grace period, and the PodDisruptionBudgets it violates, or why it did not
-    /// help), ties for the best score, node sampling, verdicts left out of the report.
+    /// What else the panel says, one line each: the gates that hold a gated pod,
+    /// preemption (its victims, with priority and grace period, and the
+    /// PodDisruptionBudgets it violates, or why it did not help), ties for the best
+    /// score, node sampling, verdicts left out of the report.
     pub notes: Vec<String>,
     /// The filters that ran on some node, in the order they run: the matrix's columns.
     pub filters: Vec<String>,
@@ -486,6 +489,12 @@ impl Placement {
 /// The lines of [`Placement::notes`].
 fn notes(placement: &scheduling::Placement) -> Vec<String> {
     let mut notes = Vec::new();
+    if !placement.scheduling_gates.is_empty() {
+        notes.push(format!(
+            "Waiting for scheduling gates: {}.",
+            placement.scheduling_gates.join(", ")
+        ));
+    }
     if let Some(preemption) = &placement.preemption {
         if let Some(message) = &preemption.message {
             notes.push(format!("Preemption: {message}."));
@@ -547,6 +556,8 @@ fn outcome_name(outcome: scheduling::Outcome) -> &'static str {
         scheduling::Outcome::Nominated => "nominated",
         scheduling::Outcome::Rejected => "rejected",
         scheduling::Outcome::NotHandled => "not-handled",
+        scheduling::Outcome::Gated => "gated",
+        scheduling::Outcome::Skipped => "skipped",
     }
 }
 
@@ -911,6 +922,26 @@ mod tests {
                 example.name()
             );
         }
+    }
+
+    /// A gated pod's panel names its gates; it has no matrix (no node was examined).
+    #[test]
+    fn a_gated_placement_names_its_gates() {
+        let text = "kind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '1', pods: '9'}}\n---\nkind: Pod\nmetadata: {name: g, namespace: default}\nspec: {schedulingGates: [{name: example.com/wait}], containers: [{name: c}]}\n";
+        let view = Outcome::evaluate(&[("g.yaml", text.as_bytes())]).view;
+        let [gated] = view.placements.as_slice() else {
+            panic!("one pending pod: {:?}", view.placements);
+        };
+        assert_eq!(gated.outcome, "gated");
+        assert_eq!(
+            gated.message.as_deref(),
+            Some("Scheduling is blocked due to non-empty scheduling gates")
+        );
+        assert_eq!(
+            gated.notes,
+            ["Waiting for scheduling gates: example.com/wait."]
+        );
+        assert!(gated.verdicts.is_empty());
     }
 
     #[test]

@@ -41,6 +41,8 @@ pub struct PodSpec {
     pub host_network: bool,
     pub restart_policy: String,
     pub topology_spread_constraints: Vec<TopologySpreadConstraint>,
+    /// Gates that keep the pod out of scheduling while any is left (1.26+, GA in 1.30).
+    pub scheduling_gates: Vec<SchedulingGate>,
 }
 
 impl PodSpec {
@@ -54,6 +56,13 @@ impl PodSpec {
             .required_during_scheduling_ignored_during_execution
             .as_ref()
     }
+}
+
+/// One of `spec.schedulingGates`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct SchedulingGate {
+    pub name: String,
 }
 
 /// A container (regular, init or sidecar).

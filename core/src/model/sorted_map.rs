@@ -69,6 +69,11 @@ impl<K, V> SortedMap<K, V> {
         self.entries.iter().map(|(_, value)| value)
     }
 
+    /// The values in key order, mutable (keys, and so the order, stay).
+    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
+        self.entries.iter_mut().map(|(_, value)| value)
+    }
+
     /// Removes every entry.
     pub fn clear(&mut self) {
         self.entries.clear();

@@ -85,6 +85,13 @@ pub enum Outcome {
     Rejected,
     /// No profile serves the pod's `schedulerName`.
     NotHandled,
+    /// 1.34: `spec.schedulingGates` keeps the pod out of the scheduling queue (the
+    /// SchedulingGates PreEnqueue plugin): it is neither filtered nor bound, and no event
+    /// is recorded.
+    Gated,
+    /// Being deleted (`deletionTimestamp`): the scheduler takes it from the queue and
+    /// drops it without a scheduling attempt.
+    Skipped,
 }
 
 /// One pending pod's placement.
@@ -101,9 +108,15 @@ pub struct Placement {
     /// The chosen node.
     #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
     pub node: Option<String>,
-    /// The `FailedScheduling` event text (null when scheduled).
+    /// The `FailedScheduling` event text, admission's refusal, or for a gated pod the
+    /// message of the `PodScheduled` condition the API server gives it; null when
+    /// scheduled.
     #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
     pub message: Option<String>,
+    /// The names of the gates that hold a gated pod, in the order the pod lists them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "tsify", tsify(optional))]
+    pub scheduling_gates: Vec<String>,
     /// The node preemption nominated.
     #[cfg_attr(feature = "tsify", tsify(type = "string | null"))]
     pub nominated_node: Option<String>,

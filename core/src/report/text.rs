@@ -196,6 +196,8 @@ fn scheduling(out: &mut String, scheduling: &super::scheduling::Scheduling) {
             Outcome::Nominated => "nominated",
             Outcome::Rejected => "rejected",
             Outcome::NotHandled => "not handled",
+            Outcome::Gated => "gated",
+            Outcome::Skipped => "skipped",
         };
         let _ = write!(
             out,
@@ -217,6 +219,9 @@ fn scheduling(out: &mut String, scheduling: &super::scheduling::Scheduling) {
         out.push('\n');
         if let Some(message) = &placement.message {
             let _ = writeln!(out, "  {message}");
+        }
+        if !placement.scheduling_gates.is_empty() {
+            let _ = writeln!(out, "  gates: {}", placement.scheduling_gates.join(", "));
         }
         if let Some(first) = &placement.first_attempt {
             let _ = writeln!(out, "  first attempt: {first}");

@@ -143,6 +143,9 @@ pub fn framework_profiles(
                 let has = |name: &str| post_filters.iter().any(|(other, _)| *other == name);
                 profile.preemption = preemption && has("DefaultPreemption");
                 profile.dynamic_resources = has("DynamicResources");
+                let gates = [("SchedulingGates", None)];
+                profile.scheduling_gates =
+                    !expand(&gates, |name| name, multi_point, &plugins.pre_enqueue).is_empty();
             }
             for config in &given.plugin_config {
                 let args = &config.args;
@@ -275,5 +278,17 @@ mod tests {
         assert_eq!(profile.filters, [F::NodePorts]);
         assert!(profile.scores.is_empty());
         assert!(profile.preemption && !profile.dynamic_resources);
+        assert!(!profile.scheduling_gates);
+    }
+
+    /// SchedulingGates is a default PreEnqueue plugin: a profile may disable it there (or
+    /// in MultiPoint), and then gated pods are scheduled.
+    #[test]
+    fn scheduling_gates_can_be_disabled() {
+        assert!(profile(serde_json::json!({})).scheduling_gates);
+        let disabled = profile(serde_json::json!({
+            "preEnqueue": {"disabled": [{"name": "SchedulingGates"}]},
+        }));
+        assert!(!disabled.scheduling_gates);
     }
 }

@@ -1256,7 +1256,8 @@ fn alike(a: &PodEntry, b: &PodEntry, images: Images) -> bool {
 /// and the volumes without a disk (config maps, secrets, emptyDir, hostPath), which only
 /// the kubelet and the descheduler look at; the disks are compared in order, with their
 /// names (a conflict's message names them). Replacements of templates that differ only
-/// there (a config volume, a Job's restart policy) then share one class.
+/// there (a config volume, a Job's restart policy) then share one class. Scheduling gates
+/// are not compared either: a gated pod never reaches the cache.
 /// (Destructured so that a field added to `PodSpec` must be placed here.) Tolerations
 /// are compared as the entries share them first: pods with one list share one copy.
 fn same_spec(first: &PodEntry, second: &PodEntry, images: Images) -> bool {
@@ -1279,6 +1280,7 @@ fn same_spec(first: &PodEntry, second: &PodEntry, images: Images) -> bool {
         host_network,
         restart_policy: _,
         topology_spread_constraints,
+        scheduling_gates: _,
     } = a;
     *node_name == b.node_name
         && *node_selector == b.node_selector

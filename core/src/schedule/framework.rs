@@ -151,6 +151,9 @@ pub struct FrameworkProfile {
     /// DynamicResources is enabled (it is by default in 1.34: DRA is GA). kubefit models
     /// no resource claims, so the plugin only contributes its PostFilter text.
     pub dynamic_resources: bool,
+    /// SchedulingGates is enabled (PreEnqueue): pods with scheduling gates wait outside
+    /// the queue.
+    pub scheduling_gates: bool,
 }
 
 /// The filter plugins of the 1.34 default profile, in the order they run (every filter
@@ -202,6 +205,7 @@ impl FrameworkProfile {
             percentage_of_nodes_to_score: None,
             preemption,
             dynamic_resources: true,
+            scheduling_gates: true,
         }
     }
 }
@@ -272,6 +276,10 @@ impl Profile for FrameworkProfile {
     fn post_filter_prefix(&self) -> Option<&'static str> {
         self.dynamic_resources
             .then_some("no new claims to deallocate")
+    }
+
+    fn holds_gated_pods(&self) -> bool {
+        self.scheduling_gates
     }
 
     fn prepare<'a>(&'a self, snapshot: &Snapshot<'a>, pod: usize) -> Prepared<'a> {

@@ -4,6 +4,9 @@
 //! `pkg/scheduler/framework/types.go` (1.34, `FitError.Error`): every reason of every
 //! node is counted, each entry is rendered `"<count> <reason>"`, and the entries are
 //! sorted as plain strings (so `"10 …"` sorts before `"2 …"`), joined with `", "`.
+//!
+//! 1.34 records the event with at most 1024 bytes of that text ([`event_note`]); 1.11's
+//! event recorder takes it whole.
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
@@ -84,6 +87,33 @@ pub fn framework<'r, R: Counted<'r>>(
     text
 }
 
+/// The longest event note the API server accepts, in bytes (`NoteLengthLimit`).
+const NOTE_LENGTH_LIMIT: usize = 1024;
+
+/// What 1.34 cuts a longer note to before it adds ` ...`.
+const NOTE_KEPT: usize = NOTE_LENGTH_LIMIT - " ...".len();
+
+/// 1.34 `truncateMessage` (`schedule_one.go`): the `FailedScheduling` event keeps at most
+/// 1024 bytes of the text, its first 1020 and ` ...` when it is longer (the pod's
+/// `PodScheduled` condition keeps it whole). Upstream counts bytes and may cut inside a
+/// character; each byte of it that is left reads as U+FFFD, as the event shows in JSON.
+#[must_use]
+pub fn event_note(mut text: String) -> String {
+    if text.len() <= NOTE_LENGTH_LIMIT {
+        return text;
+    }
+    let boundary = (0..=NOTE_KEPT)
+        .rev()
+        .find(|&at| text.is_char_boundary(at))
+        .unwrap_or(0);
+    text.truncate(boundary);
+    for _ in boundary..NOTE_KEPT {
+        text.push(char::REPLACEMENT_CHARACTER);
+    }
+    text.push_str(" ...");
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,5 +168,19 @@ mod tests {
             ),
             "0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims."
         );
+    }
+
+    /// Up to 1024 bytes the note is the text; beyond, its first 1020 bytes and ` ...`.
+    #[test]
+    fn event_notes_keep_1024_bytes() {
+        let exact = "x".repeat(1024);
+        assert_eq!(event_note(exact.clone()), exact);
+        let long = "y".repeat(1025);
+        let note = event_note(long);
+        assert_eq!(note.len(), 1024);
+        assert!(note.starts_with(&"y".repeat(1020)) && note.ends_with("y ..."));
+        // A cut inside `é` (two bytes) leaves its first byte, read as U+FFFD.
+        let accented = "a".repeat(1019) + "é" + &"b".repeat(10);
+        assert_eq!(event_note(accented), "a".repeat(1019) + "\u{fffd} ...");
     }
 }

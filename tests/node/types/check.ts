@@ -35,9 +35,12 @@ export async function uses(bytes: Uint8Array): Promise<void> {
     schedule: { profile: 'openshift-3.11', preemption: false, seed: 7, maxNodeVerdicts: 10 },
   });
   const placement: Placement | undefined = placed.scheduling.pods[0];
-  const outcome: 'scheduled' | 'unschedulable' | 'nominated' | 'rejected' | 'not-handled' | undefined = placement?.outcome;
+  const outcome:
+    | 'scheduled' | 'unschedulable' | 'nominated' | 'rejected' | 'not-handled' | 'gated' | 'skipped'
+    | undefined = placement?.outcome;
+  const gates: string[] | undefined = placement?.schedulingGates;
   const message: string | null | undefined = placement?.message;
-  void [outcome, message];
+  void [outcome, gates, message];
   // The disruption timeline: events in seconds, evictions with their cause and landing.
   const timed: Report = evaluate('kind: Scenario', { at: '10m' }).report;
   const kind: EventKind | undefined = timed.timeline[0]?.kind;
