@@ -7,7 +7,8 @@
 //! eviction API's budget check ([`budget`]), the machine controller ([`crate::machine`])
 //! and the descheduler ([`crate::descheduler`]). Evicted pods terminate after their grace
 //! period (the longest a kubelet lets them run; never on a node that is not Ready, whose
-//! kubelet cannot confirm). Their controllers create replacements at once (a StatefulSet
+//! kubelet cannot confirm; at once for a grace period of zero, which the API server
+//! applies without the kubelet). Their controllers create replacements at once (a StatefulSet
 //! only once the old pod is gone; DaemonSets and bare pods never), and the scheduling
 //! engine places every replacement on the cluster as it is at that moment, retrying the
 //! ones left Pending whenever the cluster changes. A replacement is Ready as soon as it
@@ -127,9 +128,8 @@ enum Life {
     Running,
     /// Deleted, and terminating.
     Terminating {
-        /// It will be gone after its grace period (never, on a node whose kubelet is
-        /// away).
-        goes: bool,
+        /// When it will be gone.
+        goes: Goes,
         /// Its entry in `report.evictions`.
         eviction: usize,
         /// Owned by a StatefulSet, which recreates it under its name once it is gone.
@@ -141,6 +141,19 @@ enum Life {
     Waiting,
     /// Not part of the timeline (pending before it started, rejected, finished).
     Elsewhere,
+}
+
+/// When a deleted pod is gone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Goes {
+    /// Never: its node's kubelet is away and cannot confirm.
+    Never,
+    /// Once its kubelet stopped it, after its grace period.
+    AfterGrace,
+    /// At once: a grace period of zero removes the object without waiting for the
+    /// kubelet (`updateForGracefulDeletionAndFinalizers` in
+    /// `staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go`).
+    AtOnce,
 }
 
 /// Who deletes a finished pod, for its event.
@@ -1469,12 +1482,7 @@ impl<'c> World<'c> {
         let stateful = controller == Some(Controller::StatefulSet);
         // A StatefulSet recreates the pod, under the same name, once it is gone.
         let replaced_now = controller == Some(Controller::Other);
-        let grace = grace.unwrap_or_else(|| {
-            entry
-                .deletion
-                .grace_seconds
-                .map_or(DEFAULT_GRACE, Duration::from_seconds)
-        });
+        let grace = grace_period(self.version, grace, entry.deletion.grace_seconds);
         let node = self
             .node_of
             .get(pod)
@@ -1483,8 +1491,13 @@ impl<'c> World<'c> {
             .and_then(|node| self.nodes.get(node));
         let node_words =
             node.map_or_else(|| entry.pod.spec.node_name.clone().into(), NodeRun::words);
-        let ready = node.is_some_and(|node| node.condition("Ready") == Some("True"));
-        let gone = ready.then(|| at.saturating_add(grace));
+        let goes = if grace == Duration(0) {
+            Goes::AtOnce
+        } else if node.is_some_and(|node| node.condition("Ready") == Some("True")) {
+            Goes::AfterGrace
+        } else {
+            Goes::Never
+        };
         let message = message(&name);
         let eviction = self.disruption.evictions.len();
         self.disruption.evictions.push(Eviction {
@@ -1498,13 +1511,13 @@ impl<'c> World<'c> {
         });
         if let Some(life) = self.life.get_mut(pod) {
             *life = Life::Terminating {
-                goes: gone.is_some(),
+                goes,
                 eviction,
                 stateful,
             };
         }
-        if let Some(gone) = gone {
-            self.agenda_push(gone, Happening::PodGone(pod));
+        if goes != Goes::Never {
+            self.agenda_push(at.saturating_add(grace), Happening::PodGone(pod));
         }
         // A deletion the taint eviction controller planned stays planned: the pod is still
         // there until it is gone (`pod_gone` calls it off then).
@@ -1520,9 +1533,22 @@ impl<'c> World<'c> {
         }
     }
 
+    /// A pod still terminating deleted again with a grace period of zero: `BeforeDelete`
+    /// lets a new deletion shorten the pending one, and zero removes the object at once,
+    /// its kubelet reachable or not.
+    fn delete_at_once(&mut self, at: Duration, pod: usize) {
+        let Some(Life::Terminating { goes, .. }) = self.life.get_mut(pod) else {
+            return;
+        };
+        if *goes != Goes::AtOnce {
+            *goes = Goes::AtOnce;
+            self.agenda_push(at, Happening::PodGone(pod));
+        }
+    }
+
     fn pod_gone(&mut self, at: Duration, pod: usize) {
         let Some(&Life::Terminating {
-            goes: true,
+            goes: goes @ (Goes::AfterGrace | Goes::AtOnce),
             eviction,
             stateful,
         }) = self.life.get(pod)
@@ -1539,13 +1565,11 @@ impl<'c> World<'c> {
         if stateful {
             self.replace(pod, eviction, true);
         }
-        self.event(
-            at,
-            EventKind::PodDeleted,
-            object,
-            "Killing",
-            "the pod's containers stopped and the pod is gone",
-        );
+        let message = match goes {
+            Goes::AtOnce => "grace period 0: the API server deleted the pod at once",
+            _ => "the pod's containers stopped and the pod is gone",
+        };
+        self.event(at, EventKind::PodDeleted, object, "Killing", message);
         self.noticed_gone(at, pod);
         self.changed = true;
         self.check_drains(at);
@@ -1949,6 +1973,9 @@ impl<'c> World<'c> {
             Ok(()) => {
                 if let Some(drain) = self.drains.get_mut(index) {
                     drain.waiting.insert(pod);
+                }
+                if terminating && grace == Some(Duration(0)) {
+                    self.delete_at_once(at, pod);
                 }
                 self.terminate(
                     at,
@@ -2808,6 +2835,21 @@ fn ready_taints(status: Option<&str>) -> Option<(&'static str, &'static str)> {
         Ready::False => Some((NOT_READY, UNREACHABLE)),
         Ready::Unknown => Some((UNREACHABLE, NOT_READY)),
         Ready::True => None,
+    }
+}
+
+/// The grace period a deletion gets (`CheckGracefulDelete` in
+/// `pkg/registry/core/pod/strategy.go`): the one asked for, else the pod's own. A
+/// negative one is one second since 1.22 (`BeforeDelete` in
+/// `staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go`, and the pod strategy);
+/// 1.11 kept it, and its store deletes at once a pod whose grace period is not above
+/// zero.
+fn grace_period(version: Version, asked: Option<Duration>, own: Option<i64>) -> Duration {
+    let grace = asked.unwrap_or_else(|| own.map_or(DEFAULT_GRACE, Duration::from_seconds));
+    match version {
+        _ if grace.0 >= 0 => grace,
+        Version::Current => Duration::from_seconds(1),
+        Version::Legacy => Duration(0),
     }
 }
 
@@ -4034,6 +4076,76 @@ spec: {containers: [{name: c, image: i}]}
                 && event.message == "Marking for deletion Pod default/done"
         });
         assert!(marked, "{:?}", outcome.disruption.timeline);
+    }
+
+    /// The events of `outcome` as `(seconds, reason, object)`.
+    fn happenings(outcome: &Outcome) -> Vec<(i64, String, String)> {
+        let events = outcome.disruption.timeline.iter();
+        events
+            .map(|event| {
+                let at = event.at.0 / crate::duration::SECOND;
+                (at, event.reason.to_string(), event.object.to_string())
+            })
+            .collect()
+    }
+
+    /// `CheckGracefulDelete` and `BeforeDelete`: a negative grace period is one second in
+    /// 1.34; 1.11 keeps it, and its store deletes the pod at once.
+    #[test]
+    fn a_negative_grace_period_is_one_second() {
+        let web = web_pod(
+            "web-a",
+            "node1",
+            "  terminationGracePeriodSeconds: -5
+",
+            "",
+        );
+        let steps = scenario(
+            "  - {at: 10s, drain: node1}
+",
+        );
+        let yaml = [NODE, &web, &steps].concat();
+        let gone = |version| {
+            let outcome = play_as(&yaml, Some(version));
+            let found = happenings(&outcome)
+                .into_iter()
+                .find(|(_, reason, _)| reason == "Killing");
+            found.map(|(at, _, _)| at)
+        };
+        assert_eq!(gone(Version::Current), Some(11));
+        assert_eq!(gone(Version::Legacy), Some(10));
+    }
+
+    /// A grace period of zero removes the pod without its kubelet (`store.go`): on an
+    /// unreachable node too, where the StatefulSet then makes it again elsewhere. A drain
+    /// with `--grace-period=0` does the same to a pod already terminating there.
+    #[test]
+    fn a_grace_period_of_zero_deletes_without_the_kubelet() {
+        let node2 = NODE.replace("node1", "node2");
+        let db = |grace: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata:\n  name: db-0\n  namespace: default\n  ownerReferences: [{{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: u1, controller: true}}]\nspec:\n  nodeName: node1\n  terminationGracePeriodSeconds: {grace}\n  containers: [{{name: c, image: c}}]\n  tolerations: [{{key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 30}}]\nstatus: {{phase: Running}}\n"
+            )
+        };
+        let down = "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n";
+        let outcome = play(&[NODE, &node2, &db("0"), &scenario(down)].concat());
+        let seen = happenings(&outcome);
+        let gone = (30, "Killing".into(), "Pod/default/db-0".into());
+        let back = (30, "Scheduled".into(), "Pod/default/db-0".into());
+        assert!(seen.contains(&gone) && seen.contains(&back), "{seen:?}");
+        let eviction = outcome.disruption.evictions.first();
+        let landed = eviction.and_then(|eviction| eviction.rescheduled_to.as_deref());
+        assert_eq!(landed, Some("node2"));
+        // A grace period of 30 s: terminating for ever, until a drain asks for zero.
+        let drained =
+            alloc::format!("{down}  - {{at: 40s, drain: {{node: node1, gracePeriod: 0}}}}\n");
+        let outcome = play(&[NODE, &node2, &db("30"), &scenario(&drained)].concat());
+        let seen = happenings(&outcome);
+        let gone = (40, "Killing".into(), "Pod/default/db-0".into());
+        let done = (40, "Drained".into(), "Node/node1".into());
+        assert!(seen.contains(&gone) && seen.contains(&done), "{seen:?}");
+        let still = happenings(&play(&[NODE, &node2, &db("30"), &scenario(down)].concat()));
+        assert!(!still.iter().any(|(_, reason, _)| reason == "Killing"));
     }
 
     /// `MarkPodsNotReady`: a node whose kubelet stops posting (Ready goes Unknown) has its
