@@ -182,8 +182,10 @@ struct DrainRun {
     deadline: Option<Duration>,
     /// Pods whose eviction was refused; retried every five seconds.
     blocked: Vec<usize>,
-    /// Evicted pods the drain waits for.
-    waiting: BTreeSet<usize>,
+    /// When the refused evictions are tried again.
+    retry_at: Option<Duration>,
+    /// Evicted pods the drain waits for, each with when its eviction went through.
+    waiting: BTreeMap<usize, Duration>,
     errors: Vec<String>,
     /// Terminating pods count as gone (the machine controller, on an unreachable node).
     skip_wait: bool,
@@ -1851,7 +1853,8 @@ impl<'c> World<'c> {
             flags,
             machine,
             blocked: Vec::new(),
-            waiting: BTreeSet::new(),
+            retry_at: None,
+            waiting: BTreeMap::new(),
             errors: Vec::new(),
             skip_wait,
             finished: false,
@@ -1972,7 +1975,7 @@ impl<'c> World<'c> {
             }
             Ok(()) => {
                 if let Some(drain) = self.drains.get_mut(index) {
-                    drain.waiting.insert(pod);
+                    drain.waiting.insert(pod, at);
                 }
                 if terminating && grace == Some(Duration(0)) {
                     self.delete_at_once(at, pod);
@@ -2003,6 +2006,9 @@ impl<'c> World<'c> {
                 if let Some(drain) = self.drains.get_mut(index) {
                     if !drain.blocked.contains(&pod) {
                         drain.blocked.push(pod);
+                    }
+                    if first {
+                        drain.retry_at = Some(at.saturating_add(drain::RETRY));
                     }
                 }
                 self.event(
@@ -2043,6 +2049,7 @@ impl<'c> World<'c> {
                 .is_some_and(|drain| drain.machine.is_none())
     }
 
+    /// A drain's refused evictions tried again, or its timeout.
     fn drain_retry(&mut self, at: Duration, index: usize) {
         let Some(drain) = self.drains.get(index) else {
             return;
@@ -2050,54 +2057,111 @@ impl<'c> World<'c> {
         if drain.finished {
             return;
         }
+        let retrying = drain.retry_at == Some(at);
         if drain.deadline.is_some_and(|deadline| at >= deadline) {
-            let timeout = drain.flags.timeout.unwrap_or_default();
-            let mut errors = drain.errors.clone();
-            for &pod in &drain.blocked {
-                if let Some(entry) = self.pods.get(pod) {
-                    errors.push(alloc::format!(
-                        "error when evicting pods/\"{}\" -n \"{}\": global timeout reached: {timeout}",
-                        entry.pod.metadata.name,
-                        entry.pod.metadata.namespace
-                    ));
+            if self.kubectl_1_11(index) {
+                // 1.11's kubectl stops at its global timeout with one error of its own
+                // (`evictPods` in `pkg/kubectl/cmd/drain.go`).
+                let outstanding = !drain.blocked.is_empty()
+                    || drain
+                        .waiting
+                        .keys()
+                        .any(|pod| self.terminating(*pod, drain));
+                if outstanding {
+                    let timeout = drain.flags.timeout.unwrap_or_default();
+                    let error = alloc::format!("Drain did not complete within {timeout}");
+                    self.finish_drain(at, index, Err(error));
                 }
-            }
-            for &pod in &drain.waiting {
-                if matches!(self.life.get(pod), Some(Life::Terminating { .. })) && !drain.skip_wait
-                {
-                    if let Some(entry) = self.pods.get(pod) {
-                        errors.push(alloc::format!(
-                            "error when waiting for pod \"{}\" in namespace \"{}\" to terminate: global timeout reached: {timeout}",
-                            entry.pod.metadata.name,
-                            entry.pod.metadata.namespace
-                        ));
-                    }
-                }
-            }
-            if !errors.is_empty() {
-                // 1.11's kubectl stops at its global timeout with one error of its own.
-                let error = match self.kubectl_1_11(index) {
-                    true => alloc::format!("Drain did not complete within {timeout}"),
-                    false => drain::aggregate(&errors),
-                };
-                self.finish_drain(at, index, Err(error));
                 return;
             }
-        }
-        let blocked = core::mem::take(
-            &mut self
-                .drains
-                .get_mut(index)
-                .map(|drain| core::mem::take(&mut drain.blocked))
-                .unwrap_or_default(),
-        );
-        if blocked.is_empty() {
+            self.drain_timeout(at, index, retrying);
             return;
         }
+        if !retrying {
+            return;
+        }
+        let blocked = self
+            .drains
+            .get_mut(index)
+            .map(|drain| {
+                drain.retry_at = None;
+                core::mem::take(&mut drain.blocked)
+            })
+            .unwrap_or_default();
         for pod in blocked {
             self.evict_for_drain(at, index, pod);
         }
         // A refusal above planned the next retry (the list was empty again).
+        self.check_drains(at);
+    }
+
+    /// Whether the drain still waits for `pod` to go (the machine controller on an
+    /// unreachable node waits for none).
+    fn terminating(&self, pod: usize, drain: &DrainRun) -> bool {
+        matches!(self.life.get(pod), Some(Life::Terminating { .. })) && !drain.skip_wait
+    }
+
+    /// Past a drain's `--timeout` (`evictPods` in
+    /// `staging/src/k8s.io/kubectl/pkg/drain/drain.go`): each pod's goroutine reports on
+    /// its own. One waiting for its pod to go (`waitForDelete`, which polls every second
+    /// from the eviction) reports at its first poll at or after the deadline; one whose
+    /// eviction was refused sleeps 5 s between attempts and reports at its first attempt
+    /// at or after it (`retrying`: now is one). The drain fails once every goroutine has
+    /// reported, with the errors in the order they came.
+    fn drain_timeout(&mut self, at: Duration, index: usize, retrying: bool) {
+        let Some(drain) = self.drains.get(index) else {
+            return;
+        };
+        let (Some(deadline), Some(timeout)) = (drain.deadline, drain.flags.timeout) else {
+            return;
+        };
+        let mut errors = Vec::new();
+        let mut reported = Vec::new();
+        let mut next_poll: Option<Duration> = None;
+        for (&pod, &evicted) in &drain.waiting {
+            if !self.terminating(pod, drain) {
+                continue;
+            }
+            let poll = first_poll(evicted, deadline);
+            if poll > at {
+                next_poll = Some(next_poll.map_or(poll, |next| next.min(poll)));
+                continue;
+            }
+            reported.push(pod);
+            if let Some(entry) = self.pods.get(pod) {
+                let metadata = &entry.pod.metadata;
+                errors.push(alloc::format!(
+                    "error when waiting for pod \"{}\" in namespace \"{}\" to terminate: global timeout reached: {timeout}",
+                    metadata.name, metadata.namespace
+                ));
+            }
+        }
+        let blocked = if retrying {
+            drain.blocked.as_slice()
+        } else {
+            &[]
+        };
+        for entry in blocked.iter().filter_map(|pod| self.pods.get(*pod)) {
+            let metadata = &entry.pod.metadata;
+            errors.push(alloc::format!(
+                "error when evicting pods/\"{}\" -n \"{}\": global timeout reached: {timeout}",
+                metadata.name,
+                metadata.namespace
+            ));
+        }
+        if let Some(drain) = self.drains.get_mut(index) {
+            drain.errors.extend(errors);
+            for pod in reported {
+                drain.waiting.remove(&pod);
+            }
+            if retrying {
+                drain.blocked.clear();
+                drain.retry_at = None;
+            }
+        }
+        if let Some(next_poll) = next_poll {
+            self.agenda_push(next_poll, Happening::DrainRetry(index));
+        }
         self.check_drains(at);
     }
 
@@ -2110,10 +2174,10 @@ impl<'c> World<'c> {
             if drain.finished || !drain.blocked.is_empty() {
                 continue;
             }
-            let waiting = drain.waiting.iter().any(|pod| match self.life.get(*pod) {
-                Some(Life::Terminating { .. }) => !drain.skip_wait,
-                _ => false,
-            });
+            let waiting = drain
+                .waiting
+                .keys()
+                .any(|pod| self.terminating(*pod, drain));
             if waiting {
                 continue;
             }
@@ -2722,7 +2786,7 @@ impl<'c> World<'c> {
                 .unwrap_or_default();
             let terminating = drain
                 .waiting
-                .iter()
+                .keys()
                 .filter(|pod| matches!(self.life.get(**pod), Some(Life::Terminating { .. })))
                 .count();
             events.push((
@@ -2851,6 +2915,14 @@ fn grace_period(version: Version, asked: Option<Duration>, own: Option<i64>) -> 
         Version::Current => Duration::from_seconds(1),
         Version::Legacy => Duration(0),
     }
+}
+
+/// The first of `waitForDelete`'s polls, a second apart from `evicted`, at or after
+/// `deadline`.
+fn first_poll(evicted: Duration, deadline: Duration) -> Duration {
+    let wait = deadline.0.saturating_sub(evicted.0).max(0);
+    let polls = wait / crate::duration::SECOND + i64::from(wait % crate::duration::SECOND != 0);
+    evicted.saturating_add(Duration(polls.saturating_mul(crate::duration::SECOND)))
 }
 
 /// A zone for people: `region/zone`, one of them, or `(none)` for nodes without either
@@ -4426,6 +4498,52 @@ spec: {containers: [{name: c, image: i}]}
         // Without DaemonSets in the input, the pod's is taken as there.
         let steps = scenario("  - {at: 0s, drain: {node: node1, ignoreDaemonSets: true}}\n");
         assert!(evicted(&play(&[NODE, daemon, &steps].concat())).is_empty());
+    }
+
+    /// `evictPods` past `--timeout`: the pod being waited for reports at its first poll
+    /// (a second apart from its eviction) at or after the deadline, the refused one at
+    /// its first retry (5 s apart) at or after it; the drain fails once both reported,
+    /// their errors in that order.
+    #[test]
+    fn a_drain_timeout_reports_each_pod_when_its_goroutine_does() {
+        let budget = WEB_BUDGET.replace("minAvailable: 2", "minAvailable: 1");
+        let failed = |pods: &str, budget: &str, timeout: &str| {
+            let steps = scenario(&alloc::format!(
+                "  - {{at: 0s, drain: {{node: node1, timeout: {timeout}}}}}\n"
+            ));
+            let outcome = play(&[NODE, pods, budget, &steps].concat());
+            let events = outcome.disruption.timeline.iter();
+            let found = events
+                .filter(|event| event.reason == "DrainFailed")
+                .map(|event| {
+                    (
+                        event.at.0 / crate::duration::SECOND,
+                        event.message.to_string(),
+                    )
+                })
+                .collect::<Vec<_>>();
+            found
+        };
+        let both = [
+            web_pod("web-a", "node1", "", ""),
+            web_pod("web-b", "node1", "", ""),
+        ]
+        .concat();
+        let waited = "error when waiting for pod \"web-a\" in namespace \"default\" to terminate: global timeout reached";
+        let refused = "error when evicting pods/\"web-b\" -n \"default\": global timeout reached";
+        assert_eq!(
+            failed(&both, &budget, "12s"),
+            [(15, alloc::format!("[{waited}: 12s, {refused}: 12s]"))]
+        );
+        assert_eq!(
+            failed(&both, &budget, "10s"),
+            [(10, alloc::format!("[{waited}: 10s, {refused}: 10s]"))]
+        );
+        let one = web_pod("web-a", "node1", "", "");
+        assert_eq!(
+            failed(&one, "", "12.5s"),
+            [(13, alloc::format!("{waited}: 12.5s"))]
+        );
     }
 
     /// A pod whose `Ready` condition is not `True` is no part of its budget's healthy
