@@ -134,6 +134,10 @@ enum Life {
         eviction: usize,
         /// Owned by a StatefulSet, which recreates it under its name once it is gone.
         stateful: bool,
+        /// The taint eviction controller's worker for it fired: its key stays in the
+        /// queue until the pod is gone or a node update cancels it
+        /// ([`World::process_pod`]).
+        marked: bool,
     },
     /// Gone.
     Gone,
@@ -535,11 +539,14 @@ impl<'c> World<'c> {
                 };
                 let taints = target.taints_mut();
                 let before = taints.len();
+                let mut no_execute = false;
                 taints.retain(|taint| {
-                    taint.key != *key
+                    let kept = taint.key != *key
                         || effect
                             .as_ref()
-                            .is_some_and(|effect| *effect != taint.effect)
+                            .is_some_and(|effect| *effect != taint.effect);
+                    no_execute |= !kept && taint.effect == "NoExecute";
+                    kept
                 });
                 let removed = before - taints.len();
                 let spec = match effect {
@@ -560,9 +567,12 @@ impl<'c> World<'c> {
                 );
                 if removed > 0 {
                     self.changed = true;
+                }
+                // The taint eviction controller looks at a node again only when its
+                // NoExecute taints changed (`NodeUpdated` in `taint_eviction.go`).
+                if no_execute {
                     self.taints_changed(at, node_index);
-                    let noexecute = effect.as_deref().is_none_or(|effect| effect == "NoExecute");
-                    if noexecute && [NOT_READY, UNREACHABLE].contains(&key.as_str()) {
+                    if [NOT_READY, UNREACHABLE].contains(&key.as_str()) {
                         self.controller_taint_touched(at, node_index);
                     }
                 }
@@ -1263,11 +1273,13 @@ impl<'c> World<'c> {
                 if self.taint_queue.remove(&pod).is_some() {
                     self.cancelled_event(at, &name());
                 }
+                self.set_marked(pod, false);
             }
             // An eviction planned before keeps its time: upstream compares `createdAt +
             // wait` with `now + wait` and keeps the older plan (`taint_eviction.go`), so
             // a later toleration, longer or shorter (even of zero seconds), changes nothing.
-            Verdict::After(_) if planned_before == Some(true) => {}
+            // Nor does one for a pod whose worker fired: `AddWork` finds its key and skips.
+            Verdict::After(_) if planned_before == Some(true) || self.marked(pod) => {}
             // Not every taint tolerated: `cancelWorkWithEvent`, then the eviction at once
             // (as for zero seconds without an older plan).
             Verdict::Now | Verdict::After(Duration(0)) => {
@@ -1338,6 +1350,7 @@ impl<'c> World<'c> {
                     let reason = "TaintManagerEviction";
                     self.event(at, EventKind::PodEvicted, object, reason, message);
                 }
+                self.set_marked(pod, true);
                 return;
             }
             _ => {}
@@ -1350,6 +1363,24 @@ impl<'c> World<'c> {
             |name| Words::Shared("Marking for deletion Pod ", Arc::clone(name)),
             None,
         );
+        self.set_marked(pod, true);
+    }
+
+    /// Whether the controller's queue keeps the key of a fired worker for `pod`.
+    fn marked(&self, pod: usize) -> bool {
+        matches!(
+            self.life.get(pod),
+            Some(Life::Terminating { marked: true, .. })
+        )
+    }
+
+    /// Notes whether the controller's queue keeps the key of a fired worker for `pod`
+    /// (`getWrappedWorkerFunc` in `pkg/controller/tainteviction/timed_workers.go` leaves
+    /// it, empty, after a deletion that went through; `CancelWork` takes it out).
+    fn set_marked(&mut self, pod: usize, to: bool) {
+        if let Some(Life::Terminating { marked, .. }) = self.life.get_mut(pod) {
+            *marked = to;
+        }
     }
 
     // Pods.
@@ -1516,6 +1547,7 @@ impl<'c> World<'c> {
                 goes,
                 eviction,
                 stateful,
+                marked: false,
             };
         }
         if goes != Goes::Never {
@@ -1553,6 +1585,7 @@ impl<'c> World<'c> {
             goes: goes @ (Goes::AfterGrace | Goes::AtOnce),
             eviction,
             stateful,
+            ..
         }) = self.life.get(pod)
         else {
             return;
@@ -4105,6 +4138,43 @@ spec: {containers: [{name: c, image: i}]}
             pod1_events(&outcome, "TaintManagerEviction"),
             [(0, marked.clone()), (10, marked)]
         );
+    }
+
+    /// `NodeUpdated` queues a node only when its NoExecute taints changed: removing a
+    /// NoSchedule taint plans nothing again for a pod already deleted.
+    #[test]
+    fn only_a_change_of_no_execute_taints_looks_at_the_pods_again() {
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 k2=x:NoSchedule'}\n  - {at: 0s, taint: 'node1 testTaint1=test1:NoExecute'}\n  - {at: 20s, untaint: 'node1 k2:NoSchedule-'}\n",
+        );
+        let outcome = play(&[NODE, &pod("pod1", Some((1, 10))), &steps].concat());
+        let events = pod1_events(&outcome, "TaintManagerEviction");
+        let times: Vec<i64> = events.iter().map(|(at, _)| *at).collect();
+        assert_eq!(times, [0, 10], "{events:?}");
+    }
+
+    /// 1.34's `TimedWorkerQueue` keeps a fired worker's key until the pod is gone: a
+    /// later taint tolerated for a while plans nothing for the terminating pod (`AddWork`
+    /// skips an existing key), where one it does not tolerate deletes it again
+    /// (`a_later_taint_marks_a_terminating_pod_again`).
+    #[test]
+    fn a_fired_worker_keeps_its_key_until_the_pod_is_gone() {
+        let pod = pod_tolerating(&[("k1", Some(10)), ("k3", Some(5))]);
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 k1=x:NoExecute'}\n  - {at: 20s, taint: 'node1 k3=x:NoExecute'}\n",
+        );
+        let outcome = play(&[NODE, &pod, &steps].concat());
+        let events = pod1_events(&outcome, "TaintManagerEviction");
+        let marked = "Marking for deletion Pod default/pod1".to_string();
+        assert_eq!(events.last(), Some(&(10, marked)), "{events:?}");
+        // Once every NoExecute taint is gone the key goes too: a new taint plans again.
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 k1=x:NoExecute'}\n  - {at: 15s, untaint: 'node1 k1:NoExecute-'}\n  - {at: 20s, taint: 'node1 k3=x:NoExecute'}\n",
+        );
+        let outcome = play(&[NODE, &pod, &steps].concat());
+        let events = pod1_events(&outcome, "TaintManagerEviction");
+        let times: Vec<i64> = events.iter().map(|(at, _)| *at).collect();
+        assert_eq!(times, [0, 10, 20, 25], "{events:?}");
     }
 
     /// A deletion the controller planned stays planned when something else deletes the
