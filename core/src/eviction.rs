@@ -1035,7 +1035,8 @@ impl<'c> World<'c> {
     /// node that was ready (its kubelet stopped posting) and marks its pods not ready
     /// (`MarkPodsNotReady`), which the disruption budgets count at once; once the node
     /// is ready again its kubelet reports them ready. A kubelet that posts `False`
-    /// itself keeps its pods' readiness.
+    /// itself keeps its pods' readiness. Only a `Ready` condition that is `True` is
+    /// changed: a pod that lists none (kubefit reads it as ready) is left as it is.
     fn pods_readiness(&mut self, at: Duration, node: usize, was_ready: bool) {
         let Some(target) = self.nodes.get(node) else {
             return;
@@ -1058,8 +1059,11 @@ impl<'c> World<'c> {
             for pod in pods {
                 let life = self.life.get(pod);
                 let running = life == Some(&Life::Running);
-                if !(running || matches!(life, Some(Life::Terminating { .. }))) || !self.ready(pod)
-                {
+                let stated = self.pods.get(pod).is_some_and(|entry| {
+                    entry.pod.status.conditions.ready == crate::model::Readiness::Ready
+                });
+                let listed = running || matches!(life, Some(Life::Terminating { .. }));
+                if !listed || !stated || !self.ready(pod) {
                     continue;
                 }
                 if let Some(entry) = self.pods.get(pod).filter(|_| running) {
@@ -1669,6 +1673,10 @@ impl<'c> World<'c> {
             pod.spec.node_name = String::new();
             pod.metadata.deletion_timestamp = None;
             pod.status = crate::model::PodStatus::default();
+            // Its kubelet reports it ready once it runs (the timeline takes it as ready
+            // from its bind on): a `Ready` condition for the node lifecycle controller
+            // to change.
+            pod.status.conditions.ready = crate::model::Readiness::Ready;
             facts.spans = None;
             if let Some(key) = key {
                 facts.key = Arc::from(key);
@@ -4297,7 +4305,8 @@ spec: {containers: [{name: c, image: i}]}
     fn an_unreachable_node_takes_its_pods_out_of_their_budgets() {
         let node = |name: &str| NODE.replace("node1", name);
         let tolerations = "  tolerations: [{key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 300}, {key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: 300}]\n";
-        let web = |name: &str, node: &str| web_pod(name, node, tolerations, "");
+        let ready = "  conditions: [{type: Ready, status: 'True'}]\n";
+        let web = |name: &str, node: &str| web_pod(name, node, tolerations, ready);
         let budget = WEB_BUDGET;
         let steps = |ready_again: &str| {
             scenario(&alloc::format!(
@@ -4340,6 +4349,18 @@ spec: {containers: [{name: c, image: i}]}
         // A kubelet that posts NotReady itself keeps its pods' readiness.
         let own = scenario("  - {at: 0s, nodeCondition: {node: n1, type: Ready, status: 'False'}}\n  - {at: 10s, drain: n2}\n");
         let evictions = evicted(&play(&yaml(&own)));
+        assert_eq!(evictions.first(), Some(&("default/web-b".into(), 10)));
+        // `MarkPodsNotReady` changes only a `Ready` condition that is there: web-a listing
+        // none is left as kubefit reads it (ready, in its budget), with no event.
+        let unstated = yaml(&steps("")).replacen(ready, "", 1);
+        let outcome = play(&unstated);
+        let marked = outcome
+            .disruption
+            .timeline
+            .iter()
+            .any(|event| event.reason == "NodeNotReady" && event.object == "Pod/default/web-a");
+        assert!(!marked);
+        let evictions = evicted(&outcome);
         assert_eq!(evictions.first(), Some(&("default/web-b".into(), 10)));
     }
 
