@@ -1530,7 +1530,9 @@ impl<'c> World<'c> {
             node.map_or_else(|| entry.pod.spec.node_name.clone().into(), NodeRun::words);
         let goes = if grace == Duration(0) {
             Goes::AtOnce
-        } else if node.is_some_and(|node| node.condition("Ready") == Some("True")) {
+        } else if node.is_some_and(|node| Ready::of(node.condition("Ready")) == Ready::True) {
+            // A node that lists no Ready condition counts as ready, as everywhere in
+            // the timeline ([`Ready::of`]).
             Goes::AfterGrace
         } else {
             Goes::Never
@@ -4589,6 +4591,19 @@ spec: {containers: [{name: c, image: i}]}
         // Without DaemonSets in the input, the pod's is taken as there.
         let steps = scenario("  - {at: 0s, drain: {node: node1, ignoreDaemonSets: true}}\n");
         assert!(evicted(&play(&[NODE, daemon, &steps].concat())).is_empty());
+    }
+
+    /// A node that lists no Ready condition counts as ready: the pods a drain evicts
+    /// there terminate after their grace period, and the drain ends.
+    #[test]
+    fn pods_terminate_on_a_node_without_a_ready_condition() {
+        let node = "---\nkind: Node\napiVersion: v1\nmetadata: {name: node1}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n";
+        let steps = scenario("  - {at: 0s, drain: node1}\n");
+        let outcome = play(&[node, &web_pod("web-a", "node1", "", ""), &steps].concat());
+        let seen = happenings(&outcome);
+        let gone = (30, "Killing".into(), "Pod/default/web-a".into());
+        let done = (30, "Drained".into(), "Node/node1".into());
+        assert!(seen.contains(&gone) && seen.contains(&done), "{seen:?}");
     }
 
     /// `evictPods` past `--timeout`: the pod being waited for reports at its first poll
