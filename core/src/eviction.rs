@@ -302,6 +302,10 @@ struct World<'c> {
     /// down node's pods this long after it went down (`--pod-eviction-timeout`) instead
     /// of tainting it ([`pod_eviction_timeout`]).
     pod_eviction_timeout: Option<Duration>,
+    /// Per node whose Ready condition a step set to Unknown, the other conditions the
+    /// controller marked Unknown with it, as the kubelet last posted them (`None`: never)
+    /// ([`World::kubelet_posting`]).
+    posted: BTreeMap<usize, Vec<(&'static str, Option<NodeCondition>)>>,
     /// Per node, when a step last set its Ready condition to something other than True
     /// (empty until one does).
     down_since: Vec<Option<Duration>>,
@@ -406,6 +410,7 @@ impl<'c> World<'c> {
             ready_watched: Vec::new(),
             pod_eviction_timeout: pod_eviction_timeout(cluster),
             down_since: Vec::new(),
+            posted: BTreeMap::new(),
             monitor_planned: None,
             tainting_planned: None,
             agenda: BTreeMap::new(),
@@ -840,6 +845,7 @@ impl<'c> World<'c> {
             ),
         );
         self.changed = true;
+        let touched = self.kubelet_posting(node, condition, status);
         let key = match condition {
             "Ready" => {
                 self.watch_ready(node, Ready::of(previous.as_deref()) == Ready::True);
@@ -867,12 +873,30 @@ impl<'c> World<'c> {
             "Ready" => &[NOT_READY, UNREACHABLE],
             _ => &[],
         };
-        for &other in keys.iter().chain(pressure_taint(condition).as_slice()) {
-            if Some(other) != key {
+        let mut reconciled: Vec<&str> = keys.to_vec();
+        reconciled.extend(pressure_taint(condition));
+        let mut wanted: Vec<&str> = key.into_iter().collect();
+        // The conditions the controller marked or the kubelet posted again, in the same
+        // pass (`doNoScheduleTaintingPass`: an Unknown pressure condition wants no taint).
+        for type_ in touched {
+            let Some(taint) = pressure_taint(type_) else {
+                continue;
+            };
+            reconciled.push(taint);
+            let status = self
+                .nodes
+                .get(node)
+                .and_then(|target| target.condition(type_));
+            if status == Some("True") {
+                wanted.push(taint);
+            }
+        }
+        for other in reconciled {
+            if !wanted.contains(&other) {
                 self.remove_taint(at, node, other, "NoSchedule");
             }
         }
-        if let Some(key) = key {
+        for key in wanted {
             self.put_taint(
                 at,
                 node,
@@ -881,6 +905,77 @@ impl<'c> World<'c> {
                 "tainted",
             );
         }
+    }
+
+    /// The other conditions a Ready step moves. `Unknown` is the node lifecycle
+    /// controller's marking of a node whose kubelet stopped posting, which sets the
+    /// pressure conditions to Unknown too, adding those the kubelet never posted
+    /// (`tryUpdateNodeHealth` in `pkg/controller/nodelifecycle/node_lifecycle_controller.go`;
+    /// 1.11's `tryUpdateNodeStatus` marks OutOfDisk, MemoryPressure and DiskPressure).
+    /// Any other Ready status is the kubelet posting again: the conditions come back as
+    /// it last posted them. A step setting one of them while the node is marked stands.
+    /// The condition types changed.
+    fn kubelet_posting(&mut self, node: usize, condition: &str, status: &str) -> Vec<&'static str> {
+        let version = self.version;
+        let (Some(target), true) = (self.nodes.get_mut(node), condition == "Ready") else {
+            if let Some(saved) = self.posted.get_mut(&node) {
+                saved.retain(|(type_, _)| *type_ != condition);
+            }
+            return Vec::new();
+        };
+        let mut touched = Vec::new();
+        if status != "Unknown" {
+            for (type_, posted) in self.posted.remove(&node).unwrap_or_default() {
+                let conditions = target.conditions_mut();
+                let found = conditions
+                    .iter()
+                    .position(|existing| existing.type_ == type_);
+                match (found, posted) {
+                    (Some(index), Some(posted)) => {
+                        if let Some(slot) = conditions.get_mut(index) {
+                            *slot = posted;
+                        }
+                    }
+                    (Some(index), None) => {
+                        conditions.remove(index);
+                    }
+                    (None, posted) => conditions.extend(posted),
+                }
+                touched.push(type_);
+            }
+            return touched;
+        }
+        let saved = self.posted.entry(node).or_default();
+        for &type_ in marked_unknown(version) {
+            let conditions = target.conditions_mut();
+            let unknown = NodeCondition {
+                type_: type_.to_string(),
+                status: String::from("Unknown"),
+                reason: String::from("NodeStatusUnknown"),
+                message: String::from("Kubelet stopped posting node status."),
+                last_transition_time: None,
+            };
+            match conditions
+                .iter_mut()
+                .find(|existing| existing.type_ == type_)
+            {
+                Some(existing) if existing.status == "Unknown" => continue,
+                Some(existing) => {
+                    let posted = core::mem::replace(existing, unknown);
+                    saved.push((type_, Some(posted)));
+                }
+                None => {
+                    conditions.push(NodeCondition {
+                        reason: String::from("NodeStatusNeverUpdated"),
+                        message: String::from("Kubelet never posted node status."),
+                        ..unknown
+                    });
+                    saved.push((type_, None));
+                }
+            }
+            touched.push(type_);
+        }
+        touched
     }
 
     /// The node lifecycle controller's monitor pass over the nodes whose Ready condition
@@ -2985,6 +3080,15 @@ fn ready_now(marked_not_ready: &[bool], pod: usize, entry: &PodEntry) -> bool {
     !marked_not_ready.get(pod).copied().unwrap_or(false) && budget::counts_as_ready(&entry.pod)
 }
 
+/// The conditions besides Ready that the node lifecycle controller sets to Unknown when a
+/// node's kubelet stops posting ([`World::kubelet_posting`]), in its order.
+fn marked_unknown(version: Version) -> &'static [&'static str] {
+    match version {
+        Version::Current => &["MemoryPressure", "DiskPressure", "PIDPressure"],
+        Version::Legacy => &["OutOfDisk", "MemoryPressure", "DiskPressure"],
+    }
+}
+
 /// The NoSchedule taint for a pressure condition (`nodeConditionToTaintKeyStatusMap`).
 fn pressure_taint(condition: &str) -> Option<&'static str> {
     match condition {
@@ -4364,6 +4468,75 @@ spec: {containers: [{name: c, image: i}]}
         assert!(!marked);
         let evictions = evicted(&outcome);
         assert_eq!(evictions.first(), Some(&("default/web-b".into(), 10)));
+    }
+
+    /// Ready going Unknown is the controller's marking: the pressure conditions go
+    /// Unknown with it (added when the kubelet never posted them) and their NoSchedule
+    /// taints go; when the kubelet posts again they come back as it last posted them.
+    #[test]
+    fn an_unreachable_node_has_its_pressure_conditions_unknown() {
+        let node = "---\nkind: Node\napiVersion: v1\nmetadata: {name: node1}\nspec: {taints: [{key: node.kubernetes.io/memory-pressure, effect: NoSchedule}]}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}, conditions: [{type: Ready, status: 'True'}, {type: MemoryPressure, status: 'True'}]}\n";
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n  - {at: 60s, nodeCondition: {node: node1, type: Ready, status: 'True'}}\n",
+        );
+        let yaml = [node, &steps].concat();
+        let outcome = play(&yaml);
+        let memory = |outcome: &Outcome| {
+            let events = outcome.disruption.timeline.iter();
+            events
+                .filter(|event| event.message.to_string().contains("memory-pressure"))
+                .map(|event| {
+                    (
+                        event.at.0 / crate::duration::SECOND,
+                        event.message.to_string(),
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            memory(&outcome),
+            [
+                (
+                    0,
+                    "node/node1 untainted node.kubernetes.io/memory-pressure:NoSchedule".into()
+                ),
+                (
+                    60,
+                    "node/node1 tainted with node.kubernetes.io/memory-pressure:NoSchedule".into()
+                ),
+            ]
+        );
+        let conditions = |version, at: i64| {
+            let sources = [Source::new("test", &yaml)];
+            let cluster = Cluster::build(
+                input::load(&sources, &Limits::default()),
+                &sources,
+                Some(version),
+            );
+            let options = Options {
+                at: Some(Duration::from_seconds(at)),
+                ..Options::default()
+            };
+            let outcome = run(&cluster, &ScheduleOptions::default(), &options).expect("a Scenario");
+            let node = outcome.nodes.first().cloned().unwrap_or_default();
+            let listed = node.status.conditions.iter();
+            listed
+                .map(|condition| alloc::format!("{}={}", condition.type_, condition.status))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(
+            conditions(Version::Current, 30),
+            "Ready=Unknown MemoryPressure=Unknown DiskPressure=Unknown PIDPressure=Unknown"
+        );
+        assert_eq!(
+            conditions(Version::Current, 90),
+            "Ready=True MemoryPressure=True"
+        );
+        assert_eq!(
+            conditions(Version::Legacy, 30),
+            "Ready=Unknown MemoryPressure=Unknown OutOfDisk=Unknown DiskPressure=Unknown"
+        );
     }
 
     /// A removed node leaves its zone's counts at the controller's next pass: the last
