@@ -137,7 +137,7 @@ enum Life {
         /// The taint eviction controller's worker for it fired: its key stays in the
         /// queue until the pod is gone or a node update cancels it
         /// ([`World::process_pod`]).
-        marked: bool,
+        fired: bool,
     },
     /// Gone.
     Gone,
@@ -914,13 +914,16 @@ impl<'c> World<'c> {
     /// 1.11's `tryUpdateNodeStatus` marks OutOfDisk, MemoryPressure and DiskPressure).
     /// Any other Ready status is the kubelet posting again: the conditions come back as
     /// it last posted them. A step setting one of them while the node is marked stands.
-    /// The condition types changed.
+    /// Returns the condition types it changed.
     fn kubelet_posting(&mut self, node: usize, condition: &str, status: &str) -> Vec<&'static str> {
-        let version = self.version;
-        let (Some(target), true) = (self.nodes.get_mut(node), condition == "Ready") else {
+        if condition != "Ready" {
             if let Some(saved) = self.posted.get_mut(&node) {
                 saved.retain(|(type_, _)| *type_ != condition);
             }
+            return Vec::new();
+        }
+        let version = self.version;
+        let Some(target) = self.nodes.get_mut(node) else {
             return Vec::new();
         };
         let mut touched = Vec::new();
@@ -1372,13 +1375,13 @@ impl<'c> World<'c> {
                 if self.taint_queue.remove(&pod).is_some() {
                     self.cancelled_event(at, &name());
                 }
-                self.set_marked(pod, false);
+                self.set_fired(pod, false);
             }
             // An eviction planned before keeps its time: upstream compares `createdAt +
             // wait` with `now + wait` and keeps the older plan (`taint_eviction.go`), so
             // a later toleration, longer or shorter (even of zero seconds), changes nothing.
             // Nor does one for a pod whose worker fired: `AddWork` finds its key and skips.
-            Verdict::After(_) if planned_before == Some(true) || self.marked(pod) => {}
+            Verdict::After(_) if planned_before == Some(true) || self.fired(pod) => {}
             // Not every taint tolerated: `cancelWorkWithEvent`, then the eviction at once
             // (as for zero seconds without an older plan).
             Verdict::Now | Verdict::After(Duration(0)) => {
@@ -1449,7 +1452,7 @@ impl<'c> World<'c> {
                     let reason = "TaintManagerEviction";
                     self.event(at, EventKind::PodEvicted, object, reason, message);
                 }
-                self.set_marked(pod, true);
+                self.set_fired(pod, true);
                 return;
             }
             _ => {}
@@ -1462,23 +1465,23 @@ impl<'c> World<'c> {
             |name| Words::Shared("Marking for deletion Pod ", Arc::clone(name)),
             None,
         );
-        self.set_marked(pod, true);
+        self.set_fired(pod, true);
     }
 
     /// Whether the controller's queue keeps the key of a fired worker for `pod`.
-    fn marked(&self, pod: usize) -> bool {
+    fn fired(&self, pod: usize) -> bool {
         matches!(
             self.life.get(pod),
-            Some(Life::Terminating { marked: true, .. })
+            Some(Life::Terminating { fired: true, .. })
         )
     }
 
     /// Notes whether the controller's queue keeps the key of a fired worker for `pod`
     /// (`getWrappedWorkerFunc` in `pkg/controller/tainteviction/timed_workers.go` leaves
     /// it, empty, after a deletion that went through; `CancelWork` takes it out).
-    fn set_marked(&mut self, pod: usize, to: bool) {
-        if let Some(Life::Terminating { marked, .. }) = self.life.get_mut(pod) {
-            *marked = to;
+    fn set_fired(&mut self, pod: usize, to: bool) {
+        if let Some(Life::Terminating { fired, .. }) = self.life.get_mut(pod) {
+            *fired = to;
         }
     }
 
@@ -1648,7 +1651,7 @@ impl<'c> World<'c> {
                 goes,
                 eviction,
                 stateful,
-                marked: false,
+                fired: false,
             };
         }
         if goes != Goes::Never {
@@ -4791,8 +4794,8 @@ spec: {containers: [{name: c, image: i}]}
                 "  - {{at: 0s, drain: {{node: node1, timeout: {timeout}}}}}\n"
             ));
             let outcome = play(&[NODE, pods, budget, &steps].concat());
-            let events = outcome.disruption.timeline.iter();
-            let found = events
+            let events = outcome.disruption.timeline.into_iter();
+            events
                 .filter(|event| event.reason == "DrainFailed")
                 .map(|event| {
                     (
@@ -4800,8 +4803,7 @@ spec: {containers: [{name: c, image: i}]}
                         event.message.to_string(),
                     )
                 })
-                .collect::<Vec<_>>();
-            found
+                .collect::<Vec<_>>()
         };
         let both = [
             web_pod("web-a", "node1", "", ""),
