@@ -7,7 +7,8 @@
 //! eviction API's budget check ([`budget`]), the machine controller ([`crate::machine`])
 //! and the descheduler ([`crate::descheduler`]). Evicted pods terminate after their grace
 //! period (the longest a kubelet lets them run; never on a node that is not Ready, whose
-//! kubelet cannot confirm). Their controllers create replacements at once (a StatefulSet
+//! kubelet cannot confirm; at once for a grace period of zero, which the API server
+//! applies without the kubelet). Their controllers create replacements at once (a StatefulSet
 //! only once the old pod is gone; DaemonSets and bare pods never), and the scheduling
 //! engine places every replacement on the cluster as it is at that moment, retrying the
 //! ones left Pending whenever the cluster changes. A replacement is Ready as soon as it
@@ -127,13 +128,16 @@ enum Life {
     Running,
     /// Deleted, and terminating.
     Terminating {
-        /// It will be gone after its grace period (never, on a node whose kubelet is
-        /// away).
-        goes: bool,
+        /// When it will be gone.
+        goes: Goes,
         /// Its entry in `report.evictions`.
         eviction: usize,
         /// Owned by a StatefulSet, which recreates it under its name once it is gone.
         stateful: bool,
+        /// The taint eviction controller's worker for it fired: its key stays in the
+        /// queue until the pod is gone or a node update cancels it
+        /// ([`World::process_pod`]).
+        fired: bool,
     },
     /// Gone.
     Gone,
@@ -141,6 +145,19 @@ enum Life {
     Waiting,
     /// Not part of the timeline (pending before it started, rejected, finished).
     Elsewhere,
+}
+
+/// When a deleted pod is gone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Goes {
+    /// Never: its node's kubelet is away and cannot confirm.
+    Never,
+    /// Once its kubelet stopped it, after its grace period.
+    AfterGrace,
+    /// At once: a grace period of zero removes the object without waiting for the
+    /// kubelet (`updateForGracefulDeletionAndFinalizers` in
+    /// `staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go`).
+    AtOnce,
 }
 
 /// Who deletes a finished pod, for its event.
@@ -169,8 +186,10 @@ struct DrainRun {
     deadline: Option<Duration>,
     /// Pods whose eviction was refused; retried every five seconds.
     blocked: Vec<usize>,
-    /// Evicted pods the drain waits for.
-    waiting: BTreeSet<usize>,
+    /// When the refused evictions are tried again.
+    retry_at: Option<Duration>,
+    /// Evicted pods the drain waits for, each with when its eviction went through.
+    waiting: BTreeMap<usize, Duration>,
     errors: Vec<String>,
     /// Terminating pods count as gone (the machine controller, on an unreachable node).
     skip_wait: bool,
@@ -283,6 +302,10 @@ struct World<'c> {
     /// down node's pods this long after it went down (`--pod-eviction-timeout`) instead
     /// of tainting it ([`pod_eviction_timeout`]).
     pod_eviction_timeout: Option<Duration>,
+    /// Per node whose Ready condition a step set to Unknown, the other conditions the
+    /// controller marked Unknown with it, as the kubelet last posted them (`None`: never)
+    /// ([`World::kubelet_posting`]).
+    posted: BTreeMap<usize, Vec<(&'static str, Option<NodeCondition>)>>,
     /// Per node, when a step last set its Ready condition to something other than True
     /// (empty until one does).
     down_since: Vec<Option<Duration>>,
@@ -387,6 +410,7 @@ impl<'c> World<'c> {
             ready_watched: Vec::new(),
             pod_eviction_timeout: pod_eviction_timeout(cluster),
             down_since: Vec::new(),
+            posted: BTreeMap::new(),
             monitor_planned: None,
             tainting_planned: None,
             agenda: BTreeMap::new(),
@@ -520,11 +544,14 @@ impl<'c> World<'c> {
                 };
                 let taints = target.taints_mut();
                 let before = taints.len();
+                let mut no_execute = false;
                 taints.retain(|taint| {
-                    taint.key != *key
+                    let kept = taint.key != *key
                         || effect
                             .as_ref()
-                            .is_some_and(|effect| *effect != taint.effect)
+                            .is_some_and(|effect| *effect != taint.effect);
+                    no_execute |= !kept && taint.effect == "NoExecute";
+                    kept
                 });
                 let removed = before - taints.len();
                 let spec = match effect {
@@ -545,9 +572,12 @@ impl<'c> World<'c> {
                 );
                 if removed > 0 {
                     self.changed = true;
+                }
+                // The taint eviction controller looks at a node again only when its
+                // NoExecute taints changed (`NodeUpdated` in `taint_eviction.go`).
+                if no_execute {
                     self.taints_changed(at, node_index);
-                    let noexecute = effect.as_deref().is_none_or(|effect| effect == "NoExecute");
-                    if noexecute && [NOT_READY, UNREACHABLE].contains(&key.as_str()) {
+                    if [NOT_READY, UNREACHABLE].contains(&key.as_str()) {
                         self.controller_taint_touched(at, node_index);
                     }
                 }
@@ -815,6 +845,7 @@ impl<'c> World<'c> {
             ),
         );
         self.changed = true;
+        let touched = self.kubelet_posting(node, condition, status);
         let key = match condition {
             "Ready" => {
                 self.watch_ready(node, Ready::of(previous.as_deref()) == Ready::True);
@@ -842,12 +873,30 @@ impl<'c> World<'c> {
             "Ready" => &[NOT_READY, UNREACHABLE],
             _ => &[],
         };
-        for &other in keys.iter().chain(pressure_taint(condition).as_slice()) {
-            if Some(other) != key {
+        let mut reconciled: Vec<&str> = keys.to_vec();
+        reconciled.extend(pressure_taint(condition));
+        let mut wanted: Vec<&str> = key.into_iter().collect();
+        // The conditions the controller marked or the kubelet posted again, in the same
+        // pass (`doNoScheduleTaintingPass`: an Unknown pressure condition wants no taint).
+        for type_ in touched {
+            let Some(taint) = pressure_taint(type_) else {
+                continue;
+            };
+            reconciled.push(taint);
+            let status = self
+                .nodes
+                .get(node)
+                .and_then(|target| target.condition(type_));
+            if status == Some("True") {
+                wanted.push(taint);
+            }
+        }
+        for other in reconciled {
+            if !wanted.contains(&other) {
                 self.remove_taint(at, node, other, "NoSchedule");
             }
         }
-        if let Some(key) = key {
+        for key in wanted {
             self.put_taint(
                 at,
                 node,
@@ -856,6 +905,80 @@ impl<'c> World<'c> {
                 "tainted",
             );
         }
+    }
+
+    /// The other conditions a Ready step moves. `Unknown` is the node lifecycle
+    /// controller's marking of a node whose kubelet stopped posting, which sets the
+    /// pressure conditions to Unknown too, adding those the kubelet never posted
+    /// (`tryUpdateNodeHealth` in `pkg/controller/nodelifecycle/node_lifecycle_controller.go`;
+    /// 1.11's `tryUpdateNodeStatus` marks OutOfDisk, MemoryPressure and DiskPressure).
+    /// Any other Ready status is the kubelet posting again: the conditions come back as
+    /// it last posted them. A step setting one of them while the node is marked stands.
+    /// Returns the condition types it changed.
+    fn kubelet_posting(&mut self, node: usize, condition: &str, status: &str) -> Vec<&'static str> {
+        if condition != "Ready" {
+            if let Some(saved) = self.posted.get_mut(&node) {
+                saved.retain(|(type_, _)| *type_ != condition);
+            }
+            return Vec::new();
+        }
+        let version = self.version;
+        let Some(target) = self.nodes.get_mut(node) else {
+            return Vec::new();
+        };
+        let mut touched = Vec::new();
+        if status != "Unknown" {
+            for (type_, posted) in self.posted.remove(&node).unwrap_or_default() {
+                let conditions = target.conditions_mut();
+                let found = conditions
+                    .iter()
+                    .position(|existing| existing.type_ == type_);
+                match (found, posted) {
+                    (Some(index), Some(posted)) => {
+                        if let Some(slot) = conditions.get_mut(index) {
+                            *slot = posted;
+                        }
+                    }
+                    (Some(index), None) => {
+                        conditions.remove(index);
+                    }
+                    (None, posted) => conditions.extend(posted),
+                }
+                touched.push(type_);
+            }
+            return touched;
+        }
+        let saved = self.posted.entry(node).or_default();
+        for &type_ in marked_unknown(version) {
+            let conditions = target.conditions_mut();
+            let unknown = NodeCondition {
+                type_: type_.to_string(),
+                status: String::from("Unknown"),
+                reason: String::from("NodeStatusUnknown"),
+                message: String::from("Kubelet stopped posting node status."),
+                last_transition_time: None,
+            };
+            match conditions
+                .iter_mut()
+                .find(|existing| existing.type_ == type_)
+            {
+                Some(existing) if existing.status == "Unknown" => continue,
+                Some(existing) => {
+                    let posted = core::mem::replace(existing, unknown);
+                    saved.push((type_, Some(posted)));
+                }
+                None => {
+                    conditions.push(NodeCondition {
+                        reason: String::from("NodeStatusNeverUpdated"),
+                        message: String::from("Kubelet never posted node status."),
+                        ..unknown
+                    });
+                    saved.push((type_, None));
+                }
+            }
+            touched.push(type_);
+        }
+        touched
     }
 
     /// The node lifecycle controller's monitor pass over the nodes whose Ready condition
@@ -1010,7 +1133,8 @@ impl<'c> World<'c> {
     /// node that was ready (its kubelet stopped posting) and marks its pods not ready
     /// (`MarkPodsNotReady`), which the disruption budgets count at once; once the node
     /// is ready again its kubelet reports them ready. A kubelet that posts `False`
-    /// itself keeps its pods' readiness.
+    /// itself keeps its pods' readiness. Only a `Ready` condition that is `True` is
+    /// changed: a pod that lists none (kubefit reads it as ready) is left as it is.
     fn pods_readiness(&mut self, at: Duration, node: usize, was_ready: bool) {
         let Some(target) = self.nodes.get(node) else {
             return;
@@ -1033,8 +1157,11 @@ impl<'c> World<'c> {
             for pod in pods {
                 let life = self.life.get(pod);
                 let running = life == Some(&Life::Running);
-                if !(running || matches!(life, Some(Life::Terminating { .. }))) || !self.ready(pod)
-                {
+                let stated = self.pods.get(pod).is_some_and(|entry| {
+                    entry.pod.status.conditions.ready == crate::model::Readiness::Ready
+                });
+                let listed = running || matches!(life, Some(Life::Terminating { .. }));
+                if !listed || !stated || !self.ready(pod) {
                     continue;
                 }
                 if let Some(entry) = self.pods.get(pod).filter(|_| running) {
@@ -1248,11 +1375,13 @@ impl<'c> World<'c> {
                 if self.taint_queue.remove(&pod).is_some() {
                     self.cancelled_event(at, &name());
                 }
+                self.set_fired(pod, false);
             }
             // An eviction planned before keeps its time: upstream compares `createdAt +
             // wait` with `now + wait` and keeps the older plan (`taint_eviction.go`), so
             // a later toleration, longer or shorter (even of zero seconds), changes nothing.
-            Verdict::After(_) if planned_before == Some(true) => {}
+            // Nor does one for a pod whose worker fired: `AddWork` finds its key and skips.
+            Verdict::After(_) if planned_before == Some(true) || self.fired(pod) => {}
             // Not every taint tolerated: `cancelWorkWithEvent`, then the eviction at once
             // (as for zero seconds without an older plan).
             Verdict::Now | Verdict::After(Duration(0)) => {
@@ -1323,6 +1452,7 @@ impl<'c> World<'c> {
                     let reason = "TaintManagerEviction";
                     self.event(at, EventKind::PodEvicted, object, reason, message);
                 }
+                self.set_fired(pod, true);
                 return;
             }
             _ => {}
@@ -1335,6 +1465,24 @@ impl<'c> World<'c> {
             |name| Words::Shared("Marking for deletion Pod ", Arc::clone(name)),
             None,
         );
+        self.set_fired(pod, true);
+    }
+
+    /// Whether the controller's queue keeps the key of a fired worker for `pod`.
+    fn fired(&self, pod: usize) -> bool {
+        matches!(
+            self.life.get(pod),
+            Some(Life::Terminating { fired: true, .. })
+        )
+    }
+
+    /// Notes whether the controller's queue keeps the key of a fired worker for `pod`
+    /// (`getWrappedWorkerFunc` in `pkg/controller/tainteviction/timed_workers.go` leaves
+    /// it, empty, after a deletion that went through; `CancelWork` takes it out).
+    fn set_fired(&mut self, pod: usize, to: bool) {
+        if let Some(Life::Terminating { fired, .. }) = self.life.get_mut(pod) {
+            *fired = to;
+        }
     }
 
     // Pods.
@@ -1469,12 +1617,7 @@ impl<'c> World<'c> {
         let stateful = controller == Some(Controller::StatefulSet);
         // A StatefulSet recreates the pod, under the same name, once it is gone.
         let replaced_now = controller == Some(Controller::Other);
-        let grace = grace.unwrap_or_else(|| {
-            entry
-                .deletion
-                .grace_seconds
-                .map_or(DEFAULT_GRACE, Duration::from_seconds)
-        });
+        let grace = grace_period(self.version, grace, entry.deletion.grace_seconds);
         let node = self
             .node_of
             .get(pod)
@@ -1483,8 +1626,15 @@ impl<'c> World<'c> {
             .and_then(|node| self.nodes.get(node));
         let node_words =
             node.map_or_else(|| entry.pod.spec.node_name.clone().into(), NodeRun::words);
-        let ready = node.is_some_and(|node| node.condition("Ready") == Some("True"));
-        let gone = ready.then(|| at.saturating_add(grace));
+        let goes = if grace == Duration(0) {
+            Goes::AtOnce
+        } else if node.is_some_and(|node| Ready::of(node.condition("Ready")) == Ready::True) {
+            // A node that lists no Ready condition counts as ready, as everywhere in
+            // the timeline ([`Ready::of`]).
+            Goes::AfterGrace
+        } else {
+            Goes::Never
+        };
         let message = message(&name);
         let eviction = self.disruption.evictions.len();
         self.disruption.evictions.push(Eviction {
@@ -1498,13 +1648,14 @@ impl<'c> World<'c> {
         });
         if let Some(life) = self.life.get_mut(pod) {
             *life = Life::Terminating {
-                goes: gone.is_some(),
+                goes,
                 eviction,
                 stateful,
+                fired: false,
             };
         }
-        if let Some(gone) = gone {
-            self.agenda_push(gone, Happening::PodGone(pod));
+        if goes != Goes::Never {
+            self.agenda_push(at.saturating_add(grace), Happening::PodGone(pod));
         }
         // A deletion the taint eviction controller planned stays planned: the pod is still
         // there until it is gone (`pod_gone` calls it off then).
@@ -1520,11 +1671,25 @@ impl<'c> World<'c> {
         }
     }
 
+    /// A pod still terminating deleted again with a grace period of zero: `BeforeDelete`
+    /// lets a new deletion shorten the pending one, and zero removes the object at once,
+    /// its kubelet reachable or not.
+    fn delete_at_once(&mut self, at: Duration, pod: usize) {
+        let Some(Life::Terminating { goes, .. }) = self.life.get_mut(pod) else {
+            return;
+        };
+        if *goes != Goes::AtOnce {
+            *goes = Goes::AtOnce;
+            self.agenda_push(at, Happening::PodGone(pod));
+        }
+    }
+
     fn pod_gone(&mut self, at: Duration, pod: usize) {
         let Some(&Life::Terminating {
-            goes: true,
+            goes: goes @ (Goes::AfterGrace | Goes::AtOnce),
             eviction,
             stateful,
+            ..
         }) = self.life.get(pod)
         else {
             return;
@@ -1539,13 +1704,11 @@ impl<'c> World<'c> {
         if stateful {
             self.replace(pod, eviction, true);
         }
-        self.event(
-            at,
-            EventKind::PodDeleted,
-            object,
-            "Killing",
-            "the pod's containers stopped and the pod is gone",
-        );
+        let message = match goes {
+            Goes::AtOnce => "grace period 0: the API server deleted the pod at once",
+            _ => "the pod's containers stopped and the pod is gone",
+        };
+        self.event(at, EventKind::PodDeleted, object, "Killing", message);
         self.noticed_gone(at, pod);
         self.changed = true;
         self.check_drains(at);
@@ -1610,6 +1773,10 @@ impl<'c> World<'c> {
             pod.spec.node_name = String::new();
             pod.metadata.deletion_timestamp = None;
             pod.status = crate::model::PodStatus::default();
+            // Its kubelet reports it ready once it runs (the timeline takes it as ready
+            // from its bind on): a `Ready` condition for the node lifecycle controller
+            // to change.
+            pod.status.conditions.ready = crate::model::Readiness::Ready;
             facts.spans = None;
             if let Some(key) = key {
                 facts.key = Arc::from(key);
@@ -1827,7 +1994,8 @@ impl<'c> World<'c> {
             flags,
             machine,
             blocked: Vec::new(),
-            waiting: BTreeSet::new(),
+            retry_at: None,
+            waiting: BTreeMap::new(),
             errors: Vec::new(),
             skip_wait,
             finished: false,
@@ -1948,7 +2116,10 @@ impl<'c> World<'c> {
             }
             Ok(()) => {
                 if let Some(drain) = self.drains.get_mut(index) {
-                    drain.waiting.insert(pod);
+                    drain.waiting.insert(pod, at);
+                }
+                if terminating && grace == Some(Duration(0)) {
+                    self.delete_at_once(at, pod);
                 }
                 self.terminate(
                     at,
@@ -1976,6 +2147,9 @@ impl<'c> World<'c> {
                 if let Some(drain) = self.drains.get_mut(index) {
                     if !drain.blocked.contains(&pod) {
                         drain.blocked.push(pod);
+                    }
+                    if first {
+                        drain.retry_at = Some(at.saturating_add(drain::RETRY));
                     }
                 }
                 self.event(
@@ -2016,6 +2190,7 @@ impl<'c> World<'c> {
                 .is_some_and(|drain| drain.machine.is_none())
     }
 
+    /// A drain's refused evictions tried again, or its timeout.
     fn drain_retry(&mut self, at: Duration, index: usize) {
         let Some(drain) = self.drains.get(index) else {
             return;
@@ -2023,54 +2198,111 @@ impl<'c> World<'c> {
         if drain.finished {
             return;
         }
+        let retrying = drain.retry_at == Some(at);
         if drain.deadline.is_some_and(|deadline| at >= deadline) {
-            let timeout = drain.flags.timeout.unwrap_or_default();
-            let mut errors = drain.errors.clone();
-            for &pod in &drain.blocked {
-                if let Some(entry) = self.pods.get(pod) {
-                    errors.push(alloc::format!(
-                        "error when evicting pods/\"{}\" -n \"{}\": global timeout reached: {timeout}",
-                        entry.pod.metadata.name,
-                        entry.pod.metadata.namespace
-                    ));
+            if self.kubectl_1_11(index) {
+                // 1.11's kubectl stops at its global timeout with one error of its own
+                // (`evictPods` in `pkg/kubectl/cmd/drain.go`).
+                let outstanding = !drain.blocked.is_empty()
+                    || drain
+                        .waiting
+                        .keys()
+                        .any(|pod| self.terminating(*pod, drain));
+                if outstanding {
+                    let timeout = drain.flags.timeout.unwrap_or_default();
+                    let error = alloc::format!("Drain did not complete within {timeout}");
+                    self.finish_drain(at, index, Err(error));
                 }
-            }
-            for &pod in &drain.waiting {
-                if matches!(self.life.get(pod), Some(Life::Terminating { .. })) && !drain.skip_wait
-                {
-                    if let Some(entry) = self.pods.get(pod) {
-                        errors.push(alloc::format!(
-                            "error when waiting for pod \"{}\" in namespace \"{}\" to terminate: global timeout reached: {timeout}",
-                            entry.pod.metadata.name,
-                            entry.pod.metadata.namespace
-                        ));
-                    }
-                }
-            }
-            if !errors.is_empty() {
-                // 1.11's kubectl stops at its global timeout with one error of its own.
-                let error = match self.kubectl_1_11(index) {
-                    true => alloc::format!("Drain did not complete within {timeout}"),
-                    false => drain::aggregate(&errors),
-                };
-                self.finish_drain(at, index, Err(error));
                 return;
             }
-        }
-        let blocked = core::mem::take(
-            &mut self
-                .drains
-                .get_mut(index)
-                .map(|drain| core::mem::take(&mut drain.blocked))
-                .unwrap_or_default(),
-        );
-        if blocked.is_empty() {
+            self.drain_timeout(at, index, retrying);
             return;
         }
+        if !retrying {
+            return;
+        }
+        let blocked = self
+            .drains
+            .get_mut(index)
+            .map(|drain| {
+                drain.retry_at = None;
+                core::mem::take(&mut drain.blocked)
+            })
+            .unwrap_or_default();
         for pod in blocked {
             self.evict_for_drain(at, index, pod);
         }
         // A refusal above planned the next retry (the list was empty again).
+        self.check_drains(at);
+    }
+
+    /// Whether the drain still waits for `pod` to go (the machine controller on an
+    /// unreachable node waits for none).
+    fn terminating(&self, pod: usize, drain: &DrainRun) -> bool {
+        matches!(self.life.get(pod), Some(Life::Terminating { .. })) && !drain.skip_wait
+    }
+
+    /// Past a drain's `--timeout` (`evictPods` in
+    /// `staging/src/k8s.io/kubectl/pkg/drain/drain.go`): each pod's goroutine reports on
+    /// its own. One waiting for its pod to go (`waitForDelete`, which polls every second
+    /// from the eviction) reports at its first poll at or after the deadline; one whose
+    /// eviction was refused sleeps 5 s between attempts and reports at its first attempt
+    /// at or after it (`retrying`: now is one). The drain fails once every goroutine has
+    /// reported, with the errors in the order they came.
+    fn drain_timeout(&mut self, at: Duration, index: usize, retrying: bool) {
+        let Some(drain) = self.drains.get(index) else {
+            return;
+        };
+        let (Some(deadline), Some(timeout)) = (drain.deadline, drain.flags.timeout) else {
+            return;
+        };
+        let mut errors = Vec::new();
+        let mut reported = Vec::new();
+        let mut next_poll: Option<Duration> = None;
+        for (&pod, &evicted) in &drain.waiting {
+            if !self.terminating(pod, drain) {
+                continue;
+            }
+            let poll = first_poll(evicted, deadline);
+            if poll > at {
+                next_poll = Some(next_poll.map_or(poll, |next| next.min(poll)));
+                continue;
+            }
+            reported.push(pod);
+            if let Some(entry) = self.pods.get(pod) {
+                let metadata = &entry.pod.metadata;
+                errors.push(alloc::format!(
+                    "error when waiting for pod \"{}\" in namespace \"{}\" to terminate: global timeout reached: {timeout}",
+                    metadata.name, metadata.namespace
+                ));
+            }
+        }
+        let blocked = if retrying {
+            drain.blocked.as_slice()
+        } else {
+            &[]
+        };
+        for entry in blocked.iter().filter_map(|pod| self.pods.get(*pod)) {
+            let metadata = &entry.pod.metadata;
+            errors.push(alloc::format!(
+                "error when evicting pods/\"{}\" -n \"{}\": global timeout reached: {timeout}",
+                metadata.name,
+                metadata.namespace
+            ));
+        }
+        if let Some(drain) = self.drains.get_mut(index) {
+            drain.errors.extend(errors);
+            for pod in reported {
+                drain.waiting.remove(&pod);
+            }
+            if retrying {
+                drain.blocked.clear();
+                drain.retry_at = None;
+            }
+        }
+        if let Some(next_poll) = next_poll {
+            self.agenda_push(next_poll, Happening::DrainRetry(index));
+        }
         self.check_drains(at);
     }
 
@@ -2083,10 +2315,10 @@ impl<'c> World<'c> {
             if drain.finished || !drain.blocked.is_empty() {
                 continue;
             }
-            let waiting = drain.waiting.iter().any(|pod| match self.life.get(*pod) {
-                Some(Life::Terminating { .. }) => !drain.skip_wait,
-                _ => false,
-            });
+            let waiting = drain
+                .waiting
+                .keys()
+                .any(|pod| self.terminating(*pod, drain));
             if waiting {
                 continue;
             }
@@ -2695,7 +2927,7 @@ impl<'c> World<'c> {
                 .unwrap_or_default();
             let terminating = drain
                 .waiting
-                .iter()
+                .keys()
                 .filter(|pod| matches!(self.life.get(**pod), Some(Life::Terminating { .. })))
                 .count();
             events.push((
@@ -2811,6 +3043,29 @@ fn ready_taints(status: Option<&str>) -> Option<(&'static str, &'static str)> {
     }
 }
 
+/// The grace period a deletion gets (`CheckGracefulDelete` in
+/// `pkg/registry/core/pod/strategy.go`): the one asked for, else the pod's own. A
+/// negative one is one second since 1.22 (`BeforeDelete` in
+/// `staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go`, and the pod strategy);
+/// 1.11 kept it, and its store deletes at once a pod whose grace period is not above
+/// zero.
+fn grace_period(version: Version, asked: Option<Duration>, own: Option<i64>) -> Duration {
+    let grace = asked.unwrap_or_else(|| own.map_or(DEFAULT_GRACE, Duration::from_seconds));
+    match version {
+        _ if grace.0 >= 0 => grace,
+        Version::Current => Duration::from_seconds(1),
+        Version::Legacy => Duration(0),
+    }
+}
+
+/// The first of `waitForDelete`'s polls, a second apart from `evicted`, at or after
+/// `deadline`.
+fn first_poll(evicted: Duration, deadline: Duration) -> Duration {
+    let wait = deadline.0.saturating_sub(evicted.0).max(0);
+    let polls = wait / crate::duration::SECOND + i64::from(wait % crate::duration::SECOND != 0);
+    evicted.saturating_add(Duration(polls.saturating_mul(crate::duration::SECOND)))
+}
+
 /// A zone for people: `region/zone`, one of them, or `(none)` for nodes without either
 /// label.
 fn zone_display(key: &str) -> String {
@@ -2826,6 +3081,15 @@ fn zone_display(key: &str) -> String {
 /// [`World::ready`] with the marks passed in (for closures that borrow the world in parts).
 fn ready_now(marked_not_ready: &[bool], pod: usize, entry: &PodEntry) -> bool {
     !marked_not_ready.get(pod).copied().unwrap_or(false) && budget::counts_as_ready(&entry.pod)
+}
+
+/// The conditions besides Ready that the node lifecycle controller sets to Unknown when a
+/// node's kubelet stops posting ([`World::kubelet_posting`]), in its order.
+fn marked_unknown(version: Version) -> &'static [&'static str] {
+    match version {
+        Version::Current => &["MemoryPressure", "DiskPressure", "PIDPressure"],
+        Version::Legacy => &["OutOfDisk", "MemoryPressure", "DiskPressure"],
+    }
 }
 
 /// The NoSchedule taint for a pressure condition (`nodeConditionToTaintKeyStatusMap`).
@@ -3993,6 +4257,43 @@ spec: {containers: [{name: c, image: i}]}
         );
     }
 
+    /// `NodeUpdated` queues a node only when its NoExecute taints changed: removing a
+    /// NoSchedule taint plans nothing again for a pod already deleted.
+    #[test]
+    fn only_a_change_of_no_execute_taints_looks_at_the_pods_again() {
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 k2=x:NoSchedule'}\n  - {at: 0s, taint: 'node1 testTaint1=test1:NoExecute'}\n  - {at: 20s, untaint: 'node1 k2:NoSchedule-'}\n",
+        );
+        let outcome = play(&[NODE, &pod("pod1", Some((1, 10))), &steps].concat());
+        let events = pod1_events(&outcome, "TaintManagerEviction");
+        let times: Vec<i64> = events.iter().map(|(at, _)| *at).collect();
+        assert_eq!(times, [0, 10], "{events:?}");
+    }
+
+    /// 1.34's `TimedWorkerQueue` keeps a fired worker's key until the pod is gone: a
+    /// later taint tolerated for a while plans nothing for the terminating pod (`AddWork`
+    /// skips an existing key), where one it does not tolerate deletes it again
+    /// (`a_later_taint_marks_a_terminating_pod_again`).
+    #[test]
+    fn a_fired_worker_keeps_its_key_until_the_pod_is_gone() {
+        let pod = pod_tolerating(&[("k1", Some(10)), ("k3", Some(5))]);
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 k1=x:NoExecute'}\n  - {at: 20s, taint: 'node1 k3=x:NoExecute'}\n",
+        );
+        let outcome = play(&[NODE, &pod, &steps].concat());
+        let events = pod1_events(&outcome, "TaintManagerEviction");
+        let marked = "Marking for deletion Pod default/pod1".to_string();
+        assert_eq!(events.last(), Some(&(10, marked)), "{events:?}");
+        // Once every NoExecute taint is gone the key goes too: a new taint plans again.
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 k1=x:NoExecute'}\n  - {at: 15s, untaint: 'node1 k1:NoExecute-'}\n  - {at: 20s, taint: 'node1 k3=x:NoExecute'}\n",
+        );
+        let outcome = play(&[NODE, &pod, &steps].concat());
+        let events = pod1_events(&outcome, "TaintManagerEviction");
+        let times: Vec<i64> = events.iter().map(|(at, _)| *at).collect();
+        assert_eq!(times, [0, 10, 20, 25], "{events:?}");
+    }
+
     /// A deletion the controller planned stays planned when something else deletes the
     /// pod: it fires on the terminating pod if that is still there (pod2, tolerating 20 s),
     /// and is called off when the pod is gone first (pod1, 60 s; `handlePodUpdate` finds
@@ -4036,6 +4337,76 @@ spec: {containers: [{name: c, image: i}]}
         assert!(marked, "{:?}", outcome.disruption.timeline);
     }
 
+    /// The events of `outcome` as `(seconds, reason, object)`.
+    fn happenings(outcome: &Outcome) -> Vec<(i64, String, String)> {
+        let events = outcome.disruption.timeline.iter();
+        events
+            .map(|event| {
+                let at = event.at.0 / crate::duration::SECOND;
+                (at, event.reason.to_string(), event.object.to_string())
+            })
+            .collect()
+    }
+
+    /// `CheckGracefulDelete` and `BeforeDelete`: a negative grace period is one second in
+    /// 1.34; 1.11 keeps it, and its store deletes the pod at once.
+    #[test]
+    fn a_negative_grace_period_is_one_second() {
+        let web = web_pod(
+            "web-a",
+            "node1",
+            "  terminationGracePeriodSeconds: -5
+",
+            "",
+        );
+        let steps = scenario(
+            "  - {at: 10s, drain: node1}
+",
+        );
+        let yaml = [NODE, &web, &steps].concat();
+        let gone = |version| {
+            let outcome = play_as(&yaml, Some(version));
+            let found = happenings(&outcome)
+                .into_iter()
+                .find(|(_, reason, _)| reason == "Killing");
+            found.map(|(at, _, _)| at)
+        };
+        assert_eq!(gone(Version::Current), Some(11));
+        assert_eq!(gone(Version::Legacy), Some(10));
+    }
+
+    /// A grace period of zero removes the pod without its kubelet (`store.go`): on an
+    /// unreachable node too, where the StatefulSet then makes it again elsewhere. A drain
+    /// with `--grace-period=0` does the same to a pod already terminating there.
+    #[test]
+    fn a_grace_period_of_zero_deletes_without_the_kubelet() {
+        let node2 = NODE.replace("node1", "node2");
+        let db = |grace: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata:\n  name: db-0\n  namespace: default\n  ownerReferences: [{{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: u1, controller: true}}]\nspec:\n  nodeName: node1\n  terminationGracePeriodSeconds: {grace}\n  containers: [{{name: c, image: c}}]\n  tolerations: [{{key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 30}}]\nstatus: {{phase: Running}}\n"
+            )
+        };
+        let down = "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n";
+        let outcome = play(&[NODE, &node2, &db("0"), &scenario(down)].concat());
+        let seen = happenings(&outcome);
+        let gone = (30, "Killing".into(), "Pod/default/db-0".into());
+        let back = (30, "Scheduled".into(), "Pod/default/db-0".into());
+        assert!(seen.contains(&gone) && seen.contains(&back), "{seen:?}");
+        let eviction = outcome.disruption.evictions.first();
+        let landed = eviction.and_then(|eviction| eviction.rescheduled_to.as_deref());
+        assert_eq!(landed, Some("node2"));
+        // A grace period of 30 s: terminating for ever, until a drain asks for zero.
+        let drained =
+            alloc::format!("{down}  - {{at: 40s, drain: {{node: node1, gracePeriod: 0}}}}\n");
+        let outcome = play(&[NODE, &node2, &db("30"), &scenario(&drained)].concat());
+        let seen = happenings(&outcome);
+        let gone = (40, "Killing".into(), "Pod/default/db-0".into());
+        let done = (40, "Drained".into(), "Node/node1".into());
+        assert!(seen.contains(&gone) && seen.contains(&done), "{seen:?}");
+        let still = happenings(&play(&[NODE, &node2, &db("30"), &scenario(down)].concat()));
+        assert!(!still.iter().any(|(_, reason, _)| reason == "Killing"));
+    }
+
     /// `MarkPodsNotReady`: a node whose kubelet stops posting (Ready goes Unknown) has its
     /// pods marked not ready, and their budget counts them out at once: a drain elsewhere
     /// is refused until the node is ready again. 1.34 says so on each pod.
@@ -4043,7 +4414,8 @@ spec: {containers: [{name: c, image: i}]}
     fn an_unreachable_node_takes_its_pods_out_of_their_budgets() {
         let node = |name: &str| NODE.replace("node1", name);
         let tolerations = "  tolerations: [{key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 300}, {key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: 300}]\n";
-        let web = |name: &str, node: &str| web_pod(name, node, tolerations, "");
+        let ready = "  conditions: [{type: Ready, status: 'True'}]\n";
+        let web = |name: &str, node: &str| web_pod(name, node, tolerations, ready);
         let budget = WEB_BUDGET;
         let steps = |ready_again: &str| {
             scenario(&alloc::format!(
@@ -4087,6 +4459,87 @@ spec: {containers: [{name: c, image: i}]}
         let own = scenario("  - {at: 0s, nodeCondition: {node: n1, type: Ready, status: 'False'}}\n  - {at: 10s, drain: n2}\n");
         let evictions = evicted(&play(&yaml(&own)));
         assert_eq!(evictions.first(), Some(&("default/web-b".into(), 10)));
+        // `MarkPodsNotReady` changes only a `Ready` condition that is there: web-a listing
+        // none is left as kubefit reads it (ready, in its budget), with no event.
+        let unstated = yaml(&steps("")).replacen(ready, "", 1);
+        let outcome = play(&unstated);
+        let marked = outcome
+            .disruption
+            .timeline
+            .iter()
+            .any(|event| event.reason == "NodeNotReady" && event.object == "Pod/default/web-a");
+        assert!(!marked);
+        let evictions = evicted(&outcome);
+        assert_eq!(evictions.first(), Some(&("default/web-b".into(), 10)));
+    }
+
+    /// Ready going Unknown is the controller's marking: the pressure conditions go
+    /// Unknown with it (added when the kubelet never posted them) and their NoSchedule
+    /// taints go; when the kubelet posts again they come back as it last posted them.
+    #[test]
+    fn an_unreachable_node_has_its_pressure_conditions_unknown() {
+        let node = "---\nkind: Node\napiVersion: v1\nmetadata: {name: node1}\nspec: {taints: [{key: node.kubernetes.io/memory-pressure, effect: NoSchedule}]}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}, conditions: [{type: Ready, status: 'True'}, {type: MemoryPressure, status: 'True'}]}\n";
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n  - {at: 60s, nodeCondition: {node: node1, type: Ready, status: 'True'}}\n",
+        );
+        let yaml = [node, &steps].concat();
+        let outcome = play(&yaml);
+        let memory = |outcome: &Outcome| {
+            let events = outcome.disruption.timeline.iter();
+            events
+                .filter(|event| event.message.to_string().contains("memory-pressure"))
+                .map(|event| {
+                    (
+                        event.at.0 / crate::duration::SECOND,
+                        event.message.to_string(),
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            memory(&outcome),
+            [
+                (
+                    0,
+                    "node/node1 untainted node.kubernetes.io/memory-pressure:NoSchedule".into()
+                ),
+                (
+                    60,
+                    "node/node1 tainted with node.kubernetes.io/memory-pressure:NoSchedule".into()
+                ),
+            ]
+        );
+        let conditions = |version, at: i64| {
+            let sources = [Source::new("test", &yaml)];
+            let cluster = Cluster::build(
+                input::load(&sources, &Limits::default()),
+                &sources,
+                Some(version),
+            );
+            let options = Options {
+                at: Some(Duration::from_seconds(at)),
+                ..Options::default()
+            };
+            let outcome = run(&cluster, &ScheduleOptions::default(), &options).expect("a Scenario");
+            let node = outcome.nodes.first().cloned().unwrap_or_default();
+            let listed = node.status.conditions.iter();
+            listed
+                .map(|condition| alloc::format!("{}={}", condition.type_, condition.status))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(
+            conditions(Version::Current, 30),
+            "Ready=Unknown MemoryPressure=Unknown DiskPressure=Unknown PIDPressure=Unknown"
+        );
+        assert_eq!(
+            conditions(Version::Current, 90),
+            "Ready=True MemoryPressure=True"
+        );
+        assert_eq!(
+            conditions(Version::Legacy, 30),
+            "Ready=Unknown MemoryPressure=Unknown OutOfDisk=Unknown DiskPressure=Unknown"
+        );
     }
 
     /// A removed node leaves its zone's counts at the controller's next pass: the last
@@ -4314,6 +4767,64 @@ spec: {containers: [{name: c, image: i}]}
         // Without DaemonSets in the input, the pod's is taken as there.
         let steps = scenario("  - {at: 0s, drain: {node: node1, ignoreDaemonSets: true}}\n");
         assert!(evicted(&play(&[NODE, daemon, &steps].concat())).is_empty());
+    }
+
+    /// A node that lists no Ready condition counts as ready: the pods a drain evicts
+    /// there terminate after their grace period, and the drain ends.
+    #[test]
+    fn pods_terminate_on_a_node_without_a_ready_condition() {
+        let node = "---\nkind: Node\napiVersion: v1\nmetadata: {name: node1}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n";
+        let steps = scenario("  - {at: 0s, drain: node1}\n");
+        let outcome = play(&[node, &web_pod("web-a", "node1", "", ""), &steps].concat());
+        let seen = happenings(&outcome);
+        let gone = (30, "Killing".into(), "Pod/default/web-a".into());
+        let done = (30, "Drained".into(), "Node/node1".into());
+        assert!(seen.contains(&gone) && seen.contains(&done), "{seen:?}");
+    }
+
+    /// `evictPods` past `--timeout`: the pod being waited for reports at its first poll
+    /// (a second apart from its eviction) at or after the deadline, the refused one at
+    /// its first retry (5 s apart) at or after it; the drain fails once both reported,
+    /// their errors in that order.
+    #[test]
+    fn a_drain_timeout_reports_each_pod_when_its_goroutine_does() {
+        let budget = WEB_BUDGET.replace("minAvailable: 2", "minAvailable: 1");
+        let failed = |pods: &str, budget: &str, timeout: &str| {
+            let steps = scenario(&alloc::format!(
+                "  - {{at: 0s, drain: {{node: node1, timeout: {timeout}}}}}\n"
+            ));
+            let outcome = play(&[NODE, pods, budget, &steps].concat());
+            let events = outcome.disruption.timeline.into_iter();
+            events
+                .filter(|event| event.reason == "DrainFailed")
+                .map(|event| {
+                    (
+                        event.at.0 / crate::duration::SECOND,
+                        event.message.to_string(),
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        let both = [
+            web_pod("web-a", "node1", "", ""),
+            web_pod("web-b", "node1", "", ""),
+        ]
+        .concat();
+        let waited = "error when waiting for pod \"web-a\" in namespace \"default\" to terminate: global timeout reached";
+        let refused = "error when evicting pods/\"web-b\" -n \"default\": global timeout reached";
+        assert_eq!(
+            failed(&both, &budget, "12s"),
+            [(15, alloc::format!("[{waited}: 12s, {refused}: 12s]"))]
+        );
+        assert_eq!(
+            failed(&both, &budget, "10s"),
+            [(10, alloc::format!("[{waited}: 10s, {refused}: 10s]"))]
+        );
+        let one = web_pod("web-a", "node1", "", "");
+        assert_eq!(
+            failed(&one, "", "12.5s"),
+            [(13, alloc::format!("{waited}: 12.5s"))]
+        );
     }
 
     /// A pod whose `Ready` condition is not `True` is no part of its budget's healthy

@@ -33,7 +33,9 @@ pub enum Action {
     Uncordon(String),
     /// `oc adm drain` with its flags.
     Drain { node: String, flags: Flags },
-    /// Sets a node condition, as the kubelet reports it (or stops reporting: `Unknown`).
+    /// Sets a node condition, as the kubelet reports it (or stops reporting: `Unknown`;
+    /// Ready `Unknown` is the node lifecycle controller's marking, which sets the
+    /// pressure conditions to `Unknown` too until the kubelet posts again).
     NodeCondition {
         node: String,
         condition: String,
