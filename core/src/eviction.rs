@@ -1371,6 +1371,11 @@ impl<'c> World<'c> {
         let planned = self.taint_queue.get(&pod).map(|existing| existing.created);
         let planned_before = planned.map(|created| created < at);
         match verdict {
+            // Tolerated for ever: 1.11 leaves a planned eviction to fire, and a fired
+            // worker's key in place (`processPodOnNode` in
+            // `pkg/controller/nodelifecycle/scheduler/taint_manager.go` returns before
+            // looking at the queue until 1.20, #93722); 1.34 calls it off.
+            Verdict::Never if self.version == Version::Legacy => {}
             Verdict::NoTaints | Verdict::Never => {
                 if self.taint_queue.remove(&pod).is_some() {
                     self.cancelled_event(at, &name());
@@ -3491,7 +3496,8 @@ mod tests {
     }
 
     /// `TestUpdateNodeWithMultipleTaints`: a taint tolerated for ever and one for 60 s
-    /// queue the pod; removing the second cancels it.
+    /// queue the pod; removing the second cancels it. 1.11, before #93722, lets the
+    /// planned eviction fire (`processPodOnNode` returns on a toleration for ever).
     #[test]
     fn removing_the_temporarily_tolerated_taint_cancels_the_eviction() {
         let pod = &pod_tolerating(&[("testTaint1", None), ("testTaint2", Some(60))]);
@@ -3505,7 +3511,19 @@ mod tests {
         let cancelled = scenario(
             "  - {at: 0s, taint: 'node1 testTaint1=test1:NoExecute'}\n  - {at: 0s, taint: 'node1 testTaint2=test2:NoExecute'}\n  - {at: 30s, untaint: 'node1 testTaint2:NoExecute-'}\n",
         );
-        assert_eq!(evictions(&[NODE, pod, &cancelled].concat()), []);
+        let yaml = [NODE, pod, &cancelled].concat();
+        assert_eq!(evictions(&yaml), []);
+        let outcome = play_as(&yaml, Some(Version::Legacy));
+        assert_eq!(evicted(&outcome), [("default/pod1".into(), 60)]);
+        let events = pod1_events(&outcome, "TaintManagerEviction");
+        let marked = "Marking for deletion Pod default/pod1".to_string();
+        assert_eq!(events.last(), Some(&(60, marked)), "{events:?}");
+        let cancelled = outcome
+            .disruption
+            .timeline
+            .iter()
+            .any(|event| event.kind == EventKind::EvictionCancelled);
+        assert!(!cancelled, "{events:?}");
     }
 
     /// A StatefulSet's pod comes back under its own name only once it is gone, and its

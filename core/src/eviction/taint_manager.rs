@@ -5,8 +5,10 @@
 //! of them goes at once; otherwise it goes after the smallest `tolerationSeconds` among
 //! the tolerations that matched (zero or negative: a wait of zero, which deletes at once
 //! unless an eviction is planned already); tolerations without seconds do not count, and
-//! if every matching toleration lacks them the pod stays. The seconds become nanoseconds
-//! with Go's wrapping multiplication, as upstream's do.
+//! if every matching toleration lacks them the pod stays (1.34 calls off an eviction
+//! planned before; 1.11's `pkg/controller/nodelifecycle/scheduler/taint_manager.go` lets
+//! it fire). The seconds become nanoseconds with Go's wrapping multiplication, as
+//! upstream's do.
 //! Example: taints `k1` and `k2`, tolerated for 600 s and 60 s: the pod goes after 60 s.
 
 use crate::duration::Duration;
@@ -24,7 +26,8 @@ pub enum Verdict {
     /// for zero or negative seconds: `getMinTolerationTime` returns 0, and the pod goes at
     /// once only if no eviction is planned, since `processPodOnNode` keeps an older plan).
     After(Duration),
-    /// Every NoExecute taint is tolerated for ever.
+    /// Every NoExecute taint is tolerated for ever: nothing new is planned (1.34 cancels a
+    /// scheduled eviction; 1.11 keeps it).
     Never,
 }
 
