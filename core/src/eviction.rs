@@ -1845,15 +1845,15 @@ impl<'c> World<'c> {
                         })
                         .unwrap_or_default();
                     let node = placement.nominated_node.unwrap_or_default();
-                    self.preempt(at, &victims, &placement.pod, &node);
-                    self.pending(
-                        at,
-                        pod,
-                        alloc::format!(
-                            "nominated to node {node}: preemption evicts {}",
-                            victims.join(", ")
-                        ),
-                    );
+                    // The cycle's FailedScheduling event, the fit error, comes before the
+                    // victims': 1.11's `schedule` records it before `scheduleOne` calls
+                    // `preempt` (`pkg/scheduler/scheduler.go`), and 1.34's
+                    // `handleSchedulingFailure` records it while the asynchronous
+                    // preemption (on by default since 1.33) still calls the API server
+                    // for each victim (`prepareCandidateAsync` in
+                    // `pkg/scheduler/framework/preemption/preemption.go`).
+                    self.pending(at, pod, placement.message.unwrap_or_default());
+                    self.preempt(at, &victims, pod, &node);
                 }
                 _ => {
                     let message = placement.message.unwrap_or_default();
@@ -1954,7 +1954,18 @@ impl<'c> World<'c> {
         );
     }
 
-    fn preempt(&mut self, at: Duration, victims: &[String], preemptor: &str, node: &str) {
+    /// Deletes the victims `preemptor` chose on `node`, each with its `Preempted` event.
+    fn preempt(&mut self, at: Duration, victims: &[String], preemptor: usize, node: &str) {
+        let preemptor = self.key(preemptor);
+        let text = match self.version {
+            // 1.11's `preempt` names the preemptor by namespace and name.
+            Version::Legacy => alloc::format!("by {preemptor} on node {node}"),
+            // 1.34's `PreemptPod` names it by UID. A preemptor here is a replacement its
+            // controller made during the timeline, whose UID the API server gave it then
+            // (a StatefulSet's pod keeps its name, not its UID): kubefit cannot know it,
+            // and writes the namespace and name in its place.
+            Version::Current => alloc::format!("Preempted by pod {preemptor} on node {node}"),
+        };
         for victim in victims {
             // `namespace/name`, compared without formatting every pod's name.
             let Some((namespace, name)) = victim.split_once('/') else {
@@ -1971,7 +1982,7 @@ impl<'c> World<'c> {
                     pod,
                     "preemption",
                     "Preempted",
-                    |_| alloc::format!("Preempted by pod {preemptor} on node {node}").into(),
+                    |_| text.clone().into(),
                     None,
                 );
             }
@@ -3610,6 +3621,77 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    /// A replacement that fits nowhere preempts: its cycle's FailedScheduling event, the
+    /// fit error, comes first, then the victim's `Preempted` event (1.11: `by <preemptor>
+    /// on node <node>`; 1.34 names the preemptor by its UID, unknown for a replacement,
+    /// and kubefit by namespace and name). The preemptor lands once the victim is gone.
+    #[test]
+    fn a_preempting_replacement_fails_first_then_evicts_its_victims() {
+        let node2 = NODE.replace("node1", "node2");
+        let class = "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n";
+        let cpu = "  containers: [{name: c, image: c, resources: {requests: {cpu: '3'}}}]\n";
+        let web = web_pod(
+            "web-a",
+            "node1",
+            "  priorityClassName: high\n  priority: 1000\n",
+            "",
+        )
+        .replace("  containers: [{name: c, image: c}]\n", cpu);
+        let low = alloc::format!(
+            "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: low, namespace: default}}\nspec:\n  nodeName: node2\n  priority: 0\n{cpu}status: {{phase: Running}}\n"
+        );
+        let steps = scenario("  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n");
+        let yaml = [NODE, &node2, class, &web, &low, &steps].concat();
+        let replacement = "Pod/default/web-a-";
+        for (version, failed, preempted) in [
+            (
+                Version::Legacy,
+                "0/2 nodes are available: 2 Insufficient cpu.",
+                "by default/web-a-",
+            ),
+            (
+                Version::Current,
+                "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s).",
+                "Preempted by pod default/web-a-",
+            ),
+        ] {
+            let outcome = play_as(&yaml, Some(version));
+            let seen: Vec<(i64, String, String, String)> = outcome
+                .disruption
+                .timeline
+                .iter()
+                .filter(|event| {
+                    ["FailedScheduling", "Preempted", "Scheduled"].contains(&&*event.reason)
+                })
+                .map(|event| {
+                    (
+                        event.at.0 / crate::duration::SECOND,
+                        event.reason.to_string(),
+                        event.object.to_string(),
+                        event.message.to_string(),
+                    )
+                })
+                .collect();
+            let [(0, first, object, message), (0, second, victim, text), (30, third, ..)] =
+                &seen[..]
+            else {
+                panic!("{version:?}: {seen:?}");
+            };
+            assert_eq!(
+                (&**first, &**message),
+                ("FailedScheduling", failed),
+                "{version:?}"
+            );
+            assert!(object.starts_with(replacement), "{object}");
+            assert_eq!((&**second, &**victim), ("Preempted", "Pod/default/low"));
+            assert!(
+                text.starts_with(preempted) && text.ends_with(" on node node2"),
+                "{text}"
+            );
+            assert_eq!(third, "Scheduled");
+        }
     }
 
     /// A replacement bound during the timeline is one of its new node's pods: a later
