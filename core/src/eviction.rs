@@ -243,22 +243,29 @@ impl MachineRun {
     }
 }
 
-/// OpenShift 3.11's node lifecycle controller without the `TaintBasedEvictions` gate
-/// (alpha in 1.11, off unless the master configuration's `controllerArguments` turn it
-/// on, chapter 16.11.5): pods of a down node are deleted after `--pod-eviction-timeout`
-/// (5 minutes unless set there), and no NoExecute taint is put. `None` when the
-/// controller taints (1.34, or the gate on).
+/// Whether the NoExecute taint manager runs: 1.34's taint eviction controller does;
+/// OpenShift 3.11's only unless the master configuration's `controllerArguments` set
+/// `enable-taint-manager` to false (`NewNodeLifecycleController` and `Run` in
+/// `pkg/controller/nodelifecycle/node_lifecycle_controller.go`, 1.11).
+fn taint_manager(cluster: &Cluster) -> bool {
+    let master = cluster.master_config.as_ref();
+    cluster.version == Version::Current
+        || master.and_then(|master| master.controller_bool("enable-taint-manager")) != Some(false)
+}
+
+/// OpenShift 3.11's node lifecycle controller without taint based evictions, which need
+/// the `TaintBasedEvictions` gate (alpha in 1.11, off unless the master configuration's
+/// `controllerArguments` turn it on, chapter 16.11.5) and the taint manager: pods of a
+/// down node are deleted after `--pod-eviction-timeout` (5 minutes unless set there),
+/// and no NoExecute taint is put. `None` when the controller taints (1.34, or both on).
 fn pod_eviction_timeout(cluster: &Cluster) -> Option<Duration> {
     let master = cluster.master_config.as_ref();
     let gate = master.is_some_and(|master| master.controller_gate("TaintBasedEvictions"));
-    if cluster.version != Version::Legacy || gate {
+    if cluster.version != Version::Legacy || (gate && taint_manager(cluster)) {
         return None;
     }
     let set = master
-        .and_then(|master| {
-            let arguments = &master.kubernetes_master_config.controller_arguments;
-            arguments.get("pod-eviction-timeout")?.first()
-        })
+        .and_then(|master| master.controller_argument("pod-eviction-timeout"))
         .and_then(|text| crate::duration::parse(text).ok());
     Some(set.unwrap_or(Duration::from_seconds(300)))
 }
@@ -302,6 +309,9 @@ struct World<'c> {
     /// down node's pods this long after it went down (`--pod-eviction-timeout`) instead
     /// of tainting it ([`pod_eviction_timeout`]).
     pod_eviction_timeout: Option<Duration>,
+    /// The NoExecute taint manager runs ([`taint_manager`]): without it NoExecute taints
+    /// evict nothing.
+    taint_manager: bool,
     /// Per node whose Ready condition a step set to Unknown, the other conditions the
     /// controller marked Unknown with it, as the kubelet last posted them (`None`: never)
     /// ([`World::kubelet_posting`]).
@@ -409,6 +419,7 @@ impl<'c> World<'c> {
             lifecycle: None,
             ready_watched: Vec::new(),
             pod_eviction_timeout: pod_eviction_timeout(cluster),
+            taint_manager: taint_manager(cluster),
             down_since: Vec::new(),
             posted: BTreeMap::new(),
             monitor_planned: None,
@@ -1322,6 +1333,9 @@ impl<'c> World<'c> {
 
     /// `handleNodeUpdate`: every running pod on the node is looked at again.
     fn taints_changed(&mut self, at: Duration, node: usize) {
+        if !self.taint_manager {
+            return;
+        }
         let mut pods = self.pods_on(node);
         // Finished pods are still assigned to the node: the controller deletes them too.
         pods.extend(self.finished_on(node));
@@ -1934,7 +1948,10 @@ impl<'c> World<'c> {
             "Scheduled",
             alloc::format!("Successfully assigned {name} to {node_name}"),
         );
-        self.process_pod(at, node, pod);
+        // `handlePodUpdate`: the taint manager looks at the pod on its new node.
+        if self.taint_manager {
+            self.process_pod(at, node, pod);
+        }
     }
 
     fn pending(&mut self, at: Duration, pod: usize, message: String) {
@@ -4760,6 +4777,58 @@ spec: {containers: [{name: c, image: i}]}
             evicted(&play_as(&yaml, Some(Version::Legacy))),
             [("default/bare".into(), 70)]
         );
+    }
+
+    /// `enable-taint-manager: [false]` among the master configuration's
+    /// `controllerArguments`: 1.11 runs no NoExecute taint manager, so a NoExecute taint
+    /// evicts nothing, and the node lifecycle controller deletes a down node's pods after
+    /// the eviction timeout even with `TaintBasedEvictions` on (taint based evictions
+    /// need both). The flag's last value stands.
+    #[test]
+    fn openshift_3_11_without_the_taint_manager_evicts_by_the_timeout_alone() {
+        let config = |values: &str| {
+            alloc::format!(
+                "---\napiVersion: v1\nkind: MasterConfig\nkubernetesMasterConfig:\n  controllerArguments:\n    enable-taint-manager: [{values}]\n    feature-gates: ['TaintBasedEvictions=true']\n"
+            )
+        };
+        let node2 = NODE.replace("node1", "node2");
+        let on_node2 = pod("down", None).replace("nodeName: node1", "nodeName: node2");
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n  - {at: 10s, nodeCondition: {node: node2, type: Ready, status: Unknown}}\n",
+        );
+        let yaml = |values: &str| {
+            [
+                NODE,
+                &node2,
+                &pod("bare", None),
+                &on_node2,
+                &steps,
+                &config(values),
+            ]
+            .concat()
+        };
+        let outcome = play_as(&yaml("'false'"), Some(Version::Legacy));
+        assert_eq!(evicted(&outcome), [("default/down".into(), 310)]);
+        let tainted =
+            outcome.disruption.timeline.iter().any(|event| {
+                event.reason == "NodeLifecycleController" && event.object == "Node/node2"
+            });
+        assert!(!tainted, "{:?}", outcome.disruption.timeline);
+        // On (the default, or a later value): the taint evicts at once, and node2 is
+        // tainted instead.
+        for values in ["'true'", "'false', 'true'"] {
+            let outcome = play_as(&yaml(values), Some(Version::Legacy));
+            let evictions = evicted(&outcome);
+            assert_eq!(
+                evictions.first(),
+                Some(&("default/bare".into(), 0)),
+                "{values}"
+            );
+            let tainted = outcome.disruption.timeline.iter().any(|event| {
+                event.reason == "NodeLifecycleController" && event.object == "Node/node2"
+            });
+            assert!(tainted, "{values}: {:?}", outcome.disruption.timeline);
+        }
     }
 
     /// OpenShift 3.11's `oc adm drain` (kubectl 1.11) words its refusals, warnings and

@@ -259,9 +259,32 @@ impl MasterConfig {
             .flat_map(|value| value.split(','))
             .filter_map(|pair| pair.split_once('='))
             .fold(false, |on, (name, value)| match name.trim() == gate {
-                true => matches!(value.trim(), "1" | "t" | "T" | "TRUE" | "true" | "True"),
+                true => go_bool(value.trim()) == Some(true),
                 false => on,
             })
+    }
+
+    /// The controllers' flag `flag` as set: OpenShift sets each of its values in turn
+    /// (`Apply` in `pkg/cmd/util/flags/flags.go`), so the last one stands.
+    #[must_use]
+    pub fn controller_argument(&self, flag: &str) -> Option<&str> {
+        let arguments = &self.kubernetes_master_config.controller_arguments;
+        arguments.get(flag)?.last().map(String::as_str)
+    }
+
+    /// The controllers' boolean flag `flag`, if set to a value Go reads as one.
+    #[must_use]
+    pub fn controller_bool(&self, flag: &str) -> Option<bool> {
+        self.controller_argument(flag).and_then(go_bool)
+    }
+}
+
+/// Go's `strconv.ParseBool`, which boolean flags and feature gates read their values with.
+fn go_bool(text: &str) -> Option<bool> {
+    match text {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
+        _ => None,
     }
 }
 
