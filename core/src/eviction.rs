@@ -4387,28 +4387,51 @@ spec: {containers: [{name: c, image: i}]}
         assert_eq!(times, [0, 10], "{events:?}");
     }
 
-    /// 1.34's `TimedWorkerQueue` keeps a fired worker's key until the pod is gone: a
-    /// later taint tolerated for a while plans nothing for the terminating pod (`AddWork`
-    /// skips an existing key), where one it does not tolerate deletes it again
+    /// 1.34's `TimedWorkerQueue` keeps a fired worker's key until the pod is gone, as
+    /// 1.11's did (`timed_workers.go`, `getWrappedWorkerFunc`): a later taint tolerated
+    /// for a while plans nothing for the terminating pod (`AddWork` skips an existing
+    /// key), where one it does not tolerate deletes it again
     /// (`a_later_taint_marks_a_terminating_pod_again`).
     #[test]
     fn a_fired_worker_keeps_its_key_until_the_pod_is_gone() {
         let pod = pod_tolerating(&[("k1", Some(10)), ("k3", Some(5))]);
-        let steps = scenario(
-            "  - {at: 0s, taint: 'node1 k1=x:NoExecute'}\n  - {at: 20s, taint: 'node1 k3=x:NoExecute'}\n",
-        );
-        let outcome = play(&[NODE, &pod, &steps].concat());
-        let events = pod1_events(&outcome, "TaintManagerEviction");
         let marked = "Marking for deletion Pod default/pod1".to_string();
-        assert_eq!(events.last(), Some(&(10, marked)), "{events:?}");
-        // Once every NoExecute taint is gone the key goes too: a new taint plans again.
-        let steps = scenario(
-            "  - {at: 0s, taint: 'node1 k1=x:NoExecute'}\n  - {at: 15s, untaint: 'node1 k1:NoExecute-'}\n  - {at: 20s, taint: 'node1 k3=x:NoExecute'}\n",
-        );
-        let outcome = play(&[NODE, &pod, &steps].concat());
-        let events = pod1_events(&outcome, "TaintManagerEviction");
-        let times: Vec<i64> = events.iter().map(|(at, _)| *at).collect();
-        assert_eq!(times, [0, 10, 20, 25], "{events:?}");
+        for version in [Version::Current, Version::Legacy] {
+            let steps = scenario(
+                "  - {at: 0s, taint: 'node1 k1=x:NoExecute'}\n  - {at: 20s, taint: 'node1 k3=x:NoExecute'}\n",
+            );
+            let outcome = play_as(&[NODE, &pod, &steps].concat(), Some(version));
+            let events = pod1_events(&outcome, "TaintManagerEviction");
+            assert_eq!(events.last(), Some(&(10, marked.clone())), "{events:?}");
+            // Once every NoExecute taint is gone the key goes too: a new taint plans again.
+            let steps = scenario(
+                "  - {at: 0s, taint: 'node1 k1=x:NoExecute'}\n  - {at: 15s, untaint: 'node1 k1:NoExecute-'}\n  - {at: 20s, taint: 'node1 k3=x:NoExecute'}\n",
+            );
+            let outcome = play_as(&[NODE, &pod, &steps].concat(), Some(version));
+            let events = pod1_events(&outcome, "TaintManagerEviction");
+            let times: Vec<i64> = events.iter().map(|(at, _)| *at).collect();
+            assert_eq!(times, [0, 10, 20, 25], "{version:?}: {events:?}");
+            // Deleted at once for an untolerated taint, then again for a second one (the
+            // empty key goes without an event); the first taint going leaves one
+            // tolerated for 5 s, which plans nothing for the pod still terminating.
+            let steps = scenario(
+                "  - {at: 0s, taint: 'node1 k2=x:NoExecute'}\n  - {at: 5s, taint: 'node1 k3=x:NoExecute'}\n  - {at: 10s, untaint: 'node1 k2:NoExecute-'}\n",
+            );
+            let slow = pod.replace(
+                "  containers:",
+                "  terminationGracePeriodSeconds: 60\n  containers:",
+            );
+            let outcome = play_as(&[NODE, &slow, &steps].concat(), Some(version));
+            let events = pod1_events(&outcome, "TaintManagerEviction");
+            assert_eq!(
+                events,
+                [(0, marked.clone()), (5, marked.clone())],
+                "{version:?}"
+            );
+            let gone = pod1_events(&outcome, "Killing");
+            let times: Vec<i64> = gone.iter().map(|(at, _)| *at).collect();
+            assert_eq!(times, [60], "{version:?}: {gone:?}");
+        }
     }
 
     /// A deletion the controller planned stays planned when something else deletes the
@@ -4522,6 +4545,20 @@ spec: {containers: [{name: c, image: i}]}
         assert!(seen.contains(&gone) && seen.contains(&done), "{seen:?}");
         let still = happenings(&play(&[NODE, &node2, &db("30"), &scenario(down)].concat()));
         assert!(!still.iter().any(|(_, reason, _)| reason == "Killing"));
+        // 1.11's store the same (`updateForGracefulDeletion` keeps only a graceful
+        // deletion above zero): drained with `--grace-period=0` from a node that stopped
+        // posting, a pod is gone at once, and the drain done.
+        let web = web_pod("web-a", "node1", "", "");
+        let drained = "  - {at: 10s, drain: {node: node1, gracePeriod: 0}}\n";
+        let steps = scenario(&[down, drained].concat());
+        let outcome = play_as(
+            &[NODE, &node2, &web, &steps].concat(),
+            Some(Version::Legacy),
+        );
+        let seen = happenings(&outcome);
+        let gone = (10, "Killing".into(), "Pod/default/web-a".into());
+        let done = (10, "Drained".into(), "Node/node1".into());
+        assert!(seen.contains(&gone) && seen.contains(&done), "{seen:?}");
     }
 
     /// `MarkPodsNotReady`: a node whose kubelet stops posting (Ready goes Unknown) has its
