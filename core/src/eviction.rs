@@ -188,8 +188,9 @@ struct DrainRun {
     blocked: Vec<usize>,
     /// When the refused evictions are tried again.
     retry_at: Option<Duration>,
-    /// Evicted pods the drain waits for, each with when its eviction went through.
-    waiting: BTreeMap<usize, Duration>,
+    /// Evicted pods the drain waits for, each with when its eviction went through, in pod
+    /// order (a list rather than a map: the playground's module counts its bytes).
+    waiting: Vec<(usize, Duration)>,
     errors: Vec<String>,
     /// Terminating pods count as gone (the machine controller, on an unreachable node).
     skip_wait: bool,
@@ -939,7 +940,8 @@ impl<'c> World<'c> {
         };
         let mut touched = Vec::new();
         if status != "Unknown" {
-            for (type_, posted) in self.posted.remove(&node).unwrap_or_default() {
+            let saved = self.posted.get_mut(&node).map(core::mem::take);
+            for (type_, posted) in saved.unwrap_or_default() {
                 let conditions = target.conditions_mut();
                 let found = conditions
                     .iter()
@@ -2028,7 +2030,7 @@ impl<'c> World<'c> {
             machine,
             blocked: Vec::new(),
             retry_at: None,
-            waiting: BTreeMap::new(),
+            waiting: Vec::new(),
             errors: Vec::new(),
             skip_wait,
             finished: false,
@@ -2149,7 +2151,17 @@ impl<'c> World<'c> {
             }
             Ok(()) => {
                 if let Some(drain) = self.drains.get_mut(index) {
-                    drain.waiting.insert(pod, at);
+                    match drain
+                        .waiting
+                        .binary_search_by_key(&pod, |&(waiting, _)| waiting)
+                    {
+                        Ok(found) => {
+                            if let Some(slot) = drain.waiting.get_mut(found) {
+                                slot.1 = at;
+                            }
+                        }
+                        Err(slot) => drain.waiting.insert(slot, (pod, at)),
+                    }
                 }
                 if terminating && grace == Some(Duration(0)) {
                     self.delete_at_once(at, pod);
@@ -2239,8 +2251,8 @@ impl<'c> World<'c> {
                 let outstanding = !drain.blocked.is_empty()
                     || drain
                         .waiting
-                        .keys()
-                        .any(|pod| self.terminating(*pod, drain));
+                        .iter()
+                        .any(|&(pod, _)| self.terminating(pod, drain));
                 if outstanding {
                     let timeout = drain.flags.timeout.unwrap_or_default();
                     let error = alloc::format!("Drain did not complete within {timeout}");
@@ -2292,7 +2304,7 @@ impl<'c> World<'c> {
         let mut errors = Vec::new();
         let mut reported = Vec::new();
         let mut next_poll: Option<Duration> = None;
-        for (&pod, &evicted) in &drain.waiting {
+        for &(pod, evicted) in &drain.waiting {
             if !self.terminating(pod, drain) {
                 continue;
             }
@@ -2325,9 +2337,7 @@ impl<'c> World<'c> {
         }
         if let Some(drain) = self.drains.get_mut(index) {
             drain.errors.extend(errors);
-            for pod in reported {
-                drain.waiting.remove(&pod);
-            }
+            drain.waiting.retain(|(pod, _)| !reported.contains(pod));
             if retrying {
                 drain.blocked.clear();
                 drain.retry_at = None;
@@ -2350,8 +2360,8 @@ impl<'c> World<'c> {
             }
             let waiting = drain
                 .waiting
-                .keys()
-                .any(|pod| self.terminating(*pod, drain));
+                .iter()
+                .any(|&(pod, _)| self.terminating(pod, drain));
             if waiting {
                 continue;
             }
@@ -2960,8 +2970,8 @@ impl<'c> World<'c> {
                 .unwrap_or_default();
             let terminating = drain
                 .waiting
-                .keys()
-                .filter(|pod| matches!(self.life.get(**pod), Some(Life::Terminating { .. })))
+                .iter()
+                .filter(|&&(pod, _)| matches!(self.life.get(pod), Some(Life::Terminating { .. })))
                 .count();
             events.push((
                 EventKind::Drain,
