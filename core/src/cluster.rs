@@ -15,12 +15,13 @@ pub use node_index::NodeIndex;
 pub use pods_by_node::PodsByNode;
 
 use alloc::borrow::Cow;
-use alloc::collections::BTreeMap;
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::{String, ToString};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use crate::admission::{Chain, Decision};
+use crate::defaults;
 use crate::diagnostic::Diagnostic;
 use crate::input::{self, Loaded, Object, Resource, Source, Span};
 use crate::model::{
@@ -331,6 +332,11 @@ impl Cluster {
             cluster.version,
         );
         pods.extend(created.into_iter().map(|pod| (pod, None)));
+        if cluster.version == Version::Current {
+            let used = pods.iter().map(|(pod, _)| pod.metadata.namespace.as_str());
+            let implicit = implicit_namespaces(&cluster.namespaces, used);
+            cluster.namespaces.extend(implicit);
+        }
         let chain = Chain::new(
             &cluster.namespaces,
             &cluster.priority_classes,
@@ -461,6 +467,32 @@ pub fn in_list_order<K: Ord>(pods: &mut [usize], key: impl Fn(usize) -> K) {
             at -= 1;
         }
     }
+}
+
+/// The namespaces `used` by pods that `declared` does not list, as the API server has them:
+/// a pod's namespace exists (NamespaceLifecycle admission refuses pods in missing ones)
+/// and carries its name label, which 1.34's `namespaceSelector`s read. A dump of pods
+/// often leaves the Namespace objects out.
+fn implicit_namespaces<'p>(
+    declared: &[Namespace],
+    used: impl Iterator<Item = &'p str>,
+) -> Vec<Namespace> {
+    let known: BTreeSet<&str> = declared
+        .iter()
+        .map(|namespace| namespace.metadata.name.as_str())
+        .collect();
+    let missing: BTreeSet<&str> = used
+        .filter(|name| !name.is_empty() && !known.contains(name))
+        .collect();
+    missing
+        .into_iter()
+        .map(|name| {
+            let mut namespace = Namespace::default();
+            namespace.metadata.name = name.into();
+            defaults::namespace_name_label(&mut namespace);
+            namespace
+        })
+        .collect()
 }
 
 fn node_index(nodes: &[Node]) -> NodeIndex<'_> {

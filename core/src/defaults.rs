@@ -6,7 +6,9 @@
 use alloc::string::String;
 
 use crate::input::Resource;
-use crate::model::{Container, LabelSelector, Node, PodSpec, ResourceList, Workload, WorkloadKind};
+use crate::model::{
+    Container, LabelSelector, Namespace, Node, PodSpec, ResourceList, Workload, WorkloadKind,
+};
 use crate::resources;
 
 /// The scheduler that serves pods which name none.
@@ -17,6 +19,17 @@ const METADATA_NAME_LABEL: &str = "kubernetes.io/metadata.name";
 
 /// The grace period a pod gets when it states none.
 pub const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS: i64 = 30;
+
+/// `SetDefaults_Namespace` (GA in 1.22): a named namespace carries its name under this
+/// label, whatever value was written. Only 1.34's namespace selectors read namespace
+/// labels; 1.11 had neither them nor the label.
+pub fn namespace_name_label(namespace: &mut Namespace) {
+    let meta = &mut namespace.metadata;
+    if !meta.name.is_empty() {
+        meta.labels
+            .insert(String::from(METADATA_NAME_LABEL), meta.name.clone());
+    }
+}
 
 /// Fills in every field the API server would default.
 pub fn apply(resource: &mut Resource) {
@@ -73,16 +86,7 @@ pub fn apply(resource: &mut Resource) {
             default_namespace(&mut capacity.metadata.namespace);
         }
         Resource::CsiNode(_) | Resource::CsiDriver(_) => {}
-        Resource::Namespace(namespace) => {
-            // `SetDefaults_Namespace` (GA in 1.22): a named namespace carries its name
-            // under this label, whatever value was written. Only 1.34's namespace
-            // selectors read namespace labels; 1.11 had neither them nor the label.
-            let meta = &mut namespace.metadata;
-            if !meta.name.is_empty() {
-                meta.labels
-                    .insert(String::from(METADATA_NAME_LABEL), meta.name.clone());
-            }
-        }
+        Resource::Namespace(namespace) => namespace_name_label(namespace),
         Resource::Policy(_)
         | Resource::KubeSchedulerConfiguration(_)
         | Resource::MasterConfig(_)
