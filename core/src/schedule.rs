@@ -352,6 +352,19 @@ pub trait Profile {
 
     /// Starts a pod's cycle (PreFilter).
     fn prepare<'a>(&'a self, snapshot: &Snapshot<'a>, pod: usize) -> Prepared<'a>;
+
+    /// Starts a pod's cycle for the first pass on a node with pods nominated there:
+    /// `nominated` are bound to that node in `snapshot`, standing for the pods upstream
+    /// adds to a copy of the node and the cycle's state. 1.34's `AddPod` extensions count
+    /// them as any placed pod, which is what preparing again amounts to.
+    fn prepare_with_nominated<'a>(
+        &'a self,
+        snapshot: &Snapshot<'a>,
+        pod: usize,
+        _nominated: &[usize],
+    ) -> Prepared<'a> {
+        self.prepare(snapshot, pod)
+    }
 }
 
 /// Places every pending pod of the cluster and reports each decision.
@@ -1175,8 +1188,8 @@ fn nominated_pods(snapshot: &Snapshot<'_>, pod: usize) -> BTreeMap<usize, Vec<us
 }
 
 /// Filters a node that has pods nominated to it in upstream's two passes: first as if the
-/// nominated pods ran there (the cycle is prepared again with them bound, which is what
-/// upstream's `AddPod` extensions amount to), then, if that passes, without them, so
+/// nominated pods ran there (the cycle is prepared again with them bound, as
+/// [`Profile::prepare_with_nominated`] says), then, if that passes, without them, so
 /// that neither their resources nor their absence (anti-affinity) let the pod in wrongly.
 /// The verdict is the failing pass's, or the second's.
 ///
@@ -1193,7 +1206,7 @@ fn filter_with_nominated(
     for &other in others {
         snapshot.bind(other, node);
     }
-    let with_nominated = match profile.prepare(snapshot, pod) {
+    let with_nominated = match profile.prepare_with_nominated(snapshot, pod, others) {
         Prepared::Filter { cycle: with, .. } => Some(
             with.filter(snapshot, node)
                 .into_iter()
@@ -1509,6 +1522,85 @@ status: {nominatedNodeName: n1}
         };
         assert_eq!(nodes(Version::Current), ["n1", "n2"]);
         assert_eq!(nodes(Version::Legacy), ["n2", "n1"]);
+    }
+
+    /// 1.11's `AddPod` counts a nominated pod for the incoming pod's own affinity terms
+    /// only when it has a node name, which it never has: `first` takes n1 beside `waiting`
+    /// there. 1.34's `AddPod` counts it as placed on the node.
+    #[test]
+    fn only_1_34_counts_a_nominated_pod_for_the_pods_own_anti_affinity() {
+        let mut yaml = node("n1", 2000, 4 << 30, "");
+        yaml += &node("n2", 2000, 4 << 30, "spec: {unschedulable: true}");
+        yaml += "---
+apiVersion: v1
+kind: Pod
+metadata: {name: first, namespace: default, creationTimestamp: '2024-01-01T00:00:00Z'}
+spec:
+  affinity:
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector: {matchLabels: {app: w}}
+        topologyKey: kubernetes.io/hostname
+  containers: [{name: c, image: x}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: waiting, namespace: default, labels: {app: w}, creationTimestamp: '2024-01-01T00:01:00Z'}
+spec:
+  containers: [{name: c, image: x}]
+status: {nominatedNodeName: n1}
+";
+        let first = |version| {
+            let report = schedule(&yaml, version);
+            report
+                .pods
+                .first()
+                .and_then(|placement| placement.node.clone())
+        };
+        assert_eq!(first(Version::Legacy).as_deref(), Some("n1"));
+        assert_eq!(first(Version::Current), None);
+    }
+
+    /// 1.11's `AddPod` appends a nominated pod its service selects to the pods
+    /// CheckServiceAffinity reads; when it comes first (no placed pod matches), looking up
+    /// its empty node name fails and the attempt ends with that error.
+    #[test]
+    fn a_nominated_first_service_pod_ends_the_1_11_attempt() {
+        let mut yaml =
+            node("n1", 2000, 4 << 30, "").replace("hostname: n1}", "hostname: n1, region: r1}");
+        yaml +=
+            &node("n2", 2000, 4 << 30, "").replace("hostname: n2}", "hostname: n2, region: r2}");
+        yaml += "---
+apiVersion: v1
+kind: Service
+metadata: {name: s, namespace: default}
+spec: {selector: {app: w}, ports: [{port: 80}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: first, namespace: default, labels: {app: w}, creationTimestamp: '2024-01-01T00:00:00Z'}
+spec:
+  containers: [{name: c, image: x}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: waiting, namespace: default, labels: {app: w}, creationTimestamp: '2024-01-01T00:01:00Z'}
+spec:
+  containers: [{name: c, image: x}]
+status: {nominatedNodeName: n1}
+";
+        // The default Policy's `Region` service affinity reads the `region` label.
+        let report = schedule(&yaml, Version::Legacy);
+        let first = report.pods.first();
+        assert_eq!(
+            first.map(|placement| placement.pod.as_str()),
+            Some("default/first")
+        );
+        assert_eq!(first.and_then(|placement| placement.node.as_deref()), None);
+        assert_eq!(
+            first.and_then(|placement| placement.message.as_deref()),
+            Some("node \"\" not found")
+        );
     }
 
     /// A pod whose required pod affinity nothing matched is tried again once the queue

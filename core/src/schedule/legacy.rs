@@ -547,6 +547,19 @@ impl Profile for LegacyProfile {
     }
 
     fn prepare<'a>(&'a self, snapshot: &Snapshot<'a>, pod: usize) -> Prepared<'a> {
+        self.prepare_with_nominated(snapshot, pod, &[])
+    }
+
+    /// 1.11 `predicateMetadata.AddPod` (`algorithm/predicates/metadata.go`) records a
+    /// nominated pod's anti-affinity terms at the node, but counts it for the incoming
+    /// pod's own terms only when it has a node name, which a nominated pod lacks; and it
+    /// appends it to the pods CheckServiceAffinity reads, still without a node name.
+    fn prepare_with_nominated<'a>(
+        &'a self,
+        snapshot: &Snapshot<'a>,
+        pod: usize,
+        nominated: &[usize],
+    ) -> Prepared<'a> {
         let Some(entry) = snapshot.pod(pod) else {
             return Prepared::Error(String::from("unknown pod"));
         };
@@ -561,7 +574,13 @@ impl Profile for LegacyProfile {
             .predicates
             .iter()
             .any(|configured| matches!(configured.kind, PredicateKind::CheckServiceAffinity(_)));
-        let context = PodContext::new(snapshot, entry, needs_affinity, needs_service_pods);
+        let context = PodContext::new(
+            snapshot,
+            entry,
+            needs_affinity,
+            needs_service_pods,
+            nominated,
+        );
         Prepared::Filter {
             cycle: Box::new(LegacyCycle {
                 profile: self,

@@ -86,8 +86,12 @@ pub struct Pod<'a> {
     pub request: PodUsage,
     /// Services in its namespace whose selector matches it, in input order.
     pub services: Vec<&'a Service>,
-    /// Bound pods in its namespace matching its own labels (`CheckServiceAffinity`).
+    /// Bound pods in its namespace matching its own labels (`CheckServiceAffinity`),
+    /// the `nominated` ones last.
     pub service_pods: Vec<usize>,
+    /// Pods nominated to the node of a first pass, bound there in the snapshot but
+    /// without a node name upstream ([`super::Profile::prepare_with_nominated`]).
+    pub nominated: Vec<usize>,
     /// Inter-pod affinity metadata (`MatchInterPodAffinity`).
     pub affinity: match_inter_pod_affinity::Metadata<'a>,
     /// InterPodAffinityPriority's sums, made when first needed.
@@ -100,13 +104,15 @@ pub struct Pod<'a> {
 }
 
 impl<'a> Pod<'a> {
-    /// Precomputes what the configured predicates need.
+    /// Precomputes what the configured predicates need; `nominated` are the pods the
+    /// first pass on a node adds there.
     #[must_use]
     pub fn new(
         snapshot: &Snapshot<'a>,
         entry: &'a PodEntry,
         needs_affinity: bool,
         needs_service_pods: bool,
+        nominated: &[usize],
     ) -> Self {
         let volume_claims = PodClaims::new(Version::Legacy, &snapshot.cluster.storage, &entry.pod);
         let cluster = snapshot.cluster;
@@ -114,12 +120,12 @@ impl<'a> Pod<'a> {
         let services = pod_services(&cluster.services, pod);
         // Only read when a service selects the pod (`checkServiceAffinity`).
         let service_pods = if needs_service_pods && !services.is_empty() {
-            check_service_affinity::matching_pods(snapshot, pod)
+            check_service_affinity::matching_pods(snapshot, pod, nominated)
         } else {
             Vec::new()
         };
         let affinity = if needs_affinity {
-            match_inter_pod_affinity::Metadata::new(snapshot, pod)
+            match_inter_pod_affinity::Metadata::new(snapshot, pod, nominated)
         } else {
             match_inter_pod_affinity::Metadata::default()
         };
@@ -128,6 +134,7 @@ impl<'a> Pod<'a> {
             request: snapshot.accounting.request(entry),
             services,
             service_pods,
+            nominated: nominated.to_vec(),
             affinity,
             affinity_scores: core::cell::OnceCell::new(),
             cluster,

@@ -100,7 +100,7 @@ pub(crate) mod testing {
         hard_weight: i64,
     ) -> Vec<i64> {
         let snapshot = Snapshot::new(cluster, Accounting::Legacy);
-        let pod = Pod::new(&snapshot, &cluster.pods[incoming], false, false);
+        let pod = Pod::new(&snapshot, &cluster.pods[incoming], false, false, &[]);
         let feasible: Vec<usize> = (0..cluster.nodes.len()).collect();
         super::evaluate(kind, &pod, &snapshot, &feasible, hard_weight)
     }

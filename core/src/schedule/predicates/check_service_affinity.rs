@@ -8,38 +8,55 @@
 //! first such pod (labels that node lacks stay unset). The node fits if it carries every
 //! collected pair; an empty set matches every node. "First" is upstream's pod lister
 //! order, which kubefit reads as input order.
+//!
+//! In the first pass on a node with nominated pods, 1.11 `predicateMetadata.AddPod`
+//! appends the matching ones to that list without a node name: when one of them comes
+//! first (no placed pod matches), looking its node up fails with `node "" not found`,
+//! an error that ends the pod's scheduling attempt.
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{check, Pod};
-use crate::cluster::PodState;
+use crate::cluster::{PodEntry, PodState};
 use crate::labels;
 use crate::model::{Node, Pod as PodObject};
 use crate::schedule::snapshot::Snapshot;
 use crate::schedule::status::Status;
+use crate::schedule::volumes;
 
 /// `ErrServiceAffinityViolated`.
 pub const REASON: &str = "node(s) didn't match service affinity";
 
 /// Placed pods in the pod's namespace whose labels match the pod's own labels (all of
-/// them when the pod has none), in input order.
+/// them when the pod has none), in input order, then the `nominated` pods that match.
 #[must_use]
-pub fn matching_pods(snapshot: &Snapshot<'_>, pod: &PodObject) -> Vec<usize> {
-    snapshot
+pub fn matching_pods(snapshot: &Snapshot<'_>, pod: &PodObject, nominated: &[usize]) -> Vec<usize> {
+    let matches = |entry: &PodEntry| {
+        entry.pod.metadata.namespace == pod.metadata.namespace
+            && labels::map_matches(&pod.metadata.labels, &entry.pod.metadata.labels)
+    };
+    let mut pods: Vec<usize> = snapshot
         .cluster
         .pods
         .iter()
         .enumerate()
         .filter(|(index, entry)| {
             snapshot.assigned.get(*index).is_some_and(Option::is_some)
+                && !nominated.contains(index)
                 && entry.state != PodState::Terminated
-                && entry.pod.metadata.namespace == pod.metadata.namespace
-                && labels::map_matches(&pod.metadata.labels, &entry.pod.metadata.labels)
+                && matches(entry)
         })
         .map(|(index, _)| index)
-        .collect()
+        .collect();
+    pods.extend(
+        nominated
+            .iter()
+            .copied()
+            .filter(|&index| snapshot.pod(index).is_some_and(matches)),
+    );
+    pods
 }
 
 /// The predicate.
@@ -60,10 +77,12 @@ pub fn predicate(
         })
         .collect();
     if affinity_labels.len() > wanted.len() && !pod.services.is_empty() {
-        let first_node = pod
-            .service_pods
-            .first()
-            .and_then(|&first| snapshot.assigned.get(first).copied().flatten())
+        let first = pod.service_pods.first().copied();
+        if first.is_some_and(|first| pod.nominated.contains(&first)) {
+            return Status::error(volumes::not_found("node", ""));
+        }
+        let first_node = first
+            .and_then(|first| snapshot.assigned.get(first).copied().flatten())
             .and_then(|index| snapshot.nodes.get(index));
         if let Some(first_node) = first_node {
             for label in affinity_labels {

@@ -14,7 +14,10 @@
 //! - self-affinity: when no placed pod matches all affinity terms and the pod matches them
 //!   itself, the affinity check passes on every node (the first pod of a group);
 //! - every failure reports two reasons: the generic one, then the specific one, and the
-//!   existing pods' anti-affinity is checked first.
+//!   existing pods' anti-affinity is checked first;
+//! - pods nominated to the node of a first pass count only by their own anti-affinity
+//!   terms: `predicateMetadata.AddPod` adds to the incoming pod's matching pods only pods
+//!   with a node name, which a nominated pod lacks.
 //!
 //! Upstream keeps lists of nodes and compares every listed node with each candidate;
 //! kubefit keeps the same facts as counts per topology value (per node for several terms
@@ -156,9 +159,10 @@ pub struct Metadata<'a> {
 }
 
 impl<'a> Metadata<'a> {
-    /// Scans the placed pods once.
+    /// Scans the placed pods once; of the `nominated` ones, only their anti-affinity
+    /// terms count.
     #[must_use]
-    pub fn new(snapshot: &Snapshot<'a>, pod: &Pod) -> Self {
+    pub fn new(snapshot: &Snapshot<'a>, pod: &Pod, nominated: &[usize]) -> Self {
         let mut metadata = Self::default();
         // Without terms on either side nothing can match: skip the walk over every pod.
         if affinity_terms(pod).is_empty()
@@ -170,7 +174,12 @@ impl<'a> Metadata<'a> {
         let cluster = snapshot.cluster;
         for (info, node) in snapshot.nodes.iter().zip(&cluster.nodes) {
             for &index in &info.pods {
-                if let Some(entry) = cluster.pods.get(index) {
+                let Some(entry) = cluster.pods.get(index) else {
+                    continue;
+                };
+                if nominated.contains(&index) {
+                    metadata.follow_existing(&entry.pod, node, pod, true);
+                } else {
                     metadata.follow(&entry.pod, node, pod, true);
                 }
             }
@@ -191,20 +200,7 @@ impl<'a> Metadata<'a> {
     /// reach names the keys whose domains around `node` moved, and every node when the
     /// first-of-group rule may have turned.
     pub fn follow(&mut self, existing: &Pod, node: &'a Node, pod: &Pod, joined: bool) -> Reach {
-        let mut reach = Reach::default();
-        let existing_terms = anti_affinity_terms(existing);
-        if let Some(last) = existing_terms.last() {
-            for term in existing_terms {
-                if !term_matches(term, existing, pod) {
-                    continue;
-                }
-                let delta = if joined { 1 } else { -1 };
-                let counted = &mut self.existing_anti_affinity;
-                if let Some(key) = topology::count(counted, node, &last.topology_key, delta) {
-                    reach.extend(Reach::of([key], false));
-                }
-            }
-        }
+        let mut reach = self.follow_existing(existing, node, pod, joined);
         let affinity = affinity_terms(pod);
         if matches_all(affinity, pod, existing) {
             let had_none = self.affinity_pods == 0;
@@ -220,6 +216,31 @@ impl<'a> Metadata<'a> {
         if matches_all(anti, pod, existing) {
             self.anti_affinity.count(node, anti, joined);
             reach.extend(keys(anti, false));
+        }
+        reach
+    }
+
+    /// The part of [`Metadata::follow`] that reads `existing`'s own anti-affinity terms.
+    fn follow_existing(
+        &mut self,
+        existing: &Pod,
+        node: &'a Node,
+        pod: &Pod,
+        joined: bool,
+    ) -> Reach {
+        let mut reach = Reach::default();
+        let existing_terms = anti_affinity_terms(existing);
+        if let Some(last) = existing_terms.last() {
+            for term in existing_terms {
+                if !term_matches(term, existing, pod) {
+                    continue;
+                }
+                let delta = if joined { 1 } else { -1 };
+                let counted = &mut self.existing_anti_affinity;
+                if let Some(key) = topology::count(counted, node, &last.topology_key, delta) {
+                    reach.extend(Reach::of([key], false));
+                }
+            }
         }
         reach
     }
@@ -308,7 +329,7 @@ mod tests {
     fn verdicts(cluster: &crate::cluster::Cluster, incoming: usize) -> Vec<Status> {
         let snapshot = Snapshot::new(cluster, Accounting::Legacy);
         let pod = &cluster.pods[incoming].pod;
-        let metadata = Metadata::new(&snapshot, pod);
+        let metadata = Metadata::new(&snapshot, pod, &[]);
         snapshot
             .nodes
             .iter()
@@ -414,7 +435,7 @@ mod tests {
                 .map(|info| predicate(pod, metadata, info.node).passed())
                 .collect()
         };
-        let mut followed = Metadata::new(&snapshot, pod);
+        let mut followed = Metadata::new(&snapshot, pod, &[]);
         // No db pod anywhere and the pod is not one: no node qualifies.
         assert_eq!(passed(&followed, &snapshot), [false, false, false]);
         for (bind, node) in [(0, 0), (1, 1), (0, 2)] {
@@ -424,7 +445,7 @@ mod tests {
                 let other = &cluster.pods[change.pod].pod;
                 followed.follow(other, &cluster.nodes[change.node], pod, change.joined);
             }
-            let fresh = Metadata::new(&snapshot, pod);
+            let fresh = Metadata::new(&snapshot, pod, &[]);
             assert_eq!(passed(&followed, &snapshot), passed(&fresh, &snapshot));
         }
         // The db pod moved to b1 (az2); the web pod holds a2 by anti-affinity.
