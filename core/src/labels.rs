@@ -3,10 +3,13 @@
 //! Follows `k8s.io/apimachinery/pkg/labels/selector.go` and
 //! `k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go`.
 
+use alloc::vec::Vec;
+
 use crate::model::{
     LabelSelector, LabelSelectorRequirement, Node, NodeSelector, NodeSelectorRequirement,
     NodeSelectorTerm, StringMap,
 };
+use crate::validation::names;
 
 /// True if `labels` satisfy every `matchLabels` pair and every expression of `selector`.
 /// An empty selector matches everything; a requirement with an unknown operator matches
@@ -69,20 +72,70 @@ pub fn node_selector_matches_labels(selector: &NodeSelector, labels: &StringMap)
         .any(|term| term_matches(term, labels, ""))
 }
 
+/// A term with a requirement upstream cannot parse matches nothing, whatever its other
+/// requirements say (`MatchNodeSelectorTerms` in 1.11 `v1helper`, `nodeSelectorTerm.match`
+/// in 1.34 `nodeaffinity`).
 fn term_matches(term: &NodeSelectorTerm, labels: &StringMap, name: &str) -> bool {
     if term.match_expressions.is_empty() && term.match_fields.is_empty() {
         return false;
     }
-    term.match_expressions
+    term.match_expressions.iter().all(|requirement| {
+        node_requirement_parses(requirement) && node_requirement_matches(requirement, labels)
+    }) && term
+        .match_fields
         .iter()
-        .all(|requirement| node_requirement_matches(requirement, labels))
-        && term
-            .match_fields
-            .iter()
-            .all(|requirement| field_matches(requirement, name))
+        .all(|requirement| field_matches(requirement, name))
 }
 
-/// A node label requirement, including `Gt` and `Lt` on integer label values.
+/// A value of a node requirement that `labels.NewRequirement` rejects (the API server
+/// admits both in preferred terms, and 1.11's in required terms too).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadValue<'r> {
+    /// A `Gt`/`Lt` bound that is not a 64-bit integer: its index and text.
+    NotInteger(usize, &'r str),
+    /// A value that is not a label value: its index, text and the format's complaints.
+    NotLabelValue(usize, &'r str, Vec<&'static str>),
+}
+
+/// The values `labels.NewRequirement` rejects, in the order it checks them: the integer
+/// bounds of `Gt` and `Lt`, then every value as a label value.
+#[must_use]
+pub fn bad_values(requirement: &NodeSelectorRequirement) -> Vec<BadValue<'_>> {
+    let values = requirement.values.iter().enumerate();
+    let mut bad: Vec<BadValue<'_>> = Vec::new();
+    if matches!(requirement.operator.as_str(), "Gt" | "Lt") {
+        bad.extend(
+            values
+                .clone()
+                .filter(|(_, value)| value.parse::<i64>().is_err())
+                .map(|(index, value)| BadValue::NotInteger(index, value)),
+        );
+    }
+    bad.extend(values.filter_map(|(index, value)| {
+        let complaints = names::label_value(value);
+        (!complaints.is_empty()).then_some(BadValue::NotLabelValue(index, value, complaints))
+    }));
+    bad
+}
+
+/// Whether `labels.NewRequirement` accepts a node requirement: a known operator with the
+/// number of values it takes, a qualified-name key, and no [`bad_values`].
+#[must_use]
+pub fn node_requirement_parses(requirement: &NodeSelectorRequirement) -> bool {
+    let count = requirement.values.len();
+    let shape = match requirement.operator.as_str() {
+        "In" | "NotIn" => count > 0,
+        "Exists" | "DoesNotExist" => count == 0,
+        "Gt" | "Lt" => count == 1,
+        _ => false,
+    };
+    shape
+        && names::qualified_name(&requirement.key).is_empty()
+        && bad_values(requirement).is_empty()
+}
+
+/// A node label requirement, including `Gt` and `Lt` on integer label values, as a parsed
+/// requirement matches (callers check [`node_requirement_parses`] first).
 #[must_use]
 pub fn node_requirement_matches(requirement: &NodeSelectorRequirement, labels: &StringMap) -> bool {
     let value = labels.get(&requirement.key);
@@ -174,6 +227,47 @@ mod tests {
             &requirement("zone", "Gt", &["1"]),
             &node_labels
         ));
+    }
+
+    // `labels.NewRequirement`: integer bounds for Gt/Lt, label values for every operator.
+    #[test]
+    fn terms_with_a_requirement_upstream_refuses_match_nothing() {
+        let node = Node {
+            metadata: crate::model::ObjectMeta {
+                labels: labels(&[("zone", "a"), ("cores", "8")]),
+                ..crate::model::ObjectMeta::default()
+            },
+            ..Node::default()
+        };
+        let term = |requirements: Vec<NodeSelectorRequirement>| NodeSelectorTerm {
+            match_expressions: requirements,
+            ..NodeSelectorTerm::default()
+        };
+        let not_in = requirement("zone", "NotIn", &["bad value"]);
+        assert!(node_requirement_matches(&not_in, &node.metadata.labels));
+        assert!(!node_requirement_parses(&not_in));
+        assert!(!node_term_matches(&term(vec![not_in.clone()]), &node));
+        assert!(!node_term_matches(
+            &term(vec![requirement("zone", "In", &["a"]), not_in]),
+            &node
+        ));
+        let negative = requirement("cores", "Gt", &["-4"]);
+        assert_eq!(
+            bad_values(&negative),
+            [BadValue::NotLabelValue(
+                0,
+                "-4",
+                vec![names::LABEL_VALUE_FORMAT]
+            )]
+        );
+        let word = requirement("cores", "Lt", &["abc"]);
+        assert_eq!(bad_values(&word), [BadValue::NotInteger(0, "abc")]);
+        assert!(node_requirement_parses(&requirement("cores", "Gt", &["4"])));
+        assert!(!node_requirement_parses(&requirement(
+            "bad key!",
+            "Exists",
+            &[]
+        )));
     }
 
     #[test]

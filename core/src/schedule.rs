@@ -196,6 +196,13 @@ pub trait Cycle {
     /// an empty list when the plugin skips this pod.
     fn score(&self, snapshot: &Snapshot<'_>, feasible: &[usize]) -> Vec<(String, i64, Vec<i64>)>;
 
+    /// The error scoring `feasible` nodes (two or more) fails with whatever the nodes, which
+    /// ends the pod's attempt without preemption: 1.34's PreScore plugins', 1.11's
+    /// priorities' on each node. `None` when scoring goes through.
+    fn score_error(&self, _feasible: usize) -> Option<String> {
+        None
+    }
+
     /// Reserves what the pod takes on its node beyond the node's own totals (volume
     /// binding's assumed volumes); called once the pod is placed there.
     fn reserve(&self, _snapshot: &mut Snapshot<'_>, _node: usize) {}
@@ -796,6 +803,14 @@ fn schedule_one<'p>(
     let chosen = match nominated_first {
         Some(node) => Some(node),
         None => {
+            // A single feasible node is taken without scoring (`choose`).
+            let scored = feasible.len() > 1;
+            if let Some(error) = scored.then(|| cycle.score_error(feasible.len())).flatten() {
+                placement.outcome = Outcome::Unschedulable;
+                placement.message = Some(error);
+                placement.nodes = keep_verdicts(snapshot, verdicts, record, None);
+                return;
+            }
             let choice = choose(
                 &mut driver.selector,
                 snapshot,

@@ -7,9 +7,10 @@
 //!
 //! Matching follows Kubernetes 1.9, the types the descheduler was built with:
 //! - `nodeSelector` must match, then the required node affinity, if set: the terms are
-//!   ORed, a term with no `matchExpressions` matches nothing, and an invalid expression
-//!   (unknown operator, wrong number of values, a `Gt`/`Lt` value that is not an integer)
-//!   makes the whole affinity match nothing, even when a later term would match;
+//!   ORed, a term with no `matchExpressions` matches nothing, and an expression
+//!   `labels.NewRequirement` rejects (unknown operator, wrong number of values, a `Gt`/`Lt`
+//!   value that is not an integer, a value that is not a label value) makes the whole
+//!   affinity match nothing, even when a later term would match;
 //! - `matchFields` does not exist in 1.9's types, so it is dropped when the pod is read:
 //!   a term with only `matchFields` matches nothing, and one with both is judged by its
 //!   `matchExpressions` alone.
@@ -18,7 +19,7 @@
 //! the node; it fits any node labelled `disk: ssd`.
 
 use crate::labels;
-use crate::model::{Node, NodeSelector, NodeSelectorRequirement, Pod, ResourceList};
+use crate::model::{Node, NodeSelector, Pod, ResourceList};
 
 /// `IsReady`: no `Ready` condition whose status is other than `True` (a node without a
 /// `Ready` condition counts as ready; cordoned nodes are ready).
@@ -52,7 +53,11 @@ pub(super) fn pod_matches_node(pod: &Pod, node: &Node) -> bool {
 /// `nodeMatchesNodeSelectorTerms` as 1.9 has it.
 fn selector_matches(selector: &NodeSelector, node: &Node) -> bool {
     for term in &selector.node_selector_terms {
-        if !term.match_expressions.iter().all(is_valid) {
+        if !term
+            .match_expressions
+            .iter()
+            .all(labels::node_requirement_parses)
+        {
             return false;
         }
         if !term.match_expressions.is_empty()
@@ -64,18 +69,6 @@ fn selector_matches(selector: &NodeSelector, node: &Node) -> bool {
         }
     }
     false
-}
-
-/// Whether `NodeSelectorRequirementsAsSelector` accepts the requirement.
-fn is_valid(requirement: &NodeSelectorRequirement) -> bool {
-    match requirement.operator.as_str() {
-        "In" | "NotIn" => !requirement.values.is_empty(),
-        "Exists" | "DoesNotExist" => requirement.values.is_empty(),
-        "Gt" | "Lt" => {
-            matches!(requirement.values.as_slice(), [value] if value.parse::<i64>().is_ok())
-        }
-        _ => false,
-    }
 }
 
 /// Where `PodFitsAnyNode` stopped.
@@ -109,7 +102,9 @@ pub(super) fn fits_any_node(pod: &Pod, nodes: &[&Node]) -> AnyNode {
 mod tests {
     use super::*;
     use crate::descheduler::pods::testing::build_node;
-    use crate::model::{Affinity, NodeAffinity, NodeCondition, NodeSelectorTerm};
+    use crate::model::{
+        Affinity, NodeAffinity, NodeCondition, NodeSelectorRequirement, NodeSelectorTerm,
+    };
     use alloc::string::String;
     use alloc::vec;
     use alloc::vec::Vec;

@@ -767,7 +767,25 @@ impl Cycle for FrameworkCycle<'_> {
             .collect()
     }
 
+    fn score_error(&self, _feasible: usize) -> Option<String> {
+        // NodeAffinity's is the only PreScore that fails (`RunPreScorePlugins`).
+        let scores = self
+            .profile
+            .scores
+            .iter()
+            .any(|(plugin, _)| *plugin == ScorePlugin::NodeAffinity);
+        let error = node_affinity::pre_score_error(&self.entry.pod).filter(|_| scores)?;
+        Some(alloc::format!(
+            "running PreScore plugin {:?}: {error}",
+            node_affinity::NAME
+        ))
+    }
+
     fn node_local_scores(&self, snapshot: &Snapshot<'_>) -> Option<Vec<NodeLocalScore>> {
+        // A failing PreScore takes the full evaluation, which reports the error.
+        if self.score_error(2).is_some() {
+            return None;
+        }
         let pod = &self.entry.pod;
         let normalize = |reverse| Reduce::Normalize {
             max: MAX_NODE_SCORE,

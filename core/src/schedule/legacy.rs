@@ -722,7 +722,25 @@ impl Cycle for LegacyCycle<'_> {
         }
     }
 
+    fn score_error(&self, feasible: usize) -> Option<String> {
+        // `PrioritizeNodes` aggregates each node's error; NodeAffinityPriority is the only
+        // priority that fails, on every node alike (no other priority runs first there).
+        let configured = self
+            .profile
+            .priorities
+            .iter()
+            .any(|configured| configured.kind == PriorityKind::NodeAffinity);
+        let error = priorities::node_affinity::error(self.context.pod()).filter(|_| configured)?;
+        Some(crate::eviction::drain::aggregate(
+            &alloc::vec![error; feasible],
+        ))
+    }
+
     fn node_local_scores(&self, snapshot: &Snapshot<'_>) -> Option<Vec<NodeLocalScore>> {
+        // A failing priority takes the full evaluation, which reports the error.
+        if self.score_error(2).is_some() {
+            return None;
+        }
         let pod = self.context.pod();
         let normalize = |reverse| Reduce::Normalize {
             max: MAX_PRIORITY,

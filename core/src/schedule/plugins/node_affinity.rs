@@ -173,6 +173,62 @@ fn own_preferred_terms(pod: &Pod) -> &[PreferredSchedulingTerm] {
         })
 }
 
+/// PreScore's error when a weighted, non-empty preferred term of the pod has values
+/// `labels.NewRequirement` rejects (`NewPreferredSchedulingTerms`): every such value as a
+/// field error at `[term].matchExpressions[requirement].values[value]` (a label value's
+/// with its key appended), repeated messages once, several in brackets.
+#[must_use]
+pub fn pre_score_error(pod: &Pod) -> Option<String> {
+    let mut errors: Vec<String> = Vec::new();
+    let terms = own_preferred_terms(pod)
+        .iter()
+        .enumerate()
+        .filter(|(_, term)| {
+            let preference = &term.preference;
+            term.weight != 0
+                && !(preference.match_expressions.is_empty() && preference.match_fields.is_empty())
+        });
+    for (term, preferred) in terms {
+        for (position, requirement) in preferred.preference.match_expressions.iter().enumerate() {
+            for bad in labels::bad_values(requirement) {
+                let (index, value, detail, key) = match &bad {
+                    labels::BadValue::NotInteger(index, value) => (
+                        *index,
+                        *value,
+                        String::from("for 'Gt', 'Lt' operators, the value must be an integer"),
+                        None,
+                    ),
+                    labels::BadValue::NotLabelValue(index, value, complaints) => (
+                        *index,
+                        *value,
+                        complaints.join("; "),
+                        Some(&requirement.key),
+                    ),
+                };
+                let mut error =
+                    alloc::format!("[{term}].matchExpressions[{position}].values[{index}]");
+                if let Some(key) = key {
+                    error.push('[');
+                    error.push_str(key);
+                    error.push(']');
+                }
+                error.push_str(": Invalid value: ");
+                crate::validation::quote(value, &mut error);
+                error.push_str(": ");
+                error.push_str(&detail);
+                if !errors.contains(&error) {
+                    errors.push(error);
+                }
+            }
+        }
+    }
+    match errors.as_slice() {
+        [] => None,
+        [one] => Some(one.clone()),
+        many => Some(alloc::format!("[{}]", many.join(", "))),
+    }
+}
+
 /// Raw score: the sum of the weights of the preferred terms, the profile's added ones and
 /// the pod's, that the node matches (terms with weight 0 or without requirements count
 /// for nothing).
@@ -204,7 +260,8 @@ pub fn scores<'n>(
 #[cfg(test)]
 mod tests {
     use super::{
-        pre_filter, PreFilter, RequiredMatches, NAME, REASON, REASON_CONFLICT, REASON_ENFORCED,
+        pre_filter, pre_score_error, PreFilter, RequiredMatches, NAME, REASON, REASON_CONFLICT,
+        REASON_ENFORCED,
     };
     use crate::model::{Node, Pod};
     use crate::schedule::status::Code;
@@ -219,6 +276,41 @@ mod tests {
         pod(serde_json::json!({"affinity": {"nodeAffinity": {
             "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}
         }}}))
+    }
+
+    // `NewPreferredSchedulingTerms`: weighted, non-empty terms only; every bad value as a
+    // field error, a label value's path ending in its key.
+    #[test]
+    fn preferred_terms_that_do_not_parse_fail_pre_score() {
+        let preferring = |terms: serde_json::Value| {
+            pod(serde_json::json!({"affinity": {"nodeAffinity": {
+                "preferredDuringSchedulingIgnoredDuringExecution": terms
+            }}}))
+        };
+        let gt =
+            |value: &str| serde_json::json!({"key": "cores", "operator": "Gt", "values": [value]});
+        let ok = preferring(serde_json::json!([
+            {"weight": 0, "preference": {"matchExpressions": [gt("abc")]}},
+            {"weight": 1, "preference": {"matchExpressions": [gt("4")]}}
+        ]));
+        assert_eq!(pre_score_error(&ok), None);
+        let one = preferring(serde_json::json!([
+            {"weight": 1, "preference": {"matchExpressions": [gt("4")]}},
+            {"weight": 1, "preference": {"matchExpressions": [gt("4"), gt("abc")]}}
+        ]));
+        assert_eq!(
+            pre_score_error(&one).as_deref(),
+            Some("[1].matchExpressions[1].values[0]: Invalid value: \"abc\": for 'Gt', 'Lt' operators, the value must be an integer")
+        );
+        let two = preferring(serde_json::json!([
+            {"weight": 1, "preference": {"matchExpressions": [gt("abc"), gt("-4")]}}
+        ]));
+        let text = pre_score_error(&two).unwrap_or_default();
+        assert!(
+            text.starts_with("[[0].matchExpressions[0].values[0]: Invalid value: \"abc\": for 'Gt', 'Lt' operators, the value must be an integer, [0].matchExpressions[1].values[0][cores]: Invalid value: \"-4\": a valid label must be"),
+            "{text}"
+        );
+        assert!(text.ends_with(")]"), "{text}");
     }
 
     fn names(list: &[&str]) -> PreFilter {

@@ -4,7 +4,9 @@
 //! Follows 1.11 `podMatchesNodeSelectorAndAffinityTerms` in `predicates.go`: every
 //! nodeSelector pair must be on the node; a present `required…` node selector needs one
 //! matching term (no terms, or only empty terms, match nothing). The term rules (Gt/Lt on
-//! int64 labels, `matchFields` on `metadata.name`) are those of [`crate::labels`].
+//! int64 labels, `matchFields` on `metadata.name`, a term with a requirement
+//! `labels.NewRequirement` refuses matching nothing, as `MatchNodeSelectorTerms` skips
+//! it) are those of [`crate::labels`].
 
 use super::check;
 use crate::model::{Node, Pod};
@@ -66,7 +68,8 @@ mod tests {
         }
     }
 
-    // Cases of 1.11 `TestPodFitsSelector`, plus the derived Gt/Lt edge cases of the notes.
+    // Cases of 1.11 `TestPodFitsSelector`, plus Gt/Lt edge cases and terms upstream cannot
+    // parse.
     #[test]
     fn upstream_table() {
         let mut selector_pod = Pod::default();
@@ -109,9 +112,25 @@ mod tests {
                 node(&[("x", "2")]),
                 false,
             ),
+            // `-1` is no label value: `labels.NewRequirement` refuses the requirement, so
+            // the term matches nothing.
             (
                 required(Some(vec![term("x", "Lt", &["-1"])])),
                 node(&[("x", "-2")]),
+                false,
+            ),
+            (
+                required(Some(vec![term("zone", "NotIn", &["bad value"])])),
+                node(&[("zone", "a")]),
+                false,
+            ),
+            // Terms are ORed: another term still matches.
+            (
+                required(Some(vec![
+                    term("zone", "NotIn", &["bad value"]),
+                    term("zone", "In", &["a"]),
+                ])),
+                node(&[("zone", "a")]),
                 true,
             ),
             (

@@ -2,29 +2,65 @@
 //!
 //! Follows 1.11 `node_affinity.go`: the sum of the weights of the terms whose
 //! `matchExpressions` match (an empty list matches nothing; `matchFields` are ignored),
-//! normalised to 0–10 by the best node (`NormalizeReduce(10, false)`).
+//! normalised to 0–10 by the best node (`NormalizeReduce(10, false)`). A weighted term
+//! with a requirement `labels.NewRequirement` rejects fails the priority on every node,
+//! and so the pod's scheduling attempt ([`error`]).
 
+use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::labels;
-use crate::model::{Node, Pod};
+use crate::labels::{self, BadValue};
+use crate::model::{Node, Pod, PreferredSchedulingTerm};
 use crate::schedule::legacy::MAX_PRIORITY;
 use crate::schedule::plugins::normalize;
 use crate::schedule::snapshot::NodeInfo;
+use crate::validation::names;
+
+/// The pod's preferred terms.
+fn preferred(pod: &Pod) -> &[PreferredSchedulingTerm] {
+    pod.spec
+        .affinity
+        .as_ref()
+        .and_then(|affinity| affinity.node_affinity.as_ref())
+        .map_or(&[], |affinity| {
+            &affinity.preferred_during_scheduling_ignored_during_execution
+        })
+}
+
+/// The error the priority returns on each node when a weighted term has a value
+/// `labels.NewRequirement` rejects: the first such value's, in 1.11's words
+/// (`apimachinery/pkg/labels/selector.go`).
+#[must_use]
+pub fn error(pod: &Pod) -> Option<String> {
+    let bad = preferred(pod)
+        .iter()
+        .filter(|term| term.weight != 0)
+        .flat_map(|term| &term.preference.match_expressions)
+        .find_map(|requirement| labels::bad_values(requirement).into_iter().next())?;
+    Some(match bad {
+        BadValue::NotInteger(..) => "for 'Gt', 'Lt' operators, the value must be an integer".into(),
+        BadValue::NotLabelValue(_, value, complaints) => {
+            // 1.11's `MaxLenError` counts characters where 1.34's says bytes.
+            let complaints: Vec<&str> = complaints
+                .into_iter()
+                .map(|complaint| match complaint {
+                    names::LABEL_VALUE_TOO_LONG => "must be no more than 63 characters",
+                    other => other,
+                })
+                .collect();
+            let mut text = String::from("invalid label value: ");
+            crate::validation::quote(value, &mut text);
+            text.push_str(": ");
+            text.push_str(&complaints.join("; "));
+            text
+        }
+    })
+}
 
 /// The raw score: matching preferred weights.
 #[must_use]
 pub fn raw(pod: &Pod, node: &Node) -> i64 {
-    let Some(affinity) = pod
-        .spec
-        .affinity
-        .as_ref()
-        .and_then(|affinity| affinity.node_affinity.as_ref())
-    else {
-        return 0;
-    };
-    affinity
-        .preferred_during_scheduling_ignored_during_execution
+    preferred(pod)
         .iter()
         .filter(|term| {
             let expressions = &term.preference.match_expressions;
@@ -72,6 +108,50 @@ mod tests {
             .map(|(k, v)| (String::from(*k), String::from(*v)))
             .collect();
         node
+    }
+
+    // The first bad value of the first weighted term with one, in 1.11's words.
+    #[test]
+    fn terms_that_do_not_parse_fail_the_priority() {
+        let term = |weight: i32, key: &str, operator: &str, value: &str| PreferredSchedulingTerm {
+            weight,
+            preference: NodeSelectorTerm {
+                match_expressions: vec![NodeSelectorRequirement {
+                    key: key.into(),
+                    operator: operator.into(),
+                    values: vec![value.into()],
+                }],
+                ..NodeSelectorTerm::default()
+            },
+        };
+        let pod = |terms: Vec<PreferredSchedulingTerm>| {
+            let mut pod = Pod::default();
+            pod.spec.affinity = Some(Affinity {
+                node_affinity: Some(NodeAffinity {
+                    preferred_during_scheduling_ignored_during_execution: terms,
+                    ..NodeAffinity::default()
+                }),
+                ..Affinity::default()
+            });
+            pod
+        };
+        assert_eq!(error(&pod(vec![term(0, "cores", "Gt", "abc")])), None);
+        assert_eq!(
+            error(&pod(vec![
+                term(1, "zone", "In", "a"),
+                term(1, "cores", "Gt", "abc"),
+                term(1, "zone", "NotIn", "bad value"),
+            ]))
+            .as_deref(),
+            Some("for 'Gt', 'Lt' operators, the value must be an integer")
+        );
+        let long = "x".repeat(64);
+        assert_eq!(
+            error(&pod(vec![term(1, "zone", "NotIn", &long)])),
+            Some(alloc::format!(
+                "invalid label value: \"{long}\": must be no more than 63 characters"
+            ))
+        );
     }
 
     // 1.11 `TestNodeAffinityPriority`.
