@@ -248,10 +248,22 @@ impl Cluster {
         let objects = reject_duplicates(objects, sources, &mut diagnostics);
         let mut cluster = Self {
             ignored,
+            version: schedule::version(objects.iter().map(|object| &object.resource), profile),
             ..Self::default()
         };
         let mut pods = Vec::new();
-        for object in objects {
+        for mut object in objects {
+            // The rules of one release alone count under that release.
+            let mut refused = false;
+            for (release, diagnostic) in core::mem::take(&mut object.release_rules) {
+                if release == cluster.version {
+                    refused |= diagnostic.is_error();
+                    diagnostics.push(diagnostic);
+                }
+            }
+            if refused {
+                continue;
+            }
             let spans = PodSpans {
                 object: object.span,
                 priority_class: object.span_of("spec.priorityClassName"),
@@ -324,7 +336,6 @@ impl Cluster {
         }
         cluster.storage.finish();
         let input_pods: Vec<&Pod> = pods.iter().map(|(pod, _)| pod).collect();
-        cluster.version = schedule::version(&cluster, profile);
         let created = owners::missing_pods(
             &cluster.workloads,
             &input_pods,

@@ -34,6 +34,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::cluster::{Cluster, PodEntry, PodState};
+use crate::input::Resource;
 use crate::report::scheduling::{
     Configuration, NodeVerdict, NodeVerdicts, Outcome, Placement, PredicateVerdict,
     ProfileConfiguration, Sampled, Scheduling, ScoreMap,
@@ -72,14 +73,26 @@ impl Version {
     }
 }
 
-/// The release the input selects unless `forced`: a Policy document selects
+/// The release the input's objects select unless `forced`: a Policy document selects
 /// openshift-3.11; so does OpenShift 3.11's MasterConfig, unless a
-/// KubeSchedulerConfiguration says otherwise. [`Cluster::build`] decides it once, since
-/// admission differs between the releases too.
+/// KubeSchedulerConfiguration says otherwise. [`Cluster::build`] decides it once, before
+/// it takes the objects in, since validation and admission differ between the releases
+/// too.
 #[must_use]
-pub fn version(cluster: &Cluster, forced: Option<Version>) -> Version {
-    let openshift = cluster.policy.is_some()
-        || (cluster.master_config.is_some() && cluster.scheduler_configuration.is_none());
+pub fn version<'r>(
+    resources: impl IntoIterator<Item = &'r Resource>,
+    forced: Option<Version>,
+) -> Version {
+    let (mut policy, mut master_config, mut scheduler_configuration) = (false, false, false);
+    for resource in resources {
+        match resource {
+            Resource::Policy(_) => policy = true,
+            Resource::MasterConfig(_) => master_config = true,
+            Resource::KubeSchedulerConfiguration(_) => scheduler_configuration = true,
+            _ => {}
+        }
+    }
+    let openshift = policy || (master_config && !scheduler_configuration);
     forced.unwrap_or(if openshift {
         Version::Legacy
     } else {

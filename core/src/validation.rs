@@ -1,6 +1,8 @@
 //! API validation of each object, by the API server's rules and with its messages.
 //!
-//! An object with an error is left out of evaluation; warnings leave it in.
+//! An object with an error is left out of evaluation; warnings leave it in. A rule of one
+//! release's API server alone ([`Violation::only_in`]) counts once the input's release is
+//! known, when the cluster is built.
 //!
 //! Each kind is checked the way `kube-apiserver` checks it on create, after defaulting
 //! (`pkg/apis/core/validation/validation.go`, `pkg/apis/apps/validation`,
@@ -54,8 +56,9 @@
 //!   `toleration/invalid-value`, `toleration/invalid-effect`,
 //!   `toleration/seconds-without-no-execute`;
 //! - selectors: `selector/invalid-operator`, `selector/missing-values`,
-//!   `selector/forbidden-values`, `selector/single-value`, `selector/gt-lt-not-integer`,
-//!   `selector/invalid-key`, `selector/invalid-value`, `selector/invalid-field-key`,
+//!   `selector/forbidden-values`, `selector/single-value`, `selector/gt-lt-not-integer`
+//!   (warning), `selector/invalid-key`, `selector/invalid-value` (a warning for node
+//!   requirement values the API server admits), `selector/invalid-field-key`,
 //!   `selector/invalid-field-value`;
 //! - affinity: `affinity/no-terms`, `affinity/empty-term` (warning),
 //!   `affinity/invalid-weight`, `affinity/empty-topology-key`,
@@ -136,6 +139,7 @@ use alloc::vec::Vec;
 
 use crate::diagnostic::Diagnostic;
 use crate::input::{FieldPath, Resource};
+use crate::schedule::Version;
 
 use metadata::NameRule;
 use path::Sink;
@@ -155,6 +159,9 @@ pub struct Violation {
     pub path: FieldPath,
     /// True when the map key at `path` is at fault rather than its value.
     pub at_key: bool,
+    /// The release whose API server alone has the rule, if one alone has it: the object
+    /// is kept until the input's release is known, and the violation counts only there.
+    pub only_in: Option<Version>,
 }
 
 impl Violation {
@@ -165,6 +172,7 @@ impl Violation {
             diagnostic: Diagnostic::error(code, message),
             path,
             at_key: false,
+            only_in: None,
         }
     }
 
@@ -175,6 +183,7 @@ impl Violation {
             diagnostic: Diagnostic::warning(code, message),
             path,
             at_key: false,
+            only_in: None,
         }
     }
 
@@ -182,6 +191,13 @@ impl Violation {
     #[must_use]
     pub fn at_key(mut self) -> Self {
         self.at_key = true;
+        self
+    }
+
+    /// Makes the rule one of `release` alone.
+    #[must_use]
+    pub fn only_in(mut self, release: Version) -> Self {
+        self.only_in = Some(release);
         self
     }
 

@@ -15,6 +15,7 @@ use crate::model::{
     PersistentVolume, PersistentVolumeClaim, Pod, PodDisruptionBudget, Policy, PriorityClass,
     Scenario, Service, StorageClass, StringMap, Workload, WorkloadKind,
 };
+use crate::schedule::Version;
 use crate::validation;
 
 /// A decoded object of a kind kubefit models.
@@ -166,6 +167,10 @@ pub struct Object {
     pub field_spans: Vec<(&'static str, Span)>,
     /// Where each step of a Scenario is (empty for other kinds).
     pub step_spans: Vec<Span>,
+    /// The problems only one release's API server finds ([`validation::Violation::only_in`]),
+    /// with that release; an error among them leaves the object out under its release. An
+    /// object every release refuses reports only the problems every release finds.
+    pub release_rules: Vec<(Version, Diagnostic)>,
 }
 
 impl Object {
@@ -436,8 +441,9 @@ fn read_object(
     };
     let violations = validation::validate(&resource);
     let mut valid = true;
+    let mut release_rules = Vec::new();
     for violation in violations {
-        valid &= !violation.diagnostic.is_error();
+        valid &= !violation.diagnostic.is_error() || violation.only_in.is_some();
         let node = find(tree, id, &violation.path, violation.at_key);
         let mut diagnostic = violation
             .diagnostic
@@ -446,7 +452,10 @@ fn read_object(
         if !violation.path.is_root() {
             diagnostic = diagnostic.with_path(violation.path.to_string());
         }
-        read.diagnostics.push(diagnostic);
+        match violation.only_in {
+            Some(release) => release_rules.push((release, diagnostic)),
+            None => read.diagnostics.push(diagnostic),
+        }
     }
     if valid {
         let field_spans = TRACKED_FIELDS
@@ -474,6 +483,7 @@ fn read_object(
             span,
             field_spans,
             step_spans,
+            release_rules,
         });
     }
 }

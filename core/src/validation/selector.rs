@@ -5,18 +5,27 @@
 //! and `ValidateNodeSelector`, `ValidateNodeSelectorRequirement`,
 //! `ValidateNodeFieldSelectorRequirement` in `pkg/apis/core/validation/validation.go`.
 //!
-//! One addition: a `Gt`/`Lt` node requirement whose value is not an integer is an error.
-//! The API server admits it, but `labels.NewRequirement` rejects it when the scheduler
-//! builds the selector, so the term can never match a node.
+//! Label values in required node selector terms are checked by the 1.34 API server only
+//! (`AllowInvalidLabelValueInRequiredNodeAffinity` is false on create); 1.11's
+//! `ValidateNodeSelectorRequirement` checks operators, value counts and the key alone.
+//!
+//! One addition: warnings for node requirement values the API server admits but
+//! `labels.NewRequirement` rejects when the scheduler builds the selector (a `Gt`/`Lt`
+//! bound that is not an integer, a value that is not a label value where it is not
+//! checked): a required term with one matches no node, a preferred one fails the pod's
+//! scoring.
 
+use crate::labels::{self, BadValue};
 use crate::model::{
     LabelSelector, LabelSelectorRequirement, NodeSelector, NodeSelectorRequirement,
     NodeSelectorTerm,
 };
+use crate::schedule::Version;
 
 use super::metadata;
 use super::names;
 use super::path::{At, Sink};
+use super::Violation;
 
 /// `ValidateLabelSelector` with label values checked (`AllowInvalidLabelValueInSelector`
 /// is false on create).
@@ -115,7 +124,7 @@ pub(super) fn node_selector_term(
     }
     let expressions = at.field("matchExpressions");
     for (index, requirement) in term.match_expressions.iter().enumerate() {
-        node_requirement(requirement, !preferred, &expressions.index(index), sink);
+        node_requirement(requirement, preferred, &expressions.index(index), sink);
     }
     let fields = at.field("matchFields");
     for (index, requirement) in term.match_fields.iter().enumerate() {
@@ -123,37 +132,24 @@ pub(super) fn node_selector_term(
     }
 }
 
-/// `ValidateNodeSelectorRequirement`, plus the kubefit check of `Gt`/`Lt` values.
+/// `ValidateNodeSelectorRequirement`, with the values the scheduler cannot parse.
 fn node_requirement(
     requirement: &NodeSelectorRequirement,
-    check_values: bool,
+    preferred: bool,
     at: &At<'_>,
     sink: &mut Sink,
 ) {
     match requirement.operator.as_str() {
         operator if set_operator_values(operator, &requirement.values, at, sink) => {}
-        "Gt" | "Lt" => match requirement.values.as_slice() {
-            [value] => {
-                if value.parse::<i64>().is_err() {
-                    let list = at.field("values");
-                    sink.push(
-                        super::Violation::error(
-                            list.index(0).path(),
-                            "selector/gt-lt-not-integer",
-                            alloc::format!(
-                                "for 'Gt', 'Lt' operators, the value must be an integer; Kubernetes admits `{value}` here, but the term can never match"
-                            ),
-                        )
-                        .with_help("write a whole number such as `4`; the node label must be a whole number too"),
-                    );
-                }
+        "Gt" | "Lt" => {
+            if requirement.values.len() != 1 {
+                sink.error(
+                    &at.field("values"),
+                    "selector/single-value",
+                    "must be specified single value when `operator` is 'Lt' or 'Gt'",
+                );
             }
-            _ => sink.error(
-                &at.field("values"),
-                "selector/single-value",
-                "must be specified single value when `operator` is 'Lt' or 'Gt'",
-            ),
-        },
+        }
         _ => sink.error(
             &at.field("operator"),
             "selector/invalid-operator",
@@ -165,8 +161,56 @@ fn node_requirement(
         "selector/invalid-key",
         &names::qualified_name(&requirement.key),
     );
-    if check_values {
-        values(&requirement.values, at, sink);
+    unparsable_values(requirement, preferred, at, sink);
+}
+
+/// The values `labels.NewRequirement` rejects: in a required term, a value that is not a
+/// label value is an error of 1.34 and a warning of 1.11, which admits it; everything
+/// else the API server admits, with a warning.
+fn unparsable_values(
+    requirement: &NodeSelectorRequirement,
+    preferred: bool,
+    at: &At<'_>,
+    sink: &mut Sink,
+) {
+    let list = at.field("values");
+    let outcome = if preferred {
+        "a preferred term with it fails the pod's scoring"
+    } else {
+        "this term matches no node"
+    };
+    for bad in labels::bad_values(requirement) {
+        match bad {
+            BadValue::NotInteger(index, value) => sink.push(
+                Violation::warning(
+                    list.index(index).path(),
+                    "selector/gt-lt-not-integer",
+                    alloc::format!(
+                        "for 'Gt', 'Lt' operators, the value must be an integer; the API server admits `{value}`, but the scheduler cannot parse the requirement, so {outcome}"
+                    ),
+                )
+                .with_help("write a whole number such as `4`; the node label must be a whole number too"),
+            ),
+            BadValue::NotLabelValue(index, value, complaints) => {
+                let at = list.index(index);
+                let mut warning = Violation::warning(
+                    at.path(),
+                    "selector/invalid-value",
+                    alloc::format!(
+                        "{}; the API server admits `{value}` here, but the scheduler cannot parse the requirement, so {outcome}",
+                        complaints.join("; ")
+                    ),
+                );
+                if !preferred {
+                    for complaint in complaints {
+                        let error = Violation::error(at.path(), "selector/invalid-value", complaint);
+                        sink.push(error.only_in(Version::Current));
+                    }
+                    warning = warning.only_in(Version::Legacy);
+                }
+                sink.push(warning);
+            }
+        }
     }
 }
 
@@ -279,27 +323,46 @@ mod tests {
             requirement("cores", "Gt", &["4"]),
             requirement("cores", "Lt", &["-4"]),
         ]);
-        // `-4` is not a label value, which required terms check.
-        let found = run_term(&valid, false);
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].0, "term.matchExpressions[3].values[0]");
-        assert!(run_term(&valid, true).is_empty());
+        // `-4` is not a label value: only 1.34 refuses it in a required term; 1.11 admits
+        // it there, and both admit it in a preferred term, with a warning.
+        let at = "term.matchExpressions[3].values[0]";
+        assert_eq!(
+            releases(&valid, false),
+            [
+                (at.into(), true, Some(Version::Current)),
+                (at.into(), false, Some(Version::Legacy)),
+            ]
+        );
+        assert_eq!(releases(&valid, true), [(at.into(), false, None)]);
     }
 
+    /// Each violation's path, whether it is an error, and the one release it counts in.
+    fn releases(term: &NodeSelectorTerm, preferred: bool) -> Vec<(String, bool, Option<Version>)> {
+        let mut sink = Sink::default();
+        node_selector_term(term, preferred, &At::root("term"), &mut sink);
+        sink.finish()
+            .into_iter()
+            .map(|v| (v.path.to_string(), v.diagnostic.is_error(), v.only_in))
+            .collect()
+    }
+
+    // Both releases admit a bound that is not an integer; the scheduler cannot parse it.
     #[test]
-    fn gt_lt_values_must_be_integers() {
-        let found = run_term(
-            &expressions(alloc::vec![requirement("cores", "Gt", &["abc"])]),
-            true,
-        );
-        assert_eq!(
-            found,
-            [(
-                "term.matchExpressions[0].values[0]".into(),
-                "selector/gt-lt-not-integer",
-                "for 'Gt', 'Lt' operators, the value must be an integer; Kubernetes admits `abc` here, but the term can never match".into()
-            )]
-        );
+    fn gt_lt_values_that_are_not_integers_warn() {
+        let term = expressions(alloc::vec![requirement("cores", "Gt", &["abc"])]);
+        for preferred in [false, true] {
+            let found = run_term(&term, preferred);
+            assert_eq!(found.len(), 1, "{found:?}");
+            assert_eq!(found[0].0, "term.matchExpressions[0].values[0]");
+            assert_eq!(found[0].1, "selector/gt-lt-not-integer");
+            assert!(found[0].2.starts_with(
+                "for 'Gt', 'Lt' operators, the value must be an integer; the API server admits `abc`"
+            ));
+            assert_eq!(
+                releases(&term, preferred),
+                [("term.matchExpressions[0].values[0]".into(), false, None)]
+            );
+        }
     }
 
     #[test]
