@@ -370,22 +370,24 @@ impl Cluster {
             .map(|(facts, state, deletion)| PodEntry::of(facts, state, deletion))
             .collect();
         cluster.locate_pods();
-        for (entry, node) in cluster.pods.iter().zip(&cluster.bound_nodes) {
-            if entry.state == PodState::Bound && node.is_none() {
-                let mut diagnostic = Diagnostic::warning(
-                    "pod/unknown-node",
-                    alloc::format!(
-                        "pod is bound to node `{}`, which is not in the input",
-                        entry.pod.spec.node_name
-                    ),
-                )
-                .with_object(pod_id(&entry.pod))
-                .with_path("spec.nodeName");
-                if let Some(spans) = entry.spans {
-                    diagnostic = diagnostic.with_span(spans.node_name);
-                }
-                diagnostics.push(diagnostic);
+        for entry in cluster
+            .orphans()
+            .into_iter()
+            .filter_map(|index| cluster.pods.get(index))
+        {
+            let mut diagnostic = Diagnostic::warning(
+                "pod/unknown-node",
+                alloc::format!(
+                    "pod is bound to node `{}`, which is not in the input",
+                    entry.pod.spec.node_name
+                ),
+            )
+            .with_object(pod_id(&entry.pod))
+            .with_path("spec.nodeName");
+            if let Some(spans) = entry.spans {
+                diagnostic = diagnostic.with_span(spans.node_name);
             }
+            diagnostics.push(diagnostic);
         }
         input::locate::resolve(&mut diagnostics, sources);
         cluster.diagnostics = diagnostics;
@@ -407,6 +409,19 @@ impl Cluster {
                 PodState::Bound,
             ))
         }
+    }
+
+    /// Pods bound to a node the input lacks, in input order: 1.11's scheduler cache keeps
+    /// them, on a node entry without a node object.
+    #[must_use]
+    pub fn orphans(&self) -> Vec<usize> {
+        self.pods
+            .iter()
+            .zip(self.pod_nodes().iter())
+            .enumerate()
+            .filter(|(_, (entry, node))| entry.state == PodState::Bound && node.is_none())
+            .map(|(index, _)| index)
+            .collect()
     }
 
     /// The nodes' positions by name (kept since the last [`Cluster::locate_pods`]; made

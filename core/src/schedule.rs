@@ -1550,6 +1550,26 @@ status: {nominatedNodeName: n1}
         };
         assert_eq!(nodes(Version::Current), ["n1", "n2"]);
         assert_eq!(nodes(Version::Legacy), ["n2", "n1"]);
+        // A pod on a node the input lacks leaves 1.11 without predicate metadata, through
+        // which alone the nominated pod's anti-affinity counts.
+        yaml += "---
+apiVersion: v1
+kind: Pod
+metadata: {name: orphan, namespace: default}
+spec:
+  nodeName: gone
+  containers: [{name: c, image: x}]
+";
+        let placed = schedule(&yaml, Version::Legacy);
+        assert_eq!(placed.pods.len(), 2);
+        assert_eq!(
+            placed
+                .pods
+                .iter()
+                .map(|placement| placement.node.as_deref())
+                .collect::<alloc::vec::Vec<_>>(),
+            [Some("n1"), Some("n2")]
+        );
     }
 
     /// 1.11's `AddPod` counts a nominated pod for the incoming pod's own affinity terms
@@ -1587,6 +1607,40 @@ status: {nominatedNodeName: n1}
         };
         assert_eq!(first(Version::Legacy).as_deref(), Some("n1"));
         assert_eq!(first(Version::Current), None);
+    }
+
+    /// A pod bound to a node the input lacks stays in 1.11's scheduler cache: first among
+    /// the pods CheckServiceAffinity reads, its node is not found; and the predicate
+    /// metadata, missing for every pod, adds no nominated pod.
+    #[test]
+    fn a_pod_on_a_missing_node_ends_the_1_11_attempt() {
+        let mut yaml =
+            node("n1", 2000, 4 << 30, "").replace("hostname: n1}", "hostname: n1, region: r1}");
+        yaml += "---
+apiVersion: v1
+kind: Service
+metadata: {name: s, namespace: default}
+spec: {selector: {app: w}, ports: [{port: 80}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: orphan, namespace: default, labels: {app: w}}
+spec:
+  nodeName: gone
+  containers: [{name: c, image: x}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: first, namespace: default, labels: {app: w}}
+spec:
+  containers: [{name: c, image: x}]
+";
+        let report = schedule(&yaml, Version::Legacy);
+        let first = report.pods.first();
+        assert_eq!(
+            first.and_then(|placement| placement.message.as_deref()),
+            Some("node \"gone\" not found")
+        );
     }
 
     /// 1.11's `AddPod` appends a nominated pod its service selects to the pods

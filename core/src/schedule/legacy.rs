@@ -553,7 +553,9 @@ impl Profile for LegacyProfile {
     /// 1.11 `predicateMetadata.AddPod` (`algorithm/predicates/metadata.go`) records a
     /// nominated pod's anti-affinity terms at the node, but counts it for the incoming
     /// pod's own terms only when it has a node name, which a nominated pod lacks; and it
-    /// appends it to the pods CheckServiceAffinity reads, still without a node name.
+    /// appends it to the pods CheckServiceAffinity reads, still without a node name. With
+    /// pods on nodes the input lacks there is no metadata to add to: the nominated pods
+    /// then count for the node's resources alone.
     fn prepare_with_nominated<'a>(
         &'a self,
         snapshot: &Snapshot<'a>,

@@ -87,7 +87,7 @@ pub struct Pod<'a> {
     /// Services in its namespace whose selector matches it, in input order.
     pub services: Vec<&'a Service>,
     /// Bound pods in its namespace matching its own labels (`CheckServiceAffinity`),
-    /// the `nominated` ones last.
+    /// orphans and `nominated` ones last.
     pub service_pods: Vec<usize>,
     /// Pods nominated to the node of a first pass, bound there in the snapshot but
     /// without a node name upstream ([`super::Profile::prepare_with_nominated`]).

@@ -9,10 +9,12 @@
 //! collected pair; an empty set matches every node. "First" is upstream's pod lister
 //! order, which kubefit reads as input order.
 //!
-//! In the first pass on a node with nominated pods, 1.11 `predicateMetadata.AddPod`
-//! appends the matching ones to that list without a node name: when one of them comes
-//! first (no placed pod matches), looking its node up fails with `node "" not found`,
-//! an error that ends the pod's scheduling attempt.
+//! The lister also lists pods bound to a node the input lacks (orphans), which kubefit
+//! takes after the placed pods (upstream's order is Go map order); in the first pass on
+//! a node with nominated pods, 1.11 `predicateMetadata.AddPod` appends the matching ones
+//! without a node name, unless orphans leave the metadata missing. When such a pod comes
+//! first, looking its node up fails (`node "" not found` for a nominated pod), an error
+//! that ends the pod's scheduling attempt.
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
@@ -30,7 +32,8 @@ use crate::schedule::volumes;
 pub const REASON: &str = "node(s) didn't match service affinity";
 
 /// Placed pods in the pod's namespace whose labels match the pod's own labels (all of
-/// them when the pod has none), in input order, then the `nominated` pods that match.
+/// them when the pod has none), in input order, then the orphans that match, then
+/// (without orphans) the `nominated` pods that match.
 #[must_use]
 pub fn matching_pods(snapshot: &Snapshot<'_>, pod: &PodObject, nominated: &[usize]) -> Vec<usize> {
     let matches = |entry: &PodEntry| {
@@ -50,8 +53,14 @@ pub fn matching_pods(snapshot: &Snapshot<'_>, pod: &PodObject, nominated: &[usiz
         })
         .map(|(index, _)| index)
         .collect();
-    pods.extend(
+    let orphans = snapshot.cluster.orphans();
+    let added = if orphans.is_empty() {
         nominated
+    } else {
+        &orphans
+    };
+    pods.extend(
+        added
             .iter()
             .copied()
             .filter(|&index| snapshot.pod(index).is_some_and(matches)),
@@ -78,12 +87,20 @@ pub fn predicate(
         .collect();
     if affinity_labels.len() > wanted.len() && !pod.services.is_empty() {
         let first = pod.service_pods.first().copied();
-        if first.is_some_and(|first| pod.nominated.contains(&first)) {
-            return Status::error(volumes::not_found("node", ""));
+        let placed_on = first.and_then(|first| snapshot.assigned.get(first).copied().flatten());
+        // The node name upstream looks up: none yet for a nominated pod, a missing node's
+        // for an orphan.
+        let missing = match first {
+            Some(first) if pod.nominated.contains(&first) => Some(""),
+            Some(first) if placed_on.is_none() => snapshot
+                .pod(first)
+                .map(|entry| entry.pod.spec.node_name.as_str()),
+            _ => None,
+        };
+        if let Some(name) = missing {
+            return Status::error(volumes::not_found("node", name));
         }
-        let first_node = first
-            .and_then(|first| snapshot.assigned.get(first).copied().flatten())
-            .and_then(|index| snapshot.nodes.get(index));
+        let first_node = placed_on.and_then(|index| snapshot.nodes.get(index));
         if let Some(first_node) = first_node {
             for label in affinity_labels {
                 if let Some(value) = first_node.node.metadata.labels.get(label) {

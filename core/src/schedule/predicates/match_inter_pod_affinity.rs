@@ -17,7 +17,16 @@
 //!   existing pods' anti-affinity is checked first;
 //! - pods nominated to the node of a first pass count only by their own anti-affinity
 //!   terms: `predicateMetadata.AddPod` adds to the incoming pod's matching pods only pods
-//!   with a node name, which a nominated pod lacks.
+//!   with a node name, which a nominated pod lacks;
+//! - pods bound to a node the input lacks (orphans) sit in the scheduler cache on a node
+//!   entry without a node, on which `getMatchingAntiAffinityTerms` fails: the metadata is
+//!   then missing for every pod, and the predicate takes its slow path, one walk over
+//!   every cached pod. Nominated pods count not at all there; an anti-affinity match
+//!   fails the node before an unmatched affinity does; an orphan matching the incoming
+//!   pod's anti-affinity terms fails every node, and one matching its affinity terms
+//!   before a pod near the node did fails the attempt with an error (its node is not
+//!   found). Upstream walks the pods in Go map order; kubefit takes the placed pods
+//!   first, then the orphans in input order.
 //!
 //! Upstream keeps lists of nodes and compares every listed node with each candidate;
 //! kubefit keeps the same facts as counts per topology value (per node for several terms
@@ -31,6 +40,7 @@ use crate::model::{Node, Pod, PodAffinityTerm};
 use crate::schedule::snapshot::Snapshot;
 use crate::schedule::status::Status;
 use crate::schedule::topology::{self, PairCounts};
+use crate::schedule::volumes;
 use crate::schedule::Reach;
 
 /// `ErrPodAffinityNotMatch`.
@@ -142,6 +152,18 @@ impl<'a> Matching<'a> {
     }
 }
 
+/// The orphans, as the slow path meets them: none of them ever joins or leaves a node.
+#[derive(Debug, Default)]
+struct Orphans<'a> {
+    /// Whether there are any: upstream's metadata is missing then.
+    present: bool,
+    /// The first matching all of the incoming pod's affinity terms: its place among the
+    /// orphans and its node's name.
+    affinity: Option<(usize, &'a str)>,
+    /// The place of the first matching all its anti-affinity terms.
+    anti_affinity: Option<usize>,
+}
+
 /// What the predicate precomputes for one incoming pod, as counts that follow pods
 /// joining and leaving nodes.
 #[derive(Debug, Default)]
@@ -156,11 +178,13 @@ pub struct Metadata<'a> {
     affinity_pods: usize,
     /// Placed pods matching all of its anti-affinity terms.
     anti_affinity: Matching<'a>,
+    /// Pods bound to nodes the input lacks.
+    orphans: Orphans<'a>,
 }
 
 impl<'a> Metadata<'a> {
     /// Scans the placed pods once; of the `nominated` ones, only their anti-affinity
-    /// terms count.
+    /// terms count, and nothing of them when there are orphans.
     #[must_use]
     pub fn new(snapshot: &Snapshot<'a>, pod: &Pod, nominated: &[usize]) -> Self {
         let mut metadata = Self::default();
@@ -172,23 +196,41 @@ impl<'a> Metadata<'a> {
             return metadata;
         }
         let cluster = snapshot.cluster;
+        let orphans = cluster.orphans();
+        metadata.orphans.present = !orphans.is_empty();
         for (info, node) in snapshot.nodes.iter().zip(&cluster.nodes) {
             for &index in &info.pods {
                 let Some(entry) = cluster.pods.get(index) else {
                     continue;
                 };
-                if nominated.contains(&index) {
-                    metadata.follow_existing(&entry.pod, node, pod, true);
-                } else {
+                if !nominated.contains(&index) {
                     metadata.follow(&entry.pod, node, pod, true);
+                } else if !metadata.orphans.present {
+                    metadata.follow_existing(&entry.pod, node, pod, true);
                 }
+            }
+        }
+        let found = &mut metadata.orphans;
+        for (place, entry) in orphans
+            .iter()
+            .filter_map(|&index| cluster.pods.get(index))
+            .enumerate()
+        {
+            if found.affinity.is_none() && matches_all(affinity_terms(pod), pod, &entry.pod) {
+                found.affinity = Some((place, entry.pod.spec.node_name.as_str()));
+            }
+            if found.anti_affinity.is_none()
+                && matches_all(anti_affinity_terms(pod), pod, &entry.pod)
+            {
+                found.anti_affinity = Some(place);
             }
         }
         metadata
     }
 
-    /// True if nothing was counted: the predicate then passes every node but for the
-    /// incoming pod's own affinity terms.
+    /// True if no placed pod was counted: the predicate then passes every node but for
+    /// the incoming pod's own affinity terms and the orphans, which taking placed pods off
+    /// nodes does not change.
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.existing_anti_affinity.is_empty()
@@ -272,15 +314,39 @@ pub fn predicate(pod: &Pod, metadata: &Metadata<'_>, node: &Node) -> Status {
         return failure(EXISTING_ANTI_AFFINITY);
     }
     let affinity = affinity_terms(pod);
+    let anti = anti_affinity_terms(pod);
+    let near_match = !affinity.is_empty() && metadata.affinity.holds(node, affinity);
+    let near_anti_match = !anti.is_empty() && metadata.anti_affinity.holds(node, anti);
+    if metadata.orphans.present {
+        // The slow path's walk: the placed pods, then the orphans.
+        if near_anti_match {
+            return failure(ANTI_AFFINITY_RULES);
+        }
+        let orphans = &metadata.orphans;
+        match (
+            orphans.affinity.filter(|_| !near_match),
+            orphans.anti_affinity,
+        ) {
+            (Some((place, missing)), anti) if anti.is_none_or(|anti| place <= anti) => {
+                return Status::error(alloc::format!(
+                    "Cannot schedule pod {}/{} onto node {}, because of PodAffinity, err: {}",
+                    pod.metadata.namespace,
+                    pod.metadata.name,
+                    node.metadata.name,
+                    volumes::not_found("node", missing)
+                ));
+            }
+            (_, Some(_)) => return failure(ANTI_AFFINITY_RULES),
+            _ => {}
+        }
+    }
     if !affinity.is_empty() {
-        let near_match = metadata.affinity.holds(node, affinity);
         let first_of_group = metadata.affinity_pods == 0 && matches_all(affinity, pod, pod);
         if !near_match && !first_of_group {
             return failure(AFFINITY_RULES);
         }
     }
-    let anti = anti_affinity_terms(pod);
-    if !anti.is_empty() && metadata.anti_affinity.holds(node, anti) {
+    if near_anti_match {
         return failure(ANTI_AFFINITY_RULES);
     }
     Status::success()
@@ -450,6 +516,58 @@ mod tests {
         }
         // The db pod moved to b1 (az2); the web pod holds a2 by anti-affinity.
         assert_eq!(passed(&followed, &snapshot), [false, false, true]);
+    }
+
+    // A pod bound to a node the input lacks sends the predicate down 1.11's slow path.
+    #[test]
+    fn orphans_take_the_slow_path() {
+        let with = |affinity: Option<&str>, anti: Option<&str>| {
+            let mut pod = labelled("incoming", &[]);
+            let required = |app: &str| vec![term("app", app, "kubernetes.io/hostname")];
+            pod.spec.affinity = Some(Affinity {
+                pod_affinity: affinity.map(|app| PodAffinity {
+                    required_during_scheduling_ignored_during_execution: required(app),
+                    ..PodAffinity::default()
+                }),
+                pod_anti_affinity: anti.map(|app| PodAntiAffinity {
+                    required_during_scheduling_ignored_during_execution: required(app),
+                    ..PodAntiAffinity::default()
+                }),
+                ..Affinity::default()
+            });
+            pod
+        };
+        let orphan = testing::on(labelled("orphan", &[("app", "web")]), "gone");
+        let db = testing::on(labelled("db", &[("app", "db")]), "a1");
+        let run = |incoming: Pod, placed: Vec<Pod>| {
+            let mut pods = placed;
+            pods.push(incoming);
+            let cluster = testing::cluster(vec![zone_node("a1", "az1")], pods);
+            let last = cluster.pods.len() - 1;
+            verdicts(&cluster, last).remove(0)
+        };
+        // Its anti-affinity match fails every node.
+        let status = run(with(None, Some("web")), vec![orphan.clone()]);
+        assert_eq!(status.reasons, [REASON, ANTI_AFFINITY_RULES]);
+        // Its affinity match is an error, unless a pod near the node matched first.
+        let status = run(with(Some("web"), None), vec![orphan.clone()]);
+        assert_eq!(status.code, crate::schedule::status::Code::Error);
+        assert_eq!(
+            status.reasons,
+            ["Cannot schedule pod default/incoming onto node a1, because of PodAffinity, err: node \"gone\" not found"]
+        );
+        let web = testing::on(labelled("web", &[("app", "web")]), "a1");
+        assert!(run(with(Some("web"), None), vec![orphan.clone(), web]).passed());
+        // Unmet affinity and met anti-affinity: the slow path reports the anti-affinity.
+        let both = with(Some("cache"), Some("db"));
+        assert_eq!(
+            run(both.clone(), vec![db.clone()]).reasons,
+            [REASON, AFFINITY_RULES]
+        );
+        assert_eq!(
+            run(both, vec![db, orphan]).reasons,
+            [REASON, ANTI_AFFINITY_RULES]
+        );
     }
 
     // Incoming anti-affinity terms are ANDed: a pod matching only one term does not block.
