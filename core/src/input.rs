@@ -204,6 +204,60 @@ mod tests {
         assert_eq!(labels, [("a", "0"), ("b", "1"), ("c", "2")]);
     }
 
+    /// A pod's container statuses are decoded only when they may change what it
+    /// requests; then both lists are kept whole, `initContainerStatuses` last, with
+    /// whether the resize is infeasible.
+    #[test]
+    fn container_statuses_are_kept_when_they_may_resize_the_pod() {
+        let pod = |status: &str| {
+            first_pod(&alloc::format!(
+                "kind: Pod\nmetadata: {{name: p}}\nspec:\n  initContainers: [{{name: i}}, {{name: s, restartPolicy: Always, resources: {{requests: {{cpu: '1'}}}}}}]\n  containers: [{{name: c, resources: {{requests: {{cpu: 500m, memory: 1Gi}}}}}}]\nstatus:\n{status}"
+            ))
+        };
+        let kept = |pod: &Pod| -> Vec<(String, bool)> {
+            pod.status
+                .container_statuses
+                .as_slice()
+                .iter()
+                .map(|status| (status.name.clone(), status.resources.is_some()))
+                .collect()
+        };
+        // What a 1.33+ kubelet reports of a pod as specified: nothing to keep. So for a
+        // status without `resources`, for a plain init container's and for an unknown
+        // container's.
+        for status in [
+            "  containerStatuses: [{name: c, image: x, ready: true, resources: {requests: {cpu: 500m, memory: 1Gi}, limits: {memory: 2Gi}}, allocatedResources: {cpu: 500m}}]\n",
+            "  containerStatuses: [{name: c, allocatedResources: {cpu: '2'}}, {name: x, resources: {requests: {cpu: '2'}}}]\n  initContainerStatuses: [{name: i, resources: {requests: {cpu: '2'}}}, {name: s, resources: null}]\n",
+            "  containerStatuses: [{name: c, resources: {}}]\n",
+        ] {
+            assert_eq!(kept(&pod(status)), [], "{status}");
+        }
+        let resized = pod("  containerStatuses: [{name: c, resources: {requests: {cpu: '2'}}}]\n  initContainerStatuses: [{name: i}, {name: s, state: {running: {}}}]\n");
+        assert_eq!(
+            kept(&resized),
+            [("c".into(), true), ("i".into(), false), ("s".into(), false)]
+        );
+        for status in [
+            // A sidecar's status reporting a resource its spec leaves out.
+            "  initContainerStatuses: [{name: s, resources: {requests: {memory: 1Gi}}}]\n",
+            "  containerStatuses: [{name: c, resources: {requests: {cpu: 500m}}, allocatedResources: {cpu: 600m}}]\n",
+            "  conditions: [{type: PodResizePending, status: 'True', reason: Infeasible}]\n  containerStatuses: [{name: c, resources: {requests: {cpu: 100m}}}]\n",
+            "  containerStatuses: [{name: c, resources: {<<: {requests: {cpu: 100m}}}}]\n",
+        ] {
+            assert_eq!(kept(&pod(status)).len(), 1, "{status}");
+        }
+        let infeasible =
+            pod("  conditions: [{type: PodResizePending, status: 'True', reason: Infeasible}]\n");
+        assert!(infeasible.status.conditions.resize_infeasible);
+        // A value the quick look cannot read is decoded, and reported if wrong.
+        let (objects, diagnostics) = pods("kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\nstatus:\n  containerStatuses: [{name: c, resources: {requests: {cpu: lots}}}]\n");
+        assert!(objects.is_empty());
+        assert_eq!(
+            diagnostics.first().and_then(|d| d.path.as_deref()),
+            Some("status.containerStatuses[0].resources.requests.cpu")
+        );
+    }
+
     #[test]
     fn a_syntax_error_stops_only_its_own_document() {
         let (objects, diagnostics) = pods("kind: Pod\nmetadata: {name: a\n---\nkind: Pod\nmetadata: {name: b}\nspec: {containers: [{name: c}]}\n");

@@ -29,11 +29,12 @@ pub use meta::{ObjectMeta, OwnerReference};
 pub use node::{ContainerImage, Node, NodeCondition, NodeSpec, NodeStatus, Taint};
 pub use pod::{
     Affinity, AwsElasticBlockStoreVolumeSource, AzureDiskVolumeSource, CinderVolumeSource,
-    Container, ContainerPort, EmptyDirVolumeSource, GcePersistentDiskVolumeSource,
-    IscsiVolumeSource, NodeAffinity, PersistentVolumeClaimVolumeSource, Pod, PodAffinity,
-    PodAffinityTerm, PodAntiAffinity, PodConditions, PodSpec, PodStatus, PreferredSchedulingTerm,
-    RbdVolumeSource, Readiness, ResourceRequirements, SchedulingGate, Toleration,
-    TopologySpreadConstraint, Volume, WeightedPodAffinityTerm,
+    Container, ContainerPort, ContainerStatus, ContainerStatuses, EmptyDirVolumeSource,
+    GcePersistentDiskVolumeSource, IscsiVolumeSource, NodeAffinity,
+    PersistentVolumeClaimVolumeSource, Pod, PodAffinity, PodAffinityTerm, PodAntiAffinity,
+    PodConditions, PodSpec, PodStatus, PreferredSchedulingTerm, RbdVolumeSource, Readiness,
+    ResourceRequirements, SchedulingGate, StatusResources, Toleration, TopologySpreadConstraint,
+    Volume, WeightedPodAffinityTerm,
 };
 pub use policy::{
     Namespace, PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus,

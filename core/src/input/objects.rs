@@ -6,17 +6,18 @@ use alloc::vec::Vec;
 
 use super::decode::{self, decode};
 use super::path::FieldPath;
+use super::scalar::{self, Plain};
 use super::tree::{NodeId, Style, Tree, Value};
 use super::{Loaded, Span};
 use crate::diagnostic::Diagnostic;
 use crate::model::{
-    CsiDriver, CsiNode, CsiStorageCapacity, DeschedulerPolicy, KubeSchedulerConfiguration,
-    LabelSelector, Machine, MachineSet, MasterConfig, Namespace, Node, ObjectMeta,
-    PersistentVolume, PersistentVolumeClaim, Pod, PodDisruptionBudget, Policy, PriorityClass,
-    Scenario, Service, StorageClass, StringMap, Workload, WorkloadKind,
+    ContainerStatus, CsiDriver, CsiNode, CsiStorageCapacity, DeschedulerPolicy,
+    KubeSchedulerConfiguration, LabelSelector, Machine, MachineSet, MasterConfig, Namespace, Node,
+    ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod, PodDisruptionBudget, Policy,
+    PriorityClass, Scenario, Service, StorageClass, StringMap, Workload, WorkloadKind,
 };
 use crate::schedule::Version;
-use crate::validation;
+use crate::{resources, validation};
 
 /// A decoded object of a kind kubefit models.
 ///
@@ -378,7 +379,7 @@ fn read_object(
     let object = object_id(kind, namespace, name);
     let decoded = match kind {
         "Node" => decode(tree, id).map(Resource::Node),
-        "Pod" => decode(tree, id).map(Resource::Pod),
+        "Pod" => pod(tree, id),
         "PriorityClass" => decode(tree, id).map(Resource::PriorityClass),
         "PodDisruptionBudget" => decode(tree, id).map(Resource::PodDisruptionBudget),
         "Namespace" => decode(tree, id).map(Resource::Namespace),
@@ -486,6 +487,116 @@ fn read_object(
             release_rules,
         });
     }
+}
+
+/// Decodes a pod, with its container statuses when they may change what it requests.
+fn pod(tree: &Tree<'_>, id: NodeId) -> Result<Resource, decode::Error> {
+    let mut pod: Pod = decode(tree, id)?;
+    if may_resize(tree, id, &pod) {
+        let PodStatuses { status } = decode(tree, id)?;
+        let mut statuses = status.container_statuses;
+        statuses.extend(status.init_container_statuses);
+        pod.status.container_statuses = statuses.into();
+    }
+    Ok(Resource::Pod(Box::new(pod)))
+}
+
+/// A pod's container statuses, decoded apart from the rest of the pod ([`may_resize`]).
+#[derive(Default, serde::Deserialize)]
+#[serde(default)]
+struct PodStatuses {
+    status: Statuses,
+}
+
+/// `status` of [`PodStatuses`].
+#[derive(Default, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct Statuses {
+    container_statuses: Vec<ContainerStatus>,
+    init_container_statuses: Vec<ContainerStatus>,
+}
+
+/// True if the pod's container statuses may change what it requests
+/// ([`resources::requests_with_status`]), looking at the tree alone: some status with
+/// `resources` names a regular container or sidecar and reports more than its spec
+/// requests, or a resource its spec leaves out, or the pod's resize is infeasible; or a
+/// merge key or a value of an unexpected shape leaves it unclear. A 1.33+ kubelet
+/// reports the resources it applied in every container's status, nearly always the
+/// spec's: decoding them all made such a dump a tenth slower to read, looking first
+/// costs about 1 %.
+fn may_resize(tree: &Tree<'_>, id: NodeId, pod: &Pod) -> bool {
+    /// The value of a mapping's entry, `Err` when a merge key (`<<`) may hide it.
+    fn field(tree: &Tree<'_>, map: NodeId, key: &str) -> Result<Option<NodeId>, ()> {
+        let mut found = None;
+        for (name, value) in tree.entries(map) {
+            match tree.node(name).map(|node| &node.value) {
+                Some(Value::Scalar(text, Style::Plain)) if text == "<<" => return Err(()),
+                Some(Value::Scalar(text, _)) if text == key => found = Some(value),
+                _ => {}
+            }
+        }
+        Ok(found)
+    }
+    // A null value reads as if absent.
+    let present = |node: &NodeId| match tree.node(*node).map(|node| &node.value) {
+        Some(Value::Scalar(text, Style::Plain)) => scalar::resolve(text) != Plain::Null,
+        _ => true,
+    };
+    let Ok(status) = field(tree, id, "status") else {
+        return true;
+    };
+    let Some(status) = status.filter(present) else {
+        return false;
+    };
+    let (Ok(containers), Ok(init_containers)) = (
+        field(tree, status, "containerStatuses"),
+        field(tree, status, "initContainerStatuses"),
+    ) else {
+        return true;
+    };
+    let lists = [containers, init_containers].into_iter().flatten();
+    for &element in lists.flat_map(|list| tree.elements(list)) {
+        let Ok(resources) = field(tree, element, "resources") else {
+            return true;
+        };
+        // Upstream reads a status only when it has `resources`.
+        let Some(resources) = resources.filter(present) else {
+            continue;
+        };
+        let (Ok(name), Ok(requests), Ok(allocated)) = (
+            field(tree, element, "name"),
+            field(tree, resources, "requests"),
+            field(tree, element, "allocatedResources"),
+        ) else {
+            return true;
+        };
+        let name = name.and_then(|name| tree.text(name)).unwrap_or_default();
+        let Some(container) = resources::reads_status(&pod.spec).find(|c| c.name == name) else {
+            continue;
+        };
+        if pod.status.conditions.resize_infeasible {
+            return true;
+        }
+        for list in [requests, allocated].into_iter().flatten().filter(present) {
+            if !matches!(
+                tree.node(list).map(|node| &node.value),
+                Some(Value::Map { .. })
+            ) {
+                return true;
+            }
+            let within = |(resource, quantity): (NodeId, NodeId)| {
+                tree.text(resource)
+                    .zip(decode(tree, quantity).ok())
+                    .is_some_and(|(resource, quantity)| {
+                        resources::within_spec(&container.resources.requests, resource, &quantity)
+                    })
+            };
+            if !tree.entries(list).all(within) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Decodes a pod owner; the selector is a label selector except on a ReplicationController.

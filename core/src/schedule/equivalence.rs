@@ -37,7 +37,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::plugins::normalize;
-use super::snapshot::Snapshot;
+use super::snapshot::{Accounting, Snapshot};
 use super::status::Code;
 use super::topology::PairCounts;
 use super::{node_verdict, Cycle, NodeLocalScore, Prepared, Profile, Reach, Reduce};
@@ -1249,6 +1249,17 @@ fn alike(a: &PodEntry, b: &PodEntry, images: Images) -> bool {
         && a.requests == b.requests
         && same_spec(a, b, images)
         && (a.pod.metadata.namespace == b.pod.metadata.namespace || !(claims(a) || claims(b)))
+        && same_resize(a, b)
+}
+
+/// True if the two pods count the same in 1.34's scores, which read what the kubelet
+/// reports of an in-place resize ([`Accounting::scored`]) where [`same_spec`] does not
+/// look. Pods not yet started report nothing.
+fn same_resize(a: &PodEntry, b: &PodEntry) -> bool {
+    let reports_nothing =
+        |entry: &PodEntry| entry.pod.status.container_statuses.as_slice().is_empty();
+    (reports_nothing(a) && reports_nothing(b))
+        || Accounting::Current.scored(a) == Accounting::Current.scored(b)
 }
 
 /// The specs are equal but for what no filter or score of either profile reads: the
@@ -1432,6 +1443,38 @@ mod tests {
         ));
         other.spec.volumes = alloc::vec![claim("state")];
         assert!(!alike_by_spec(&entry(with_claim), &entry(other)));
+    }
+
+    /// A pending pod whose status reports an in-place resize scores by it (1.34's
+    /// `calculatePodResourceRequest`): it shares a class only with pods that score the
+    /// same, whatever its spec.
+    #[test]
+    fn a_reported_resize_tells_pods_apart() {
+        use crate::model::{ContainerStatus, ContainerStatuses, StatusResources};
+        use crate::schedule::predicates::testing::list;
+        let entry = |pod: Pod| PodEntry::new(pod, PodState::Pending, 0);
+        let reporting = |cpu: &str| {
+            let mut pod = pod("r", &[(Some("100m"), Some("64Mi"))]);
+            pod.status.container_statuses = ContainerStatuses::from(alloc::vec![ContainerStatus {
+                name: alloc::string::String::new(),
+                resources: Some(StatusResources {
+                    requests: list(&[("cpu", cpu)]),
+                }),
+                ..ContainerStatus::default()
+            }]);
+            pod
+        };
+        let base = pod("a", &[(Some("100m"), Some("64Mi"))]);
+        // A status within the spec changes no score.
+        assert!(alike_by_spec(
+            &entry(base.clone()),
+            &entry(reporting("100m"))
+        ));
+        assert!(!alike_by_spec(&entry(base), &entry(reporting("900m"))));
+        assert!(alike_by_spec(
+            &entry(reporting("900m")),
+            &entry(reporting("900m"))
+        ));
     }
 
     /// Image siblings: pods alike but for their containers' images (which only

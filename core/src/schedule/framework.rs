@@ -358,6 +358,7 @@ impl Profile for FrameworkProfile {
             cluster: snapshot.cluster,
             entry,
             request: snapshot.accounting.request(entry),
+            scored: snapshot.accounting.scored(entry),
             host_ports: pod_host_ports(&entry.pod, snapshot.accounting).collect(),
             images,
             required_matches: self
@@ -437,7 +438,11 @@ struct FrameworkCycle<'a> {
     /// The snapshot's cluster.
     cluster: &'a crate::cluster::Cluster,
     entry: &'a PodEntry,
+    /// What the pod asks the fit filter for.
     request: PodUsage,
+    /// What it counts for in the scores, where that differs
+    /// ([`super::snapshot::Accounting::scored`]).
+    scored: Option<PodUsage>,
     /// The host ports the pod asks for (NodePorts).
     host_ports: Vec<HostPort>,
     /// ImageLocality's view of the pod's images.
@@ -461,6 +466,11 @@ struct FrameworkCycle<'a> {
 }
 
 impl<'a> FrameworkCycle<'a> {
+    /// What the pod counts for in NodeResourcesFit's and BalancedAllocation's scores.
+    fn scored(&self) -> &PodUsage {
+        self.scored.as_ref().unwrap_or(&self.request)
+    }
+
     /// InterPodAffinity's PreScore state, counted over the snapshot's pods the first time.
     fn affinity_scores(&self, snapshot: &Snapshot<'_>) -> &inter_pod_affinity::PreScoreState<'a> {
         self.affinity_scores.get_or_init(|| {
@@ -572,13 +582,13 @@ impl<'a> FrameworkCycle<'a> {
                 &self.profile.fit_strategy,
                 &self.profile.fit_resources,
                 info,
-                &self.request,
+                self.scored(),
             ),
             ScorePlugin::NodeResourcesBalancedAllocation => {
                 node_resources_balanced_allocation::score(
                     &self.profile.balanced_resources,
                     info,
-                    &self.request,
+                    self.scored(),
                 )
             }
             ScorePlugin::ImageLocality => self.images.score(node),
@@ -718,7 +728,7 @@ impl Cycle for FrameworkCycle<'_> {
                     ScorePlugin::NodeResourcesBalancedAllocation
                         if node_resources_balanced_allocation::skips(
                             &self.profile.balanced_resources,
-                            &self.request,
+                            self.scored(),
                         ) =>
                     {
                         Vec::new()
@@ -805,7 +815,7 @@ impl Cycle for FrameworkCycle<'_> {
                     ScorePlugin::NodeResourcesBalancedAllocation
                         if node_resources_balanced_allocation::skips(
                             &self.profile.balanced_resources,
-                            &self.request,
+                            self.scored(),
                         ) =>
                     {
                         Reduce::Skip

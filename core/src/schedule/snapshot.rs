@@ -4,6 +4,7 @@
 //! Follows `pkg/scheduler/framework/types.go` (`NodeInfo`): allocatable, the requests of
 //! the pods on the node, their "non-zero" requests for scoring, and the host ports in use.
 
+use alloc::borrow::Cow;
 use alloc::collections::BTreeMap;
 use alloc::rc::Rc;
 use alloc::vec::Vec;
@@ -42,7 +43,8 @@ pub enum Accounting {
     /// (`pkg/scheduler/cache/node_info.go`, `calculateResource`); the incoming pod adds
     /// its init containers (`predicates.go`, `GetResourceRequest`).
     Legacy,
-    /// Kubernetes 1.34: both sides use `PodRequests` (sidecars, overhead, pod-level).
+    /// Kubernetes 1.34: both sides use `PodRequests` (sidecars, overhead, pod-level); a
+    /// pod on a node counts what its kubelet reports of an in-place resize as well.
     Current,
 }
 
@@ -74,18 +76,21 @@ pub struct Footprint {
     /// It has pod affinity or anti-affinity terms.
     pub pod_affinity: bool,
     /// Its requests are its regular containers' sums ([`resources::containers_only`]) in
-    /// whole millicores of cpu and whole bytes of memory: every release's rules (1.9's
-    /// descheduler, 1.11, 1.34) count it as `usage` says, and sums of those numbers are
-    /// exact.
+    /// whole millicores of cpu and whole bytes of memory, and no in-place resize changes
+    /// them ([`resources::resized`]): every release's rules (1.9's descheduler, 1.11,
+    /// 1.34) count it as `usage` says, and sums of those numbers are exact.
     pub plain: bool,
 }
 
 impl Accounting {
-    /// What a pod already on a node counts for. For a pod with pod-level requests, 1.34's
+    /// What a pod already on a node counts for. 1.34 reads the pod's container statuses
+    /// here (`types.go`, `CalculateResource`, with `UseStatusResources`): a container
+    /// resized in place counts what its kubelet reports as well
+    /// ([`resources::requests_with_status`]). For a pod with pod-level requests, 1.34's
     /// node counts the non-zero defaults only for cpu or memory that neither the pod
-    /// level nor any container requests (`types.go`, `calculateResource` and
-    /// `getNonMissingContainerRequests`), where the incoming pod's scoring fills them in
-    /// per container all the same ([`Accounting::request`]).
+    /// level nor any container requests (`getNonMissingContainerRequests`), where the
+    /// incoming pod's scoring fills them in per container all the same
+    /// ([`Accounting::scored`]).
     #[must_use]
     pub fn usage(self, entry: &PodFacts) -> PodUsage {
         let spec = &entry.pod.spec;
@@ -98,18 +103,51 @@ impl Accounting {
                 self.with_non_zero(entry, total)
             }
             Self::Current => {
-                let mut usage = self.request(entry);
+                let (mut usage, requests) = match Self::resized(&entry.pod) {
+                    Some((usage, requests)) => (usage, Cow::Owned(requests)),
+                    None => (self.request(entry), Cow::Borrowed(&*entry.requests)),
+                };
                 if resources::pod_level_requests_set(spec) {
-                    if let Some(cpu) = entry.requests.get("cpu") {
+                    if let Some(cpu) = requests.get("cpu") {
                         usage.non_zero_milli_cpu = cpu.milli_value();
                     }
-                    if let Some(memory) = entry.requests.get("memory") {
+                    if let Some(memory) = requests.get("memory") {
                         usage.non_zero_memory = memory.value();
                     }
                 }
                 usage
             }
         }
+    }
+
+    /// What the incoming pod counts for in the scores, where it differs from
+    /// [`Accounting::request`]: 1.34 reads the pod's container statuses there
+    /// (`resource_allocation.go`, `calculatePodResourceRequest`, with
+    /// `UseStatusResources`), where the fit filter does not (`fit.go`,
+    /// `computePodResourceRequest`). `None` for nearly every pod: one not yet started
+    /// has no status to read.
+    #[must_use]
+    pub fn scored(self, entry: &PodFacts) -> Option<PodUsage> {
+        match self {
+            Self::Legacy => None,
+            Self::Current => Self::resized(&entry.pod).map(|(usage, _)| usage),
+        }
+    }
+
+    /// A pod's usage and requests with what its kubelet reports of an in-place resize, if
+    /// that changes them.
+    fn resized(pod: &Pod) -> Option<(PodUsage, ResourceList)> {
+        if !resources::resized(pod) {
+            return None;
+        }
+        let requests = resources::requests_with_status(pod, &[]);
+        let non_zero = resources::requests_with_status(pod, &scoring_defaults());
+        let usage = PodUsage {
+            requested: Resources::from_list(&requests),
+            non_zero_milli_cpu: non_zero.get("cpu").map_or(0, Quantity::milli_value),
+            non_zero_memory: non_zero.get("memory").map_or(0, Quantity::value),
+        };
+        Some((usage, requests))
     }
 
     /// What a pod brings to the node it is bound to.
@@ -127,7 +165,8 @@ impl Accounting {
             pod_affinity: super::selection::has_pod_affinity(&entry.pod),
             plain: resources::containers_only(&entry.pod.spec)
                 && whole("cpu", 1_000_000)
-                && whole("memory", 1_000_000_000),
+                && whole("memory", 1_000_000_000)
+                && !resources::resized(&entry.pod),
         }
     }
 
@@ -250,17 +289,8 @@ impl Accounting {
                 )
             }
             Self::Current => {
-                let defaults = [
-                    (
-                        "cpu",
-                        Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST, Format::DecimalSi),
-                    ),
-                    (
-                        "memory",
-                        Quantity::from_value(DEFAULT_MEMORY_REQUEST, Format::BinarySi),
-                    ),
-                ];
-                let requests = resources::pod_requests_with_defaults(&pod.spec, &defaults);
+                let requests =
+                    resources::pod_requests_with_defaults(&pod.spec, &scoring_defaults());
                 (
                     requests.get("cpu").map_or(0, Quantity::milli_value),
                     requests.get("memory").map_or(0, Quantity::value),
@@ -268,6 +298,21 @@ impl Accounting {
             }
         }
     }
+}
+
+/// [`DEFAULT_MILLI_CPU_REQUEST`] and [`DEFAULT_MEMORY_REQUEST`] as the
+/// `NonMissingContainerRequests` of 1.34's scoring.
+fn scoring_defaults() -> [(&'static str, Quantity); 2] {
+    [
+        (
+            "cpu",
+            Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST, Format::DecimalSi),
+        ),
+        (
+            "memory",
+            Quantity::from_value(DEFAULT_MEMORY_REQUEST, Format::BinarySi),
+        ),
+    ]
 }
 
 fn amount_of<'r>(resources: &'r Resources, name: &str) -> &'r i64 {
@@ -954,23 +999,51 @@ mod tests {
         assert!(!Rc::ptr_eq(&infra, &renewed));
     }
 
+    /// A pod resized in place counts on its node what its kubelet reports in 1.34 (and in
+    /// the scores when it is the incoming pod), its spec in 1.11 and in the fit filter;
+    /// it is not plain, so that 1.11 and the descheduler count it themselves.
+    #[test]
+    fn a_pod_resized_in_place_counts_its_status_in_1_34() {
+        use crate::model::{ContainerStatus, ContainerStatuses, StatusResources};
+        use crate::schedule::predicates::testing::{list, on};
+        let mut resized = on(pod("r", &[(Some("100m"), None)]), "n1");
+        resized.status.container_statuses = ContainerStatuses::from(alloc::vec![ContainerStatus {
+            // The testing containers are unnamed.
+            name: String::new(),
+            resources: Some(StatusResources {
+                requests: list(&[("cpu", "900m")]),
+            }),
+            allocated_resources: list(&[("cpu", "900m")]),
+        }]);
+        let cluster = cluster(alloc::vec![node("n1", 1000, 1 << 30)], alloc::vec![resized]);
+        let entry = &cluster.pods[0];
+        assert!(!entry.footprint.plain);
+        assert_eq!(entry.footprint, Accounting::Current.footprint(entry));
+        let usage = &entry.footprint.usage;
+        assert_eq!(
+            (usage.requested.milli_cpu, usage.non_zero_milli_cpu),
+            (900, 900)
+        );
+        assert_eq!(usage.non_zero_memory, super::DEFAULT_MEMORY_REQUEST);
+        assert_eq!(Accounting::Current.request(entry).requested.milli_cpu, 100);
+        assert_eq!(
+            Accounting::Current.scored(entry),
+            Some(entry.footprint.usage.clone())
+        );
+        assert_eq!(Accounting::Legacy.scored(entry), None);
+        let current = Snapshot::new(&cluster, Accounting::Current);
+        assert_eq!(current.nodes[0].requested.milli_cpu, 900);
+        let legacy = Snapshot::new(&cluster, Accounting::Legacy);
+        assert_eq!(legacy.nodes[0].requested.milli_cpu, 100);
+    }
+
     /// The shortcut for pods of regular containers only sums what the full
     /// `PodRequests` with defaults does, fractional millicores included (summed before
     /// rounding, as upstream adds quantities).
     #[test]
     fn non_zero_requests_of_plain_pods_match_the_full_computation() {
-        use crate::quantity::{Format, Quantity};
         use crate::resources;
-        let defaults = [
-            (
-                "cpu",
-                Quantity::from_milli(super::DEFAULT_MILLI_CPU_REQUEST, Format::DecimalSi),
-            ),
-            (
-                "memory",
-                Quantity::from_value(super::DEFAULT_MEMORY_REQUEST, Format::BinarySi),
-            ),
-        ];
+        let defaults = super::scoring_defaults();
         let pods = [
             pod("none", &[]),
             pod("defaults", &[(None, None), (None, None)]),
