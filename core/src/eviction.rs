@@ -1793,11 +1793,17 @@ impl<'c> World<'c> {
             }
             pod.spec.node_name = String::new();
             pod.metadata.deletion_timestamp = None;
+            let resized = crate::resources::resized(pod);
             pod.status = crate::model::PodStatus::default();
             // Its kubelet reports it ready once it runs (the timeline takes it as ready
             // from its bind on): a `Ready` condition for the node lifecycle controller
             // to change.
             pod.status.conditions.ready = crate::model::Readiness::Ready;
+            if resized {
+                // The old pod's in-place resize went with its status: the replacement
+                // counts its spec.
+                facts.footprint = schedule::snapshot::Accounting::Current.footprint(facts);
+            }
             facts.spans = None;
             if let Some(key) = key {
                 facts.key = Arc::from(key);
