@@ -8,16 +8,18 @@ pub mod scheduling;
 mod text;
 pub mod words;
 
+use alloc::borrow::Cow;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::Serialize;
 
-use crate::cluster::{Cluster, NodeIndex, PodState};
+use crate::cluster::{Cluster, NodeIndex, PodEntry, PodState};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::{Node, ResourceList};
 use crate::quantity::Quantity;
 use crate::resources::{self, QosClass};
+use crate::schedule::Version;
 
 /// Everything kubefit has to say about the input.
 #[derive(Clone, Debug, Serialize)]
@@ -69,7 +71,8 @@ pub struct NodeRow {
     /// `status.allocatable` (capacity when absent).
     #[cfg_attr(feature = "tsify", tsify(type = "Record<string, string>"))]
     pub allocatable: ResourceList,
-    /// The sum of the effective requests of the pods bound to the node.
+    /// The sum of the requests of the pods bound to the node, as the profile's scheduler
+    /// counts them (see [`PodRow::requests`]).
     #[cfg_attr(feature = "tsify", tsify(type = "Record<string, string>"))]
     pub requested: ResourceList,
     /// Allocatable minus requested, per allocatable resource (negative when overcommitted).
@@ -101,7 +104,9 @@ pub struct PodRow {
     pub priority: i32,
     /// The QoS class.
     pub qos_class: QosClass,
-    /// Effective requests.
+    /// Effective requests, as the profile's scheduler counts a bound pod: under
+    /// `kubernetes-1.34`, with what the kubelet reports of an in-place resize
+    /// ([`resources::requests_with_status`]); from the spec alone under `openshift-3.11`.
     #[cfg_attr(feature = "tsify", tsify(type = "Record<string, string>"))]
     pub requests: ResourceList,
     /// For pods kubefit built: the owner (`Kind/namespace/name`) that would create it.
@@ -164,7 +169,7 @@ impl Report {
             profile: scheduling.profile.clone(),
             diagnostics,
             inventory,
-            nodes: node_rows(nodes, pods),
+            nodes: node_rows(nodes, pods, cluster.version),
             pods: pods
                 .iter()
                 .map(|entry| PodRow {
@@ -178,7 +183,7 @@ impl Report {
                     state: entry.state,
                     priority: entry.priority,
                     qos_class: entry.qos,
-                    requests: ResourceList::clone(&entry.requests),
+                    requests: counted_requests(entry, cluster.version).into_owned(),
                     generated_from: entry.generated_from.clone(),
                     rejection: entry.rejection.clone(),
                 })
@@ -201,8 +206,19 @@ impl Report {
     }
 }
 
+/// What `version`'s scheduler counts for a pod: 1.34 reads an in-place resize from the
+/// pod's container statuses (`CalculateResource` with `UseStatusResources`), so that a
+/// node's row adds up to what its pods are refused for; 1.11 reads the spec.
+fn counted_requests(entry: &PodEntry, version: Version) -> Cow<'_, ResourceList> {
+    if version == Version::Current && resources::resized(&entry.pod) {
+        Cow::Owned(resources::requests_with_status(&entry.pod, &[]))
+    } else {
+        Cow::Borrowed(&entry.requests)
+    }
+}
+
 /// One row per node; bound pods are summed in one pass over the pods.
-fn node_rows(nodes: &[Node], pods: &[crate::cluster::PodEntry]) -> Vec<NodeRow> {
+fn node_rows(nodes: &[Node], pods: &[PodEntry], version: Version) -> Vec<NodeRow> {
     let index = NodeIndex::new(nodes.iter().map(|node| node.metadata.name.as_str()));
     let mut usage: Vec<(ResourceList, usize)> = alloc::vec![Default::default(); nodes.len()];
     for entry in pods.iter().filter(|entry| entry.state == PodState::Bound) {
@@ -213,7 +229,7 @@ fn node_rows(nodes: &[Node], pods: &[crate::cluster::PodEntry]) -> Vec<NodeRow> 
             continue;
         };
         *pods += 1;
-        for (name, quantity) in entry.requests.iter() {
+        for (name, quantity) in counted_requests(entry, version).iter() {
             let sum = match requested.get(name) {
                 Some(current) => resources::saturating_add(*current, *quantity),
                 None => *quantity,
