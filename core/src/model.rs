@@ -44,6 +44,7 @@ pub use scenario::{
     DrainFields, DrainStep, NodeConditionStep, RemoveHookStep, ScaleMachineSetStep, Scenario,
     ScenarioSpec, Step, TaintFields, TaintStep, TextOr,
 };
+pub(crate) use scheduler::go_bool;
 pub use scheduler::{
     AddedAffinity, AdmissionConfig, AdmissionPluginConfig, AdmissionPluginConfiguration,
     KubeSchedulerConfiguration, KubeSchedulerProfile, LabelPreferenceArgument,

@@ -97,6 +97,8 @@
 //!   `scheduler-config/invalid-default-constraint`;
 //! - admission settings (namespace annotations, MasterConfig; warnings):
 //!   `admission/invalid-node-selector`, `admission/unread-configuration`;
+//! - the controllers' flags in a MasterConfig (an error: the controller manager does not
+//!   start): `master-config/invalid-controller-argument`;
 //! - machines: `machine/missing-hook-field`, `machine/invalid-hook-name`,
 //!   `machine/invalid-hook-length`, `machine/duplicate-hook`,
 //!   `machine/invalid-delete-policy`, `machine/selector-mismatch`;

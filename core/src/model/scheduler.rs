@@ -280,7 +280,7 @@ impl MasterConfig {
 }
 
 /// Go's `strconv.ParseBool`, which boolean flags and feature gates read their values with.
-fn go_bool(text: &str) -> Option<bool> {
+pub(crate) fn go_bool(text: &str) -> Option<bool> {
     match text {
         "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
         "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),

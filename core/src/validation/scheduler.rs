@@ -14,7 +14,7 @@ use alloc::collections::BTreeSet;
 
 use crate::admission;
 use crate::model::{
-    KubeSchedulerConfiguration, MasterConfig, Namespace, PluginArgs, Policy, PredicatePolicy,
+    go_bool, KubeSchedulerConfiguration, MasterConfig, Namespace, PluginArgs, Policy, PredicatePolicy,
     PriorityPolicy, UtilizationShapePoint,
 };
 use crate::schedule::legacy;
@@ -303,11 +303,13 @@ fn percentage_in_range(percentage: i32, at: &At<'_>, sink: &mut Sink) {
     }
 }
 
-/// A MasterConfig has no rule kubefit checks beyond typing; its node selectors are
-/// parsed (and reported) by the admission plugins that read them.
 /// The node selectors a MasterConfig gives admission must parse; plugin files cannot be
 /// read. Both are warnings: the API server would start, and fail on each pod instead.
+/// The controllers' flags kubefit reads must take their values: OpenShift sets each value
+/// of a flag in turn and refuses to start at the first it cannot set (`Apply` in
+/// `pkg/cmd/util/flags/flags.go`, 3.11), so that one is an error.
 pub(super) fn master_config(config: &MasterConfig, sink: &mut Sink) {
+    controller_arguments(config, sink);
     let admission = At::root("admissionConfig");
     let plugins = admission.field("pluginConfig");
     for (name, plugin) in &config.admission_config.plugin_config {
@@ -339,6 +341,39 @@ pub(super) fn master_config(config: &MasterConfig, sink: &mut Sink) {
         &project.field("defaultNodeSelector"),
         sink,
     );
+}
+
+/// The first value of each controller flag kubefit reads that the flag refuses:
+/// `enable-taint-manager` (`strconv.ParseBool`), `pod-eviction-timeout`
+/// (`time.ParseDuration`) and the `TaintBasedEvictions` pair of `feature-gates`.
+fn controller_arguments(config: &MasterConfig, sink: &mut Sink) {
+    let arguments = At::root("kubernetesMasterConfig");
+    let arguments = arguments.field("controllerArguments");
+    let refused = |flag: &str, value: &str| match flag {
+        "enable-taint-manager" => go_bool(value).is_none(),
+        "pod-eviction-timeout" => crate::duration::parse(value).is_err(),
+        _ => value
+            .split(',')
+            .filter_map(|pair| pair.split_once('='))
+            .any(|(gate, on)| gate.trim() == "TaintBasedEvictions" && go_bool(on.trim()).is_none()),
+    };
+    for flag in ["enable-taint-manager", "pod-eviction-timeout", "feature-gates"] {
+        let values = config.kubernetes_master_config.controller_arguments.get(flag);
+        let first = values
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .find(|(_, value)| refused(flag, value));
+        if let Some((index, value)) = first {
+            sink.error(
+                &arguments.key(flag).index(index),
+                "master-config/invalid-controller-argument",
+                alloc::format!(
+                    "{flag}: Invalid value: \"{value}\": could not be set; the controller manager does not start"
+                ),
+            );
+        }
+    }
 }
 
 /// The node selector annotations of a namespace must parse.
