@@ -434,6 +434,10 @@ struct Context<'a> {
     evict: &'a mut Evict<'a>,
     /// Per ready node, its name once a decision named it.
     node_names: Vec<Option<Arc<str>>>,
+    /// Per listed pod on a ready node, its `namespace/name` until a decision takes it: the
+    /// reference is counted while the listing reads the key's first bytes next to the
+    /// count, where each decision's own count would wait on memory long left behind.
+    pod_names: Vec<Option<Arc<str>>>,
     /// LowNodeUtilization's reading of the pods, when it runs: gathered as they are listed.
     requested: Option<low_node_utilization::Requested>,
 }
@@ -454,6 +458,7 @@ impl<'a> Context<'a> {
         // there), read while its facts are at hand: sorting through the entries cost a
         // tenth of a 5 000-node run in wasm.
         let mut keys: Vec<(u128, &'a str)> = alloc::vec![(0, ""); pods.len()];
+        let mut pod_names = alloc::vec![None; pods.len()];
         let mut listed = alloc::vec![Listed::default(); pods.len()];
         let mut requested =
             requested.then(|| low_node_utilization::Requested::new(pods.len(), nodes.len()));
@@ -468,6 +473,9 @@ impl<'a> Context<'a> {
             }
             if let Some(key) = keys.get_mut(index) {
                 *key = (prefix(&entry.key), &entry.key);
+            }
+            if let Some(name) = pod_names.get_mut(index) {
+                *name = Some(Arc::clone(&entry.key));
             }
             if let Some(slot) = listed.get_mut(index) {
                 *slot = Listed {
@@ -490,6 +498,7 @@ impl<'a> Context<'a> {
             pods,
             count: alloc::vec![0; nodes.len()],
             node_names: alloc::vec![None; nodes.len()],
+            pod_names,
             nodes,
             on_node,
             listed,
@@ -631,7 +640,10 @@ impl<'a> Context<'a> {
     }
 
     /// A pod's `namespace/name`, shared by all the decisions that name it.
-    fn pod_words(&self, index: usize) -> Words {
+    fn pod_words(&mut self, index: usize) -> Words {
+        if let Some(name) = self.pod_names.get_mut(index).and_then(Option::take) {
+            return Words::Shared("", name);
+        }
         self.pods
             .get(index)
             .map_or_else(Words::default, |entry| Words::shared(&entry.key))
