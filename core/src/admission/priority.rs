@@ -7,14 +7,18 @@
 //! (Kubernetes 1.11) has no preemption policy, and allows the system classes only in
 //! system namespaces.
 //!
-//! kubefit difference: a running pod that already carries `spec.priority` (as every pod
-//! in a `kubectl get` dump does) but names a class missing from the input keeps its
-//! priority, with a warning, because the real cluster admitted it when it was created. A
-//! pod being created is refused, as upstream refuses it.
+//! A running pod that already carries `spec.priority` (as every pod in a `kubectl get`
+//! dump does) keeps it: admission ran when the pod was created, and the scheduler reads
+//! the field alone (`GetPodPriority`). Its value may differ from what its class would
+//! give today: a global default class added later leaves the pods already running at 0
+//! (the OpenShift 3.11 chapter says so of clusters upgraded to priorities). One whose
+//! class is missing from the input is kept with a warning. A pod being created is
+//! refused in both cases, as upstream refuses it. A running pod without `spec.priority`
+//! (written by hand) is resolved as if it were being created, without the refusals.
 
 use alloc::string::String;
 
-use crate::model::{Pod, PriorityClass};
+use crate::model::{Pod, PodSpec, PriorityClass};
 use crate::schedule::Version;
 
 /// `HighestUserDefinablePriority`: the largest value a non-system class may have.
@@ -61,7 +65,9 @@ pub fn admit(
     let forbidden = |reason: String| super::forbidden(name, &reason);
     let namespace = pod.metadata.namespace.as_str();
     let spec = &mut pod.spec;
-    let mut decision = Decision::Admitted;
+    if let (Some(_), false) = (spec.priority, created) {
+        return running(spec, classes, version);
+    }
     let (priority, preemption) = if spec.priority_class_name.is_empty() {
         match default_class(classes) {
             Some(class) => {
@@ -88,9 +94,6 @@ pub fn admit(
         .find(|(name, _)| *name == spec.priority_class_name)
     {
         (*value, None)
-    } else if let (Some(given), false) = (spec.priority, created) {
-        decision = Decision::AdmittedWithoutClass;
-        (given, spec.preemption_policy.clone())
     } else {
         return Decision::Rejected(forbidden(alloc::format!(
             "no PriorityClass with name {} was found",
@@ -125,7 +128,24 @@ pub fn admit(
     };
     spec.priority = Some(priority);
     spec.preemption_policy = preemption;
-    decision
+    Decision::Admitted
+}
+
+/// A running pod that carries its priority keeps it, and its preemption policy (1.34;
+/// 1.11's decoder drops the field): only a class missing from the input is said.
+fn running(spec: &mut PodSpec, classes: &[PriorityClass], version: Version) -> Decision {
+    if version == Version::Legacy {
+        spec.preemption_policy = None;
+    }
+    let name = spec.priority_class_name.as_str();
+    let known = name.is_empty()
+        || classes.iter().any(|class| class.metadata.name == name)
+        || SYSTEM_CLASSES.iter().any(|(system, _)| *system == name);
+    if known {
+        Decision::Admitted
+    } else {
+        Decision::AdmittedWithoutClass
+    }
 }
 
 /// OpenShift 3.11's `priorityClassPermittedInNamespace` (origin's vendored
@@ -254,6 +274,46 @@ mod tests {
                     "pods \"web\" is forbidden: no PriorityClass with name gold was found".into()
                 )
             );
+        }
+    }
+
+    /// A running pod keeps the priority it carries even where its class would give
+    /// another today: a global default class added after it started leaves it at 0, and
+    /// the scheduler reads `spec.priority` alone. One without the field is resolved as
+    /// if it were created, without refusals; a pod being created is refused.
+    #[test]
+    fn running_pods_keep_the_priority_they_carry() {
+        let classes = [class("default-500", 500, true), class("high", 1000, false)];
+        for version in [Version::Current, Version::Legacy] {
+            let mut running = pod("", Some(0));
+            assert_eq!(
+                admit(&mut running, &classes, version, false),
+                Decision::Admitted
+            );
+            assert_eq!(
+                (
+                    running.spec.priority,
+                    running.spec.priority_class_name.as_str()
+                ),
+                (Some(0), "")
+            );
+            let mut running = pod("high", Some(7));
+            assert_eq!(
+                admit(&mut running, &classes, version, false),
+                Decision::Admitted
+            );
+            assert_eq!(running.spec.priority, Some(7));
+            let mut written = pod("", None);
+            assert_eq!(
+                admit(&mut written, &classes, version, false),
+                Decision::Admitted
+            );
+            assert_eq!(written.spec.priority, Some(500));
+            let mut created = pod("", Some(0));
+            assert!(matches!(
+                admit(&mut created, &classes, version, true),
+                Decision::Rejected(_)
+            ));
         }
     }
 

@@ -14,8 +14,8 @@ use alloc::collections::BTreeSet;
 
 use crate::admission;
 use crate::model::{
-    go_bool, KubeSchedulerConfiguration, MasterConfig, Namespace, PluginArgs, Policy, PredicatePolicy,
-    PriorityPolicy, UtilizationShapePoint,
+    go_bool, KubeSchedulerConfiguration, MasterConfig, Namespace, PluginArgs, Policy,
+    PredicatePolicy, PriorityPolicy, UtilizationShapePoint,
 };
 use crate::schedule::legacy;
 
@@ -357,8 +357,15 @@ fn controller_arguments(config: &MasterConfig, sink: &mut Sink) {
             .filter_map(|pair| pair.split_once('='))
             .any(|(gate, on)| gate.trim() == "TaintBasedEvictions" && go_bool(on.trim()).is_none()),
     };
-    for flag in ["enable-taint-manager", "pod-eviction-timeout", "feature-gates"] {
-        let values = config.kubernetes_master_config.controller_arguments.get(flag);
+    for flag in [
+        "enable-taint-manager",
+        "pod-eviction-timeout",
+        "feature-gates",
+    ] {
+        let values = config
+            .kubernetes_master_config
+            .controller_arguments
+            .get(flag);
         let first = values
             .into_iter()
             .flatten()
