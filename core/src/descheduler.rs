@@ -235,7 +235,19 @@ pub struct Descheduled {
 /// The eviction API as the strategies call it, with a pod's index and whether this run
 /// evicted it before (it is terminating; the request is made again, as upstream's
 /// strategies do); `Err` says why the API refused.
-pub type Evict<'a> = dyn FnMut(usize, bool) -> Result<(), String> + 'a;
+pub type Evict<'a> = dyn FnMut(usize, bool) -> Result<Evicted, String> + 'a;
+
+/// What an eviction the API granted did to the pod.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evicted {
+    /// It terminates over its grace period, and the strategies' later lists still
+    /// return it.
+    Terminating,
+    /// Its grace period is zero: the API server deleted it at once
+    /// (`updateForGracefulDeletionAndFinalizers` in the generic registry's `store.go`), and
+    /// the later lists, which ask the API server again, no longer return it.
+    Gone,
+}
 
 /// Runs every enabled strategy once, in upstream's order.
 ///
@@ -283,7 +295,8 @@ fn prefix(key: &str) -> u128 {
 /// per-node count of evictions. Pods a strategy evicts stay on their node for the later
 /// strategies (they are terminating, and upstream's pod lists still return them): they
 /// count towards usage and may be matched, and evicting one again asks `evict` again
-/// (the 1.11 API server asks a terminating pod's disruption budget too). Pods are
+/// (the 1.11 API server asks a terminating pod's disruption budget too). A pod whose
+/// grace period is zero is gone at once ([`Evicted::Gone`]) and leaves the lists. Pods are
 /// listed per node in the API's order, by `namespace/name`. Only LowNodeUtilization orders pods by QoS class; the OpenShift 3.11 documentation's "best
 /// effort pods are evicted before Burstable and Guaranteed pods" holds for it alone.
 ///
@@ -604,8 +617,11 @@ impl<'a> Context<'a> {
     fn evict(&mut self, index: usize, position: usize, strategy: &'static str) -> Attempt {
         let earlier = self.evicted_by.get(&index).copied();
         match (self.evict)(index, earlier.is_some()) {
-            Ok(()) => {
+            Ok(evicted) => {
                 self.count_eviction(position);
+                if evicted == Evicted::Gone {
+                    self.unlist(index, position);
+                }
                 if let Some(earlier) = earlier {
                     return Attempt::Again(earlier);
                 }
@@ -620,6 +636,17 @@ impl<'a> Context<'a> {
                 Attempt::Evicted
             }
             Err(message) => Attempt::Refused(message),
+        }
+    }
+
+    /// Takes a pod the API server deleted off its node's list, and out of the node's
+    /// summed requests while LowNodeUtilization has yet to read them.
+    fn unlist(&mut self, index: usize, position: usize) {
+        if let Some(list) = self.on_node.get_mut(position) {
+            list.retain(|&listed| listed != index);
+        }
+        if let (Some(requested), Some(entry)) = (self.requested.as_mut(), self.pods.get(index)) {
+            requested.remove(index, entry, position);
         }
     }
 
@@ -714,7 +741,7 @@ pub(crate) mod testing {
 
     use super::{
         low_node_utilization, node_affinity, pod_anti_affinity, remove_duplicates, Context,
-        Options, StrategyRun, StrategyStatus,
+        Evicted, Options, StrategyRun, StrategyStatus,
     };
     use crate::model::{DeschedulerStrategy, Node, Pod};
 
@@ -756,7 +783,7 @@ pub(crate) mod testing {
                     "Cannot evict pod as it would violate the pod's disruption budget.",
                 ))
             } else {
-                Ok(())
+                Ok(Evicted::Terminating)
             }
         };
         let ready: Vec<Node> = nodes.into_iter().filter(super::node::is_ready).collect();
@@ -817,7 +844,7 @@ mod tests {
             &policy(&[remove_duplicates::NAME]),
             nodes,
             &pods,
-            &mut |_, _| Ok(()),
+            &mut |_, _| Ok(Evicted::Terminating),
         )
     }
 
@@ -842,7 +869,7 @@ mod tests {
             &pods,
             &mut |_, _| {
                 called = true;
-                Ok(())
+                Ok(Evicted::Terminating)
             },
         );
         assert!(!called);
@@ -884,7 +911,9 @@ mod tests {
             max_pods_to_evict_per_node: 1,
         };
         let bound = bound_positions(&nodes, &pods);
-        let outcome = run_with(&policy, &nodes, &pods, &bound, options, &mut |_, _| Ok(()));
+        let outcome = run_with(&policy, &nodes, &pods, &bound, options, &mut |_, _| {
+            Ok(Evicted::Terminating)
+        });
         let names: Vec<&str> = outcome.strategies.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, STRATEGIES);
         assert_eq!(
@@ -963,7 +992,7 @@ mod tests {
         let mut asked = Vec::new();
         let outcome = run(&policy, &nodes, &pods, &mut |index, again| {
             asked.push((index, again));
-            Ok(())
+            Ok(Evicted::Terminating)
         });
         assert_eq!(asked, [(1, false), (0, false), (1, true)]);
         let lnu = outcome.strategies.get(1).map(|s| s.evicted);

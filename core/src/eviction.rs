@@ -30,6 +30,7 @@ use alloc::vec::Vec;
 use core::cell::OnceCell;
 
 use crate::cluster::{Cluster, Controller, NodeIndex, PodEntry, PodState, PodsByNode};
+use crate::descheduler::Evicted;
 use crate::diagnostic::Diagnostic;
 use crate::duration::Duration;
 use crate::input::Span;
@@ -2900,12 +2901,20 @@ impl<'c> World<'c> {
         let budgets = &mut self.budgets;
         let life = &self.life;
         let marked = &self.marked_not_ready;
+        let version = self.version;
         let mut evict = |index: usize, again: bool| {
             let (Some(&pod), Some(entry)) = (positions.get(index), listed.get(index)) else {
-                return Ok(());
+                return Ok(Evicted::Terminating);
             };
             let terminating = again || matches!(life.get(pod), Some(Life::Terminating { .. }));
-            budgets.evict(&entry.pod, ready_now(marked, pod, entry), terminating)
+            budgets.evict(&entry.pod, ready_now(marked, pod, entry), terminating)?;
+            // As `terminate` decides it for the eviction the step then makes.
+            let grace = grace_period(version, None, entry.deletion.grace_seconds);
+            Ok(if grace == Duration(0) {
+                crate::descheduler::Evicted::Gone
+            } else {
+                Evicted::Terminating
+            })
         };
         let mut outcome = crate::descheduler::run_with(
             policy,

@@ -54,7 +54,7 @@ use crate::cluster::PodEntry;
 use crate::model::{DeschedulerStrategy, Node, ResourceList};
 use crate::quantity::{Format, Quantity};
 use crate::report::words::Words;
-use crate::resources::{saturating_add, QosClass};
+use crate::resources::{saturating_add, saturating_sub, QosClass};
 
 /// The strategy name in the policy.
 pub(super) const NAME: &str = "LowNodeUtilization";
@@ -236,6 +236,25 @@ impl Requested {
         if let Some(slot) = self.qos.get_mut(index) {
             *slot = Some(class);
         }
+        self.count(class, entry, position, saturating_add);
+    }
+
+    /// Takes back what [`Requested::add`] counted for a pod gone from the node.
+    pub(super) fn remove(&mut self, index: usize, entry: &PodEntry, position: usize) {
+        if let Some(class) = self.qos.get_mut(index).and_then(Option::take) {
+            self.count(class, entry, position, saturating_sub);
+        }
+    }
+
+    /// Adds (or, with `saturating_sub`, takes) a pod's cpu and memory requests to its
+    /// node's sums.
+    fn count(
+        &mut self,
+        class: QosClass,
+        entry: &PodEntry,
+        position: usize,
+        apply: fn(Quantity, Quantity) -> Quantity,
+    ) {
         // Upstream skips BestEffort pods before adding requests.
         if class == QosClass::BestEffort {
             return;
@@ -246,11 +265,11 @@ impl Requested {
         // The same sums from the numbers the pod's entry keeps, without its request list.
         if entry.footprint.plain {
             let requested = &entry.footprint.usage.requested;
-            *cpu = saturating_add(
+            *cpu = apply(
                 *cpu,
                 Quantity::from_milli(requested.milli_cpu, Format::DecimalSi),
             );
-            *memory = saturating_add(
+            *memory = apply(
                 *memory,
                 Quantity::from_value(requested.memory, Format::BinarySi),
             );
@@ -258,10 +277,10 @@ impl Requested {
         }
         let requests = pods::requests(entry);
         if let Some(request) = requests.get("cpu") {
-            *cpu = saturating_add(*cpu, *request);
+            *cpu = apply(*cpu, *request);
         }
         if let Some(request) = requests.get("memory") {
-            *memory = saturating_add(*memory, *request);
+            *memory = apply(*memory, *request);
         }
     }
 
