@@ -1,7 +1,9 @@
 //! The disruption timeline: taints, NoExecute evictions, drains, machine deletions and
 //! descheduler runs, applied to the cluster step by step.
 //!
-//! A Scenario's steps are played in time order up to its horizon. Each step changes the
+//! The controllers start on the input at 0 s, as if they had just started on it (the
+//! NoExecute taints and not-ready nodes it already has are handled then), and a
+//! Scenario's steps are played in time order up to its horizon. Each step changes the
 //! cluster as its controller would, and what follows is simulated from upstream's rules:
 //! the taint eviction controller ([`taint_manager`]), `oc adm drain` ([`drain`]) with the
 //! eviction API's budget check ([`budget`]), the machine controller ([`crate::machine`])
@@ -98,6 +100,7 @@ pub fn run(cluster: &Cluster, schedule: &ScheduleOptions, options: &Options) -> 
         }
     }
     world.find_step_nodes(&steps);
+    world.start_controllers();
     world.play(&steps);
     Some(world.finish())
 }
@@ -879,6 +882,20 @@ impl<'c> World<'c> {
             }
             _ => pressure_taint(condition).filter(|_| status == "True"),
         };
+        self.no_schedule_taints(at, node, condition, key, touched);
+    }
+
+    /// 1.34's NoSchedule taints for a condition that changed to want the taint `key`
+    /// (`doNoScheduleTaintingPass`), with the pressure conditions `touched` in the same
+    /// node update.
+    fn no_schedule_taints(
+        &mut self,
+        at: Duration,
+        node: usize,
+        condition: &str,
+        key: Option<&'static str>,
+        touched: Vec<&'static str>,
+    ) {
         if self.version != Version::Current {
             return;
         }
@@ -993,6 +1010,54 @@ impl<'c> World<'c> {
             touched.push(type_);
         }
         touched
+    }
+
+    /// What the controllers do when they start on the input, at 0 s before the steps of
+    /// that moment. The taint eviction controller handles every node as added
+    /// (`handleNodeUpdate` with no old node, `pkg/controller/tainteviction`): a pod that
+    /// does not tolerate a NoExecute taint the input's node already carries is deleted at
+    /// once, one that tolerates it for a while after that while, counted from now. The
+    /// node lifecycle controller's first monitor pass finds the nodes whose Ready
+    /// condition is not True (`monitorNodeHealth` sees every node as new): 1.34 gives them
+    /// its NoSchedule taint at once and queues them for the NoExecute one; 1.11 without
+    /// taint based evictions starts their pod eviction timeout now.
+    fn start_controllers(&mut self) {
+        let start = Duration(0);
+        let mut monitor = false;
+        for node in 0..self.nodes.len() {
+            let Some(target) = self.nodes.get(node) else {
+                continue;
+            };
+            let tainted = target
+                .taints
+                .iter()
+                .any(|taint| taint.effect == "NoExecute");
+            let ready = target.condition("Ready").map(ToString::to_string);
+            if tainted {
+                self.taints_changed(start, node);
+            }
+            let Some((wanted, _)) = ready_taints(ready.as_deref()) else {
+                continue;
+            };
+            if self.lifecycle.is_none() {
+                self.lifecycle = Some(NodeLifecycle::new(&self.cluster.nodes, self.version));
+            }
+            self.watch_ready(node, false);
+            monitor = true;
+            if let Some(timeout) = self.pod_eviction_timeout {
+                if self.down_since.len() < self.nodes.len() {
+                    self.down_since.resize(self.nodes.len(), None);
+                }
+                if let Some(since) = self.down_since.get_mut(node) {
+                    *since = Some(start);
+                }
+                self.plan_monitor(timeout);
+            }
+            self.no_schedule_taints(start, node, "Ready", Some(wanted), Vec::new());
+        }
+        if monitor {
+            self.plan_monitor(start);
+        }
     }
 
     /// The node lifecycle controller's monitor pass over the nodes whose Ready condition
@@ -4187,7 +4252,8 @@ spec: {containers: [{name: c, image: i}]}
     }
 
     /// A node down since before the timeline loses its taint in master disruption mode
-    /// and is tainted again once a node is back and the zone's limiter has a token.
+    /// and is tainted again once a node is back and the zone's limiter has a token. (Its
+    /// NoSchedule taint comes when the controller starts.)
     #[test]
     fn a_node_down_before_the_timeline_is_tainted_again_after_master_disruption() {
         let down = "---\nkind: Node\napiVersion: v1\nmetadata: {name: n1}\nspec: {taints: [{key: node.kubernetes.io/unreachable, effect: NoExecute}]}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}, conditions: [{type: Ready, status: Unknown}]}\n";
@@ -4211,6 +4277,10 @@ spec: {containers: [{name: c, image: i}]}
         assert_eq!(
             n1,
             [
+                (
+                    "node/n1 tainted with node.kubernetes.io/unreachable:NoSchedule".into(),
+                    0
+                ),
                 (
                     "node/n1 untainted node.kubernetes.io/unreachable:NoExecute".into(),
                     0
