@@ -1032,11 +1032,11 @@ impl<'c> World<'c> {
                 .taints
                 .iter()
                 .any(|taint| taint.effect == "NoExecute");
-            let ready = target.condition("Ready").map(ToString::to_string);
+            let wanted = ready_taints(target.condition("Ready")).map(|(wanted, _)| wanted);
             if tainted {
                 self.taints_changed(start, node);
             }
-            let Some((wanted, _)) = ready_taints(ready.as_deref()) else {
+            let Some(wanted) = wanted else {
                 continue;
             };
             if self.lifecycle.is_none() {
