@@ -9,6 +9,7 @@ use crate::model::{
     LabelSelector, LabelSelectorRequirement, Node, NodeSelector, NodeSelectorRequirement,
     NodeSelectorTerm, StringMap,
 };
+use crate::schedule::Version;
 use crate::validation::names;
 
 /// True if `labels` satisfy every `matchLabels` pair and every expression of `selector`.
@@ -62,29 +63,58 @@ pub fn node_term_matches(term: &NodeSelectorTerm, node: &Node) -> bool {
 }
 
 /// True if any term matches a node known only by its labels, as a PersistentVolume's
-/// node affinity is checked (`CheckNodeAffinity` builds a node without a name, so a
-/// `metadata.name` field requirement sees an empty name).
+/// node affinity is checked: `CheckNodeAffinity` builds a node without a name. 1.11's
+/// `MatchNodeSelectorTerms` compares a `metadata.name` field requirement with that empty
+/// name (`In` never holds); 1.34's `nodeSelectorTerm.match` skips the field requirements
+/// when the node has no fields (`extractNodeFields` in
+/// `component-helpers/scheduling/corev1/nodeaffinity`), so only their parsing counts.
 #[must_use]
-pub fn node_selector_matches_labels(selector: &NodeSelector, labels: &StringMap) -> bool {
+pub fn node_selector_matches_labels(
+    selector: &NodeSelector,
+    labels: &StringMap,
+    version: Version,
+) -> bool {
     selector
         .node_selector_terms
         .iter()
-        .any(|term| term_matches(term, labels, ""))
+        .any(|term| match version {
+            Version::Legacy => term_matches(term, labels, ""),
+            Version::Current => {
+                !is_empty_term(term)
+                    && term.match_fields.iter().all(field_parses)
+                    && expressions_hold(term, labels)
+            }
+        })
+}
+
+/// A field requirement 1.34's `nodeSelectorRequirementsAsFieldSelector` turns into a
+/// selector: `In` or `NotIn` with exactly one value.
+fn field_parses(requirement: &NodeSelectorRequirement) -> bool {
+    matches!(requirement.operator.as_str(), "In" | "NotIn") && requirement.values.len() == 1
 }
 
 /// A term with a requirement upstream cannot parse matches nothing, whatever its other
 /// requirements say (`MatchNodeSelectorTerms` in 1.11 `v1helper`, `nodeSelectorTerm.match`
 /// in 1.34 `nodeaffinity`).
 fn term_matches(term: &NodeSelectorTerm, labels: &StringMap, name: &str) -> bool {
-    if term.match_expressions.is_empty() && term.match_fields.is_empty() {
-        return false;
-    }
+    !is_empty_term(term)
+        && expressions_hold(term, labels)
+        && term
+            .match_fields
+            .iter()
+            .all(|requirement| field_matches(requirement, name))
+}
+
+/// A term without requirements, which matches nothing.
+fn is_empty_term(term: &NodeSelectorTerm) -> bool {
+    term.match_expressions.is_empty() && term.match_fields.is_empty()
+}
+
+/// Every label requirement of the term parses and holds.
+fn expressions_hold(term: &NodeSelectorTerm, labels: &StringMap) -> bool {
     term.match_expressions.iter().all(|requirement| {
         node_requirement_parses(requirement) && node_requirement_matches(requirement, labels)
-    }) && term
-        .match_fields
-        .iter()
-        .all(|requirement| field_matches(requirement, name))
+    })
 }
 
 /// A value of a node requirement that `labels.NewRequirement` rejects (the API server
@@ -286,5 +316,51 @@ mod tests {
         };
         assert!(selector_matches(&selector, &labels(&[("app", "web")])));
         assert!(!selector_matches(&selector, &labels(&[])));
+    }
+
+    /// A PersistentVolume's `metadata.name` field requirement: 1.11 compares it with the
+    /// empty name of the node `CheckNodeAffinity` builds, so `In` never holds; 1.34 skips
+    /// field requirements on a node without fields, so a term of them alone matches every
+    /// node, and only one that does not parse (`In` with two values) fails.
+    #[test]
+    fn volume_field_requirements_follow_each_release() {
+        let term = |fields: Vec<NodeSelectorRequirement>, expressions| NodeSelector {
+            node_selector_terms: vec![NodeSelectorTerm {
+                match_expressions: expressions,
+                match_fields: fields,
+            }],
+        };
+        let node = labels(&[("zone", "a")]);
+        let named = term(vec![requirement("metadata.name", "In", &["n2"])], vec![]);
+        assert!(!node_selector_matches_labels(
+            &named,
+            &node,
+            Version::Legacy
+        ));
+        assert!(node_selector_matches_labels(
+            &named,
+            &node,
+            Version::Current
+        ));
+        let two = term(
+            vec![requirement("metadata.name", "In", &["n1", "n2"])],
+            vec![],
+        );
+        assert!(!node_selector_matches_labels(&two, &node, Version::Current));
+        let zoned = term(
+            vec![requirement("metadata.name", "In", &["n2"])],
+            vec![requirement("zone", "In", &["b"])],
+        );
+        assert!(!node_selector_matches_labels(
+            &zoned,
+            &node,
+            Version::Current
+        ));
+        let excluded = term(vec![requirement("metadata.name", "NotIn", &["n1"])], vec![]);
+        assert!(node_selector_matches_labels(
+            &excluded,
+            &node,
+            Version::Legacy
+        ));
     }
 }

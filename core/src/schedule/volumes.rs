@@ -171,16 +171,17 @@ pub fn label_zones(value: &str) -> Option<Vec<&str>> {
 }
 
 /// `CheckNodeAffinity`: a volume without required node affinity fits every node;
-/// otherwise one of its terms must match the node's labels.
+/// otherwise one of its terms must match the node's labels (as `version` reads a term's
+/// field requirements: [`labels::node_selector_matches_labels`]).
 #[must_use]
-pub fn node_affinity_allows(volume: &PersistentVolume, node: &Node) -> bool {
+pub fn node_affinity_allows(version: Version, volume: &PersistentVolume, node: &Node) -> bool {
     volume
         .spec
         .node_affinity
         .as_ref()
         .and_then(|affinity| affinity.required.as_ref())
         .is_none_or(|required| {
-            labels::node_selector_matches_labels(required, &node.metadata.labels)
+            labels::node_selector_matches_labels(required, &node.metadata.labels, version)
         })
 }
 
@@ -461,7 +462,7 @@ impl<'c> PodClaims<'c> {
                         break;
                     }
                 },
-                Some((_, volume)) if !node_affinity_allows(volume, node) => {
+                Some((_, volume)) if !node_affinity_allows(self.version, volume, node) => {
                     result.bound_satisfied = false;
                     break;
                 }
@@ -669,7 +670,7 @@ pub fn find_matching_volume(
         if volume.metadata.deletion_timestamp.is_some() {
             continue;
         }
-        let affinity_allows = node_affinity_allows(volume, node);
+        let affinity_allows = node_affinity_allows(version, volume, node);
         if bound_to_claim {
             // Pre-bound: the answer whatever else is available (1.11 first skips it when
             // too small; 1.34 already did).
