@@ -1448,10 +1448,10 @@ impl<'c> World<'c> {
         // Named only where an event here says so: most pods of a tainted node are deleted
         // at once, and `terminate` names them itself.
         let name = || String::from(&*entry.key);
-        // Steps at one moment are one node update here: a plan made at this moment is
-        // replaced without an event, as one update would never have made it.
+        // Each step is a node update of its own, made after the ones before it even at
+        // the same moment (their API calls follow each other): a plan an earlier update
+        // made is older than this one.
         let planned = self.taint_queue.get(&pod).map(|existing| existing.created);
-        let planned_before = planned.map(|created| created < at);
         match verdict {
             // Tolerated for ever: 1.11 leaves a planned eviction to fire, and a fired
             // worker's key in place (`processPodOnNode` in
@@ -1468,11 +1468,11 @@ impl<'c> World<'c> {
             // wait` with `now + wait` and keeps the older plan (`taint_eviction.go`), so
             // a later toleration, longer or shorter (even of zero seconds), changes nothing.
             // Nor does one for a pod whose worker fired: `AddWork` finds its key and skips.
-            Verdict::After(_) if planned_before == Some(true) || self.fired(pod) => {}
+            Verdict::After(_) if planned.is_some() || self.fired(pod) => {}
             // Not every taint tolerated: `cancelWorkWithEvent`, then the eviction at once
             // (as for zero seconds without an older plan).
             Verdict::Now | Verdict::After(Duration(0)) => {
-                if self.taint_queue.remove(&pod).is_some() && planned_before == Some(true) {
+                if self.taint_queue.remove(&pod).is_some() {
                     self.cancelled_event(at, &name());
                 }
                 self.delete_by_taint(at, pod);
