@@ -864,7 +864,11 @@ impl<'c> World<'c> {
         let touched = self.kubelet_posting(node, condition, status);
         let key = match condition {
             "Ready" => {
-                self.watch_ready(node, Ready::of(previous.as_deref()) == Ready::True);
+                let was_ready = Ready::of(previous.as_deref()) == Ready::True;
+                if !was_ready && Ready::of(Some(status)) == Ready::True {
+                    self.kubelet_back(at, node);
+                }
+                self.watch_ready(node, was_ready);
                 self.plan_monitor(at);
                 if let Some(timeout) = self.pod_eviction_timeout {
                     if self.down_since.len() < self.nodes.len() {
@@ -1755,6 +1759,29 @@ impl<'c> World<'c> {
         );
         if replaced_now {
             self.replace(pod, eviction, false);
+        }
+    }
+
+    /// A node's kubelet posts Ready again: it finds the pods deleted while it was away
+    /// (their `deletionTimestamp`), stops them with their grace period and has their
+    /// objects deleted (the status manager's `canBeDeleted`), so they are gone once that
+    /// has passed. (The grace period is the pod's own: one a drain asked for is not
+    /// kept.)
+    fn kubelet_back(&mut self, at: Duration, node: usize) {
+        for pod in self.pods_on(node) {
+            let Some(Life::Terminating { goes, .. }) = self.life.get_mut(pod) else {
+                continue;
+            };
+            if *goes != Goes::Never {
+                continue;
+            }
+            *goes = Goes::AfterGrace;
+            let seconds = self
+                .pods
+                .get(pod)
+                .and_then(|entry| entry.deletion.grace_seconds);
+            let grace = grace_period(self.version, None, seconds);
+            self.agenda_push(at.saturating_add(grace), Happening::PodGone(pod));
         }
     }
 
