@@ -138,9 +138,9 @@ enum Life {
         eviction: usize,
         /// Owned by a StatefulSet, which recreates it under its name once it is gone.
         stateful: bool,
-        /// The taint eviction controller's worker for it fired: its key stays in the
-        /// queue until the pod is gone or a node update cancels it
-        /// ([`World::process_pod`]).
+        /// The taint eviction controller's worker for it fired and, in 1.11, its key
+        /// stays in the queue until the pod is gone or a node update cancels it
+        /// ([`World::worker_fired`]).
         fired: bool,
     },
     /// Gone.
@@ -1543,7 +1543,7 @@ impl<'c> World<'c> {
                     let reason = "TaintManagerEviction";
                     self.event(at, EventKind::PodEvicted, object, reason, message);
                 }
-                self.set_fired(pod, true);
+                self.worker_fired(pod);
                 return;
             }
             _ => {}
@@ -1556,7 +1556,18 @@ impl<'c> World<'c> {
             |name| Words::Shared("Marking for deletion Pod ", Arc::clone(name)),
             None,
         );
-        self.set_fired(pod, true);
+        self.worker_fired(pod);
+    }
+
+    /// The worker that deleted `pod` finished. 1.11's queue keeps its key, empty, after a
+    /// deletion that went through (`getWrappedWorkerFunc` in
+    /// `pkg/controller/nodelifecycle/scheduler/timed_workers.go`), so later updates plan
+    /// nothing more for the pod; 1.34's removes it (`pkg/controller/tainteviction`), and
+    /// a later taint tolerated for a while plans a deletion again.
+    fn worker_fired(&mut self, pod: usize) {
+        if self.version == Version::Legacy {
+            self.set_fired(pod, true);
+        }
     }
 
     /// Whether the controller's queue keeps the key of a fired worker for `pod`.
@@ -1568,8 +1579,7 @@ impl<'c> World<'c> {
     }
 
     /// Notes whether the controller's queue keeps the key of a fired worker for `pod`
-    /// (`getWrappedWorkerFunc` in `pkg/controller/tainteviction/timed_workers.go` leaves
-    /// it, empty, after a deletion that went through; `CancelWork` takes it out).
+    /// ([`World::worker_fired`]; `CancelWork` takes it out).
     fn set_fired(&mut self, pod: usize, to: bool) {
         if let Some(Life::Terminating { fired, .. }) = self.life.get_mut(pod) {
             *fired = to;
@@ -4509,13 +4519,14 @@ spec: {containers: [{name: c, image: i}]}
         assert_eq!(times, [0, 10], "{events:?}");
     }
 
-    /// 1.34's `TimedWorkerQueue` keeps a fired worker's key until the pod is gone, as
-    /// 1.11's did (`timed_workers.go`, `getWrappedWorkerFunc`): a later taint tolerated
-    /// for a while plans nothing for the terminating pod (`AddWork` skips an existing
-    /// key), where one it does not tolerate deletes it again
-    /// (`a_later_taint_marks_a_terminating_pod_again`).
+    /// 1.11's `TimedWorkerQueue` keeps a fired worker's key until the pod is gone
+    /// (`timed_workers.go`, `getWrappedWorkerFunc`): a later taint tolerated for a while
+    /// plans nothing for the terminating pod (`AddWork` skips an existing key), where one
+    /// it does not tolerate deletes it again (`a_later_taint_marks_a_terminating_pod_again`).
+    /// 1.34's takes the key out once the worker finished: the later taint plans a
+    /// deletion again, and it fires while the pod is still terminating.
     #[test]
-    fn a_fired_worker_keeps_its_key_until_the_pod_is_gone() {
+    fn a_fired_worker_keeps_its_key_until_the_pod_is_gone_in_1_11_only() {
         let pod = pod_tolerating(&[("k1", Some(10)), ("k3", Some(5))]);
         let marked = "Marking for deletion Pod default/pod1".to_string();
         for version in [Version::Current, Version::Legacy] {
@@ -4524,7 +4535,11 @@ spec: {containers: [{name: c, image: i}]}
             );
             let outcome = play_as(&[NODE, &pod, &steps].concat(), Some(version));
             let events = pod1_events(&outcome, "TaintManagerEviction");
-            assert_eq!(events.last(), Some(&(10, marked.clone())), "{events:?}");
+            let last = match version {
+                Version::Legacy => 10,
+                Version::Current => 25,
+            };
+            assert_eq!(events.last(), Some(&(last, marked.clone())), "{events:?}");
             // Once every NoExecute taint is gone the key goes too: a new taint plans again.
             let steps = scenario(
                 "  - {at: 0s, taint: 'node1 k1=x:NoExecute'}\n  - {at: 15s, untaint: 'node1 k1:NoExecute-'}\n  - {at: 20s, taint: 'node1 k3=x:NoExecute'}\n",
@@ -4535,7 +4550,8 @@ spec: {containers: [{name: c, image: i}]}
             assert_eq!(times, [0, 10, 20, 25], "{version:?}: {events:?}");
             // Deleted at once for an untolerated taint, then again for a second one (the
             // empty key goes without an event); the first taint going leaves one
-            // tolerated for 5 s, which plans nothing for the pod still terminating.
+            // tolerated for 5 s, which plans nothing for the pod still terminating in
+            // 1.11 and a deletion 5 s later in 1.34.
             let steps = scenario(
                 "  - {at: 0s, taint: 'node1 k2=x:NoExecute'}\n  - {at: 5s, taint: 'node1 k3=x:NoExecute'}\n  - {at: 10s, untaint: 'node1 k2:NoExecute-'}\n",
             );
@@ -4545,11 +4561,16 @@ spec: {containers: [{name: c, image: i}]}
             );
             let outcome = play_as(&[NODE, &slow, &steps].concat(), Some(version));
             let events = pod1_events(&outcome, "TaintManagerEviction");
-            assert_eq!(
-                events,
-                [(0, marked.clone()), (5, marked.clone())],
-                "{version:?}"
-            );
+            let marks: Vec<i64> = events
+                .iter()
+                .filter(|(_, message)| *message == marked)
+                .map(|(at, _)| *at)
+                .collect();
+            let expected: &[i64] = match version {
+                Version::Legacy => &[0, 5],
+                Version::Current => &[0, 5, 15],
+            };
+            assert_eq!(marks, expected, "{version:?}: {events:?}");
             let gone = pod1_events(&outcome, "Killing");
             let times: Vec<i64> = gone.iter().map(|(at, _)| *at).collect();
             assert_eq!(times, [60], "{version:?}: {gone:?}");
