@@ -435,6 +435,15 @@ impl<'s, 'k> Reader<'s, 'k> {
         };
         let first = frame.first_child.min(self.scratch.len());
         let children = self.scratch.get(first..).unwrap_or(&[]);
+        // The `items` elements kept in the tree because an anchor may be aliased later
+        // (from the first anchor on, elements are not streamed) go to the sink now.
+        if let Some(items) = &frame.items {
+            for (offset, child) in children.iter().enumerate() {
+                let index = items.next_index.saturating_add(offset);
+                self.sink
+                    .item(&self.tree, *child, index, items.list_kind.as_deref());
+            }
+        }
         let mut weight: u64 = 1;
         for child in children {
             weight = weight.saturating_add(self.tree.node(*child).map_or(1, |node| node.weight));
