@@ -94,7 +94,8 @@
 //!   `scheduler-config/required-name`, `scheduler-config/duplicate-profile`,
 //!   `scheduler-config/invalid-hard-pod-affinity-weight`,
 //!   `scheduler-config/invalid-defaulting-type`,
-//!   `scheduler-config/invalid-default-constraint`;
+//!   `scheduler-config/invalid-default-constraint`,
+//!   `scheduler-config/invalid-min-candidate-nodes`;
 //! - admission settings (namespace annotations, MasterConfig; warnings):
 //!   `admission/invalid-node-selector`, `admission/unread-configuration`;
 //! - the controllers' flags in a MasterConfig (an error: the controller manager does not

@@ -197,6 +197,10 @@ pub(super) fn configuration(configuration: &KubeSchedulerConfiguration, sink: &m
                 let args = plugin_config.index(position);
                 spread_args(&config.args, &args.field("args"), sink);
             }
+            if config.name == "DefaultPreemption" {
+                let args = plugin_config.index(position);
+                preemption_args(&config.args, &args.field("args"), sink);
+            }
             let weight = config.args.hard_pod_affinity_weight;
             // `ValidateInterPodAffinityArgs` (validation_pluginargs.go); an absent weight
             // defaults to 1.
@@ -211,6 +215,35 @@ pub(super) fn configuration(configuration: &KubeSchedulerConfiguration, sink: &m
                 );
             }
         }
+    }
+}
+
+/// `ValidateDefaultPreemptionArgs` (validation_pluginargs.go): a percentage within
+/// [0, 100], an absolute count not below 0, and not both zero (each defaults on its own,
+/// to 10 % and 100, when absent).
+fn preemption_args(args: &PluginArgs, at: &At<'_>, sink: &mut Sink) {
+    let code = "scheduler-config/invalid-min-candidate-nodes";
+    let percentage = args.min_candidate_nodes_percentage;
+    let absolute = args.min_candidate_nodes_absolute;
+    let percentage_at = at.field("minCandidateNodesPercentage");
+    let absolute_at = at.field("minCandidateNodesAbsolute");
+    if percentage.is_some_and(|value| !(0..=100).contains(&value)) {
+        sink.error(&percentage_at, code, "not in valid range [0, 100]");
+    }
+    if absolute.is_some_and(|value| value < 0) {
+        sink.error(&absolute_at, code, "not in valid range [0, inf)");
+    }
+    if percentage == Some(0) && absolute == Some(0) {
+        sink.error(
+            &percentage_at,
+            code,
+            "cannot be zero at the same time as minCandidateNodesAbsolute",
+        );
+        sink.error(
+            &absolute_at,
+            code,
+            "cannot be zero at the same time as minCandidateNodesPercentage",
+        );
     }
 }
 
@@ -449,6 +482,61 @@ mod tests {
                 )]
             );
         }
+    }
+
+    /// `ValidateDefaultPreemptionArgs`, upstream's own table: the ranges, and both
+    /// minimums zero at once.
+    #[test]
+    fn preemption_minimums_are_validated() {
+        let found = |args: serde_json::Value| {
+            let configuration = serde_json::from_value(serde_json::json!({
+                "profiles": [{"schedulerName": "default-scheduler", "pluginConfig": [
+                    {"name": "DefaultPreemption", "args": args}
+                ]}]
+            }))
+            .unwrap();
+            validate(&Resource::KubeSchedulerConfiguration(configuration))
+                .into_iter()
+                .map(|v| (v.path.to_string(), v.diagnostic.message))
+                .collect::<Vec<_>>()
+        };
+        let path = |field: &str| alloc::format!("profiles[0].pluginConfig[0].args.{field}");
+        let percentage = path("minCandidateNodesPercentage");
+        let absolute = path("minCandidateNodesAbsolute");
+        assert_eq!(found(serde_json::json!({})), []);
+        assert_eq!(
+            found(
+                serde_json::json!({"minCandidateNodesPercentage": 0, "minCandidateNodesAbsolute": 100})
+            ),
+            []
+        );
+        assert_eq!(
+            found(
+                serde_json::json!({"minCandidateNodesPercentage": 150, "minCandidateNodesAbsolute": -1})
+            ),
+            [
+                (
+                    percentage.clone(),
+                    "not in valid range [0, 100]".to_string()
+                ),
+                (absolute.clone(), "not in valid range [0, inf)".to_string())
+            ]
+        );
+        assert_eq!(
+            found(
+                serde_json::json!({"minCandidateNodesPercentage": 0, "minCandidateNodesAbsolute": 0})
+            ),
+            [
+                (
+                    percentage,
+                    "cannot be zero at the same time as minCandidateNodesAbsolute".to_string()
+                ),
+                (
+                    absolute,
+                    "cannot be zero at the same time as minCandidateNodesPercentage".to_string()
+                )
+            ]
+        );
     }
 
     /// `ValidatePodTopologySpreadArgs`: System (also when empty) takes no constraints of
