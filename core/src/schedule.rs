@@ -461,13 +461,15 @@ fn schedule_all(
     let mut verdict_budget = options
         .max_node_verdicts
         .unwrap_or(DEFAULT_MAX_NODE_VERDICTS);
-    // Per placement: the pod, how many pods were bound before its attempt, and how many
-    // times preempted victims had gone.
+    // Per placement: the pod, and how many pods were bound and evicted before its attempt.
     let mut placements = Vec::new();
     let mut attempts: Vec<(usize, usize, usize)> = Vec::new();
     let (mut bound, mut evicted) = (0, 0);
-    let count = |placement: &Placement, bound: &mut usize| {
+    // Counts the pods a placement bound and the preemptions that evicted pods.
+    let count = |placement: &Placement, bound: &mut usize, evicted: &mut usize| {
         *bound += usize::from(placement.node.is_some());
+        let victims = placement.preemption.as_ref().map_or(0, |p| p.victims.len());
+        *evicted += usize::from(victims > 0 && placement.outcome == Outcome::Nominated);
     };
     for pod in queue::order(cluster) {
         let tried = attempt(
@@ -480,7 +482,7 @@ fn schedule_all(
         );
         if let Some(placement) = tried {
             attempts.push((pod, bound, evicted));
-            count(&placement, &mut bound);
+            count(&placement, &mut bound, &mut evicted);
             placements.push(placement);
         }
     }
@@ -490,34 +492,13 @@ fn schedule_all(
     // whose affinity terms match the pod; 1.34's queueing hints of InterPodAffinity and
     // PodTopologySpread). Binds alone never help other rejections. kubefit tries such
     // pods again once the queue is through, in queue order, while a try places one.
-    // Preempted victims stay on their nodes, terminating, through the pass that
-    // preempted them; they are gone before the next, and their deletions help every pod
-    // tried before, while the preemptors take their nominated nodes in queue order.
     loop {
         let mut placed = false;
-        if snapshot.preempted_go() {
-            evicted += 1;
-            placed = true;
-        }
         for (position, attempt_at) in attempts.iter_mut().enumerate() {
             let (pod, bound_before, evicted_before) = *attempt_at;
-            let Some(first) = placements.get_mut(position) else {
+            let Some(first) = placements.get(position) else {
                 continue;
             };
-            if first.outcome == Outcome::Nominated && first.node.is_none() {
-                let profile = cluster.pods.get(pod).and_then(|entry| {
-                    profiles
-                        .iter()
-                        .find(|profile| profile.serves(&entry.pod.spec.scheduler_name))
-                });
-                if let Some(profile) = profile {
-                    if preemption::bind_nominated(&**profile, &mut snapshot, pod, first) {
-                        bound += 1;
-                        placed = true;
-                    }
-                }
-                continue;
-            }
             let helped = evicted > evicted_before
                 || (bound > bound_before
                     && cluster
@@ -545,7 +526,7 @@ fn schedule_all(
                 verdict_budget = budget;
                 continue;
             }
-            count(&retried, &mut bound);
+            count(&retried, &mut bound, &mut evicted);
             if let Some(slot) = placements.get_mut(position) {
                 retried.first_attempt = slot.message.take();
                 *slot = retried;
@@ -1225,8 +1206,8 @@ fn nominated_pods(snapshot: &Snapshot<'_>, pod: usize) -> BTreeMap<usize, Vec<us
         let unplaced = snapshot.assigned.get(other).is_some_and(Option::is_none);
         (other != pod && entry.priority >= priority && unplaced).then_some((other, entry))
     });
-    for (other, _) in waiting {
-        let name = snapshot.nomination(other).unwrap_or_default();
+    for (other, entry) in waiting {
+        let name = entry.pod.status.nominated_node_name.as_str();
         if let Some(node) = snapshot.nodes.iter().position(|info| info.name() == name) {
             nominated.entry(node).or_default().push(other);
         }

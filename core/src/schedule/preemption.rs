@@ -240,12 +240,8 @@ pub fn preempt(
             }
         }
     }
-    // The victims are deleted: they terminate on the node, where the scheduler's cache
-    // keeps them until they are gone, and the preemptor waits, nominated to it
-    // (1.34 `prepareCandidate`, 1.11 `preempt` in `scheduler.go`). The pods placed after
-    // it in this run see both.
     for &victim in &candidate.victims {
-        snapshot.preempt(victim);
+        snapshot.unbind(victim);
     }
     // Pods of lower priority nominated to that node lose their nomination and are
     // scheduled afresh (`getLowerPriorityNominatedPods`, then `clearNominatedNodeName`
@@ -275,40 +271,20 @@ pub fn preempt(
     placement.outcome = Outcome::Nominated;
     placement.nominated_node = Some(node_name);
     placement.preemption = Some(report);
-    snapshot.nominate(pod, candidate.node);
-}
-
-/// The next attempt of a preemptor once its victims are gone
-/// ([`Snapshot::preempted_go`]): it is bound to the node it was nominated to if it fits
-/// there now. 1.34 tries the nominated node first and takes it if it fits; 1.11 runs a
-/// full cycle, which finds it too unless another node now scores higher. True if bound.
-pub fn bind_nominated(
-    profile: &dyn Profile,
-    snapshot: &mut Snapshot<'_>,
-    pod: usize,
-    placement: &mut Placement,
-) -> bool {
-    let Some(node) = placement
-        .nominated_node
-        .as_deref()
-        .and_then(|name| snapshot.nodes.iter().position(|info| info.name() == name))
-    else {
-        return false;
-    };
-    let Prepared::Filter { cycle, .. } = profile.prepare(snapshot, pod) else {
-        return false;
-    };
-    let fits = cycle
-        .filter(snapshot, node)
-        .iter()
-        .all(|(_, status)| status.passed());
-    if fits {
-        placement.node = placement.nominated_node.clone();
-        snapshot.clear_nomination(pod);
-        snapshot.bind(pod, node);
-        cycle.reserve(snapshot, node);
+    // The next attempt: 1.34 tries the nominated node first and takes it if it fits;
+    // 1.11 runs a full cycle. Both land on the nominated node here, since it now fits
+    // and nothing else changed.
+    if let Prepared::Filter { cycle, .. } = profile.prepare(snapshot, pod) {
+        let fits_now = cycle
+            .filter(snapshot, candidate.node)
+            .iter()
+            .all(|(_, status)| status.passed());
+        if fits_now {
+            placement.node = placement.nominated_node.clone();
+            snapshot.bind(pod, candidate.node);
+            cycle.reserve(snapshot, candidate.node);
+        }
     }
-    fits
 }
 
 /// `PodEligibleToPreemptOthers`: a pod nominated to a node where a lower-priority pod is
@@ -335,10 +311,10 @@ fn terminating_victim(
     if version == Version::Current && codes.get(node) == Some(&Code::UnschedulableAndUnresolvable) {
         return false;
     }
-    snapshot.pods_on(node).any(|(other, other_entry)| {
-        other_entry.priority < entry.priority
-            && snapshot.terminating(other)
-            && (version == Version::Legacy || snapshot.preempted_by_scheduler(other))
+    snapshot.pods_on(node).any(|(_, other)| {
+        other.priority < entry.priority
+            && other.pod.metadata.deletion_timestamp.is_some()
+            && (version == Version::Legacy || other.pod.status.conditions.preempted_by_scheduler)
     })
 }
 

@@ -498,14 +498,8 @@ pub struct Snapshot<'c> {
     pub nodes: Vec<NodeInfo<'c>>,
     /// For each pod of the cluster, the node it is on now.
     pub assigned: Vec<Option<usize>>,
-    /// Pending pods nominated to a node: those that carry `status.nominatedNodeName`
-    /// (usually none), and preemptors this run nominated ([`Snapshot::nominate`]).
+    /// Pending pods that carry `status.nominatedNodeName` (usually none).
     pub nominated: Vec<usize>,
-    /// The nominations this run made, by pod (they stand for the status field).
-    nominations: BTreeMap<usize, usize>,
-    /// Victims this run preempted: still on their nodes, terminating, with the
-    /// `DisruptionTarget` condition the scheduler gives them ([`Snapshot::preempted`]).
-    preempted: Vec<usize>,
     /// The nodes' images as ImageLocality reads them, built on first use: images do not
     /// change while pods are placed.
     image_table: core::cell::OnceCell<Rc<ImageTable>>,
@@ -556,8 +550,6 @@ impl<'c> Snapshot<'c> {
                 })
                 .map(|(pod, _)| pod)
                 .collect(),
-            nominations: BTreeMap::new(),
-            preempted: Vec::new(),
             own_footprints: BTreeMap::new(),
             volumes: super::volumes::Assumed::default(),
             image_table: core::cell::OnceCell::new(),
@@ -629,82 +621,19 @@ impl<'c> Snapshot<'c> {
         self.cluster.pods.get(index)
     }
 
-    /// The node a pending pod is nominated to (`status.nominatedNodeName`, or this run's
-    /// preemption), while the nomination stands: preemption clears some
-    /// ([`Snapshot::clear_nomination`]).
+    /// The node a pending pod is nominated to (`status.nominatedNodeName`), while the
+    /// nomination stands: preemption clears some ([`Snapshot::clear_nomination`]).
     pub fn nomination(&self, pod: usize) -> Option<&'c str> {
         if !self.nominated.contains(&pod) {
             return None;
         }
-        match self.nominations.get(&pod) {
-            Some(&node) => self.nodes.get(node).map(NodeInfo::name),
-            None => self
-                .pod(pod)
-                .map(|entry| entry.pod.status.nominated_node_name.as_str()),
-        }
+        self.pod(pod)
+            .map(|entry| entry.pod.status.nominated_node_name.as_str())
     }
 
     /// Clears a pod's nomination, as the scheduler's `ClearNominatedNodeName` does.
     pub fn clear_nomination(&mut self, pod: usize) {
         self.nominated.retain(|&other| other != pod);
-        self.nominations.remove(&pod);
-    }
-
-    /// Nominates a preemptor to `node`: until it is bound, pods of at most its priority
-    /// leave it the room there.
-    pub fn nominate(&mut self, pod: usize, node: usize) {
-        self.nominated.retain(|&other| other != pod);
-        self.nominated.push(pod);
-        self.nominations.insert(pod, node);
-    }
-
-    /// Marks a victim preempted: it stays on its node, terminating, as upstream's cache
-    /// keeps it until the kubelet has stopped it. Recorded as a change of the node's pods,
-    /// since what counts only pods that are not terminating changes with it.
-    pub fn preempt(&mut self, pod: usize) {
-        let Some(node) = self.assigned.get(pod).copied().flatten() else {
-            return;
-        };
-        if self.preempted.contains(&pod) {
-            return;
-        }
-        let order = self.pod_order(node);
-        self.unbind(pod);
-        self.preempted.push(pod);
-        self.bind(pod, node);
-        self.restore_order(node, order);
-    }
-
-    /// The victims this run preempted are gone: off their nodes. False if there were
-    /// none.
-    pub fn preempted_go(&mut self) -> bool {
-        let preempted = core::mem::take(&mut self.preempted);
-        for &pod in &preempted {
-            self.unbind(pod);
-        }
-        !preempted.is_empty()
-    }
-
-    /// True if the pod is terminating: it has a `deletionTimestamp`, or this run
-    /// preempted it.
-    #[must_use]
-    pub fn terminating(&self, pod: usize) -> bool {
-        (!self.preempted.is_empty() && self.preempted.contains(&pod))
-            || self
-                .pod(pod)
-                .is_some_and(|entry| entry.pod.metadata.deletion_timestamp.is_some())
-    }
-
-    /// True if the scheduler preempted the terminating pod (`podTerminatingByPreemption`:
-    /// the `DisruptionTarget` condition with reason `PreemptionByScheduler`), in this run
-    /// or before it.
-    #[must_use]
-    pub fn preempted_by_scheduler(&self, pod: usize) -> bool {
-        self.preempted.contains(&pod)
-            || self.pod(pod).is_some_and(|entry| {
-                entry.pod.metadata.deletion_timestamp.is_some()
-                    && entry.pod.status.conditions.preempted_by_scheduler
-            })
     }
 
     /// Puts a pod on a node.

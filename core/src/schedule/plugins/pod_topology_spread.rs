@@ -105,11 +105,11 @@ impl Constraint {
         let matching = info
             .pods
             .iter()
-            .filter(|&&pod| !snapshot.terminating(pod))
             .filter_map(|&pod| snapshot.pod(pod))
             .filter(|entry| {
                 let pod = &entry.pod;
-                pod.metadata.namespace == namespace
+                pod.metadata.deletion_timestamp.is_none()
+                    && pod.metadata.namespace == namespace
                     && labels::selector_matches(selector, &pod.metadata.labels)
             })
             .count();

@@ -114,10 +114,10 @@ fn count(
     let matching = node
         .pods
         .iter()
-        .filter(|&&index| !snapshot.terminating(index))
         .filter_map(|&index| snapshot.pod(index))
         .filter(|entry| {
             entry.pod.metadata.namespace == pod.metadata.namespace
+                && entry.pod.metadata.deletion_timestamp.is_none()
                 && entry.state != PodState::Terminated
                 && selectors
                     .iter()
