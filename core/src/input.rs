@@ -292,6 +292,20 @@ mod tests {
         assert_eq!(requests.get("memory").map(|q| q.value()), Some(1000));
     }
 
+    /// An unquoted integer quantity is the number YAML 1.1 reads, as kubectl's JSON
+    /// carries it: a leading zero makes it octal (`0755` is 493); quoted, it is text.
+    #[test]
+    fn unquoted_integer_quantities_are_yaml_numbers() {
+        let pod = first_pod("kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {cpu: 010, memory: 0755, ephemeral-storage: '010'}}\n");
+        let requests = &pod.spec.containers[0].resources.requests;
+        assert_eq!(requests.get("cpu").map(|q| q.value()), Some(8));
+        assert_eq!(requests.get("memory").map(|q| q.value()), Some(493));
+        assert_eq!(
+            requests.get("ephemeral-storage").map(|q| q.value()),
+            Some(10)
+        );
+    }
+
     #[test]
     fn yaml_1_1_keys_become_strings_like_kubectl() {
         let pod = first_pod("kind: Pod\nmetadata:\n  name: p\n  annotations: {y: 'x', 4: 'z'}\nspec: {containers: [{name: c}]}\n");

@@ -336,20 +336,18 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         if name == QUANTITY {
-            // Quantities take the scalar's own text, whether it was quoted or a number.
+            // Quantities take the scalar's own text, whether it was quoted or a number;
+            // an unquoted integer is the number YAML 1.1 reads (`010` is octal 8, as
+            // `sigs.k8s.io/yaml` hands kubectl's JSON the value, not the text). A float
+            // keeps its text: the same value, which kubectl would print as Go formats
+            // the float (`1e3` as `1k`).
             return match self.scalar() {
                 Some((text, Style::Plain)) if scalar::resolve(text) == Plain::Null => {
                     visitor.visit_unit()
                 }
                 Some((text, Style::Plain)) => match scalar::resolve(text) {
                     Plain::Bool(_) => Err(self.wrong_type("a quantity")),
-                    Plain::Int(value)
-                        if !text
-                            .bytes()
-                            .all(|b| b.is_ascii_digit() || b == b'-' || b == b'+') =>
-                    {
-                        visitor.visit_string(value.to_string())
-                    }
+                    Plain::Int(value) => visitor.visit_string(value.to_string()),
                     _ => self.visit_text(text, visitor),
                 },
                 Some((text, Style::Quoted)) => self.visit_text(text, visitor),
