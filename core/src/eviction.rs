@@ -1818,6 +1818,20 @@ impl<'c> World<'c> {
         else {
             return;
         };
+        // Its kubelet went away before the grace period ended: nobody confirms the pod
+        // stopped, and it waits for the kubelet to come back ([`World::kubelet_back`]).
+        let node = self.node_of.get(pod).copied().flatten();
+        let ready = |node: usize| {
+            self.nodes
+                .get(node)
+                .is_some_and(|target| Ready::of(target.condition("Ready")) == Ready::True)
+        };
+        if goes == Goes::AfterGrace && node.is_some_and(|node| !ready(node)) {
+            if let Some(Life::Terminating { goes, .. }) = self.life.get_mut(pod) {
+                *goes = Goes::Never;
+            }
+            return;
+        }
         self.forget(pod);
         // Named from its eviction: the pod's own metadata has long left the cache.
         let Some(record) = self.disruption.evictions.get(eviction) else {
