@@ -403,10 +403,22 @@ fn select_victims(
     for &victim in &potential {
         snapshot.unbind(victim);
     }
+    if version == Version::Current {
+        snapshot.dry_run_removed = potential
+            .iter()
+            .filter(|&&victim| {
+                snapshot
+                    .pod(victim)
+                    .is_some_and(|other| other.pod.metadata.deletion_timestamp.is_some())
+            })
+            .map(|&victim| (victim, node))
+            .collect();
+    }
     let restore = |snapshot: &mut Snapshot<'_>, pods: &[usize]| {
         for &victim in pods {
             snapshot.bind(victim, node);
         }
+        snapshot.dry_run_removed.clear();
     };
     if let Err(reasons) = fits(profile, shared, snapshot, pod, node, nominated) {
         restore(snapshot, &potential);
@@ -426,8 +438,15 @@ fn select_victims(
     let mut violations = 0;
     for (victim, violates) in violators.iter().chain(&others) {
         snapshot.bind(*victim, node);
+        // Back through `AddPod`, which counts it again.
+        let removed = snapshot
+            .dry_run_removed
+            .iter()
+            .position(|&(other, _)| other == *victim)
+            .map(|at| snapshot.dry_run_removed.remove(at));
         if fits(profile, shared, snapshot, pod, node, nominated).is_err() {
             snapshot.unbind(*victim);
+            snapshot.dry_run_removed.extend(removed);
             victims.push(*victim);
             flags.push(*violates);
             if *violates {

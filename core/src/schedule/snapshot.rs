@@ -500,6 +500,13 @@ pub struct Snapshot<'c> {
     pub assigned: Vec<Option<usize>>,
     /// Pending pods that carry `status.nominatedNodeName` (usually none).
     pub nominated: Vec<usize>,
+    /// While a preemption dry run has them off their node: the terminating pods it took
+    /// off, with that node. Upstream's dry run takes each potential victim off through
+    /// the PreFilter state's `RemovePod`, which PodTopologySpread applies to terminating
+    /// pods too, though its PreFilter never counted them (`updateWithPod` in
+    /// `podtopologyspread/filtering.go`, 1.34); kubefit prepares the state again, and
+    /// takes these off it to match.
+    pub dry_run_removed: Vec<(usize, usize)>,
     /// The nodes' images as ImageLocality reads them, built on first use: images do not
     /// change while pods are placed.
     image_table: core::cell::OnceCell<Rc<ImageTable>>,
@@ -550,6 +557,7 @@ impl<'c> Snapshot<'c> {
                 })
                 .map(|(pod, _)| pod)
                 .collect(),
+            dry_run_removed: Vec::new(),
             own_footprints: BTreeMap::new(),
             volumes: super::volumes::Assumed::default(),
             image_table: core::cell::OnceCell::new(),

@@ -243,6 +243,11 @@ impl<'a> PreFilterState<'a> {
             minimums: Vec::new(),
         };
         state.update_minimums();
+        for &(other, node) in &snapshot.dry_run_removed {
+            if let (Some(entry), Some(info)) = (snapshot.pod(other), snapshot.nodes.get(node)) {
+                state.update_with_pod(&entry.pod, info.node, -1);
+            }
+        }
         state
     }
 
