@@ -527,12 +527,15 @@ test('the disruption panel plays a Scenario, and a what-if button adds a step to
 // (Go's sort orders, scheduling gates, pod-level and milli defaulting, event truncation,
 // grace periods, drain timeouts, the taint eviction controllers' triggers, 1.11's
 // nominated pods and orphans, node-affinity values per release, in-place resize
-// accounting) to 546.9 KB.
+// accounting) to 546.9 KB, and session 31's fourth round (the controllers starting on
+// the input's taints and not-ready nodes, kubelets coming back, running pods' own
+// priorities, validation of controller flags and preemption arguments, List anchors,
+// status-aware report rows) to 548.6 KB.
 // The budget stops unnoticed growth; raising it is a decision recorded there.
-test('the site fits its 547 KB brotli budget', () => {
+test('the site fits its 549 KB brotli budget', () => {
   const total = readdirSync(SITE).reduce((sum, name) => sum + brotliCompressSync(readFileSync(join(SITE, name))).length, 0);
   measurements.siteBrotliBytes = total;
-  assert.ok(total <= 547_000, `${total} bytes brotli`);
+  assert.ok(total <= 549_000, `${total} bytes brotli`);
 });
 
 test('a large dump is evaluated in the worker while the page stays responsive', { skip: !DUMP && 'KUBEFIT_E2E_DUMP is not set' }, async () => {
