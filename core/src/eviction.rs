@@ -871,13 +871,8 @@ impl<'c> World<'c> {
                 self.watch_ready(node, was_ready);
                 self.plan_monitor(at);
                 if let Some(timeout) = self.pod_eviction_timeout {
-                    if self.down_since.len() < self.nodes.len() {
-                        self.down_since.resize(self.nodes.len(), None);
-                    }
                     let down = (Ready::of(Some(status)) != Ready::True).then_some(at);
-                    if let Some(since) = self.down_since.get_mut(node) {
-                        *since = down;
-                    }
+                    self.set_down_since(node, down);
                     if down.is_some() {
                         self.plan_monitor(at.saturating_add(timeout));
                     }
@@ -1049,18 +1044,24 @@ impl<'c> World<'c> {
             self.watch_ready(node, false);
             monitor = true;
             if let Some(timeout) = self.pod_eviction_timeout {
-                if self.down_since.len() < self.nodes.len() {
-                    self.down_since.resize(self.nodes.len(), None);
-                }
-                if let Some(since) = self.down_since.get_mut(node) {
-                    *since = Some(start);
-                }
+                self.set_down_since(node, Some(start));
                 self.plan_monitor(timeout);
             }
             self.no_schedule_taints(start, node, "Ready", Some(wanted), Vec::new());
         }
         if monitor {
             self.plan_monitor(start);
+        }
+    }
+
+    /// Notes since when a node has been down (`None`: it is ready), for 1.11's pod
+    /// eviction timeout.
+    fn set_down_since(&mut self, node: usize, down: Option<Duration>) {
+        if self.down_since.len() < self.nodes.len() {
+            self.down_since.resize(self.nodes.len(), None);
+        }
+        if let Some(since) = self.down_since.get_mut(node) {
+            *since = down;
         }
     }
 
