@@ -132,23 +132,15 @@ pub fn admit(
 }
 
 /// A running pod that carries its priority keeps it, and its preemption policy (1.34;
-/// 1.11's decoder drops the field; one written without it gets its class's, as admission
-/// gave it): only a class missing from the input is said.
+/// 1.11's decoder drops the field): only a class missing from the input is said.
 fn running(spec: &mut PodSpec, classes: &[PriorityClass], version: Version) -> Decision {
-    let name = spec.priority_class_name.as_str();
-    let class = classes.iter().find(|class| class.metadata.name == name);
-    let known = name.is_empty()
-        || class.is_some()
-        || SYSTEM_CLASSES.iter().any(|(system, _)| *system == name);
-    match version {
-        Version::Legacy => spec.preemption_policy = None,
-        Version::Current if spec.preemption_policy.is_none() => {
-            let from_class = class.and_then(|class| class.preemption_policy.clone());
-            spec.preemption_policy =
-                Some(from_class.unwrap_or_else(|| String::from(DEFAULT_PREEMPTION_POLICY)));
-        }
-        Version::Current => {}
+    if version == Version::Legacy {
+        spec.preemption_policy = None;
     }
+    let name = spec.priority_class_name.as_str();
+    let known = name.is_empty()
+        || classes.iter().any(|class| class.metadata.name == name)
+        || SYSTEM_CLASSES.iter().any(|(system, _)| *system == name);
     if known {
         Decision::Admitted
     } else {
