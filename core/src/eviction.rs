@@ -1911,6 +1911,19 @@ impl<'c> World<'c> {
             }
             pod.spec.node_name = String::new();
             pod.metadata.deletion_timestamp = None;
+            // Its controller creates it from its template, without `spec.priority`, and
+            // admission resolves its class as it is now: a running pod that kept an older
+            // priority (a default class added since) does not pass it on. A class missing
+            // from the input leaves the old pod's values.
+            let kept = (pod.spec.priority, pod.spec.preemption_policy.take());
+            pod.spec.priority = None;
+            let classes = &self.cluster.priority_classes;
+            match crate::admission::priority::admit(pod, classes, self.version, true) {
+                crate::admission::priority::Decision::Rejected(_) => {
+                    (pod.spec.priority, pod.spec.preemption_policy) = kept;
+                }
+                _ => facts.priority = pod.spec.priority.unwrap_or(facts.priority),
+            }
             let resized = crate::resources::resized(pod);
             pod.status = crate::model::PodStatus::default();
             // Its kubelet reports it ready once it runs (the timeline takes it as ready
