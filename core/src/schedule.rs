@@ -452,6 +452,20 @@ fn schedule_all(
     if let Some(images) = images {
         snapshot.share_image_table(images);
     }
+    // Only the pods a scheduler's queue holds are in its nominator: a pod for another
+    // scheduler never reaches the queue (`responsibleForPod` in the informer's filter), and
+    // 1.34 parks a gated pod before nominating it (`moveToActiveQ` in
+    // `scheduling_queue.go`), so their nominations hold no room.
+    snapshot.nominated.retain(|&pod| {
+        cluster.pods.get(pod).is_some_and(|entry| {
+            profiles
+                .iter()
+                .find(|profile| profile.serves(&entry.pod.spec.scheduler_name))
+                .is_some_and(|profile| {
+                    entry.pod.spec.scheduling_gates.is_empty() || !profile.holds_gated_pods()
+                })
+        })
+    });
     let mut driver = Driver {
         selector: select::HostSelector::new(version, options.seed),
         sampling: (!options.skip_sampled).then(select::Sampling::default),
@@ -490,26 +504,41 @@ fn schedule_all(
     // an evicted pod's room (any rejection), or a bound pod that its required pod
     // affinity or (1.34) hard spreading may count (1.11 `AssignedPodAdded` moves pods
     // whose affinity terms match the pod; 1.34's queueing hints of InterPodAffinity and
-    // PodTopologySpread). Binds alone never help other rejections. kubefit tries such
-    // pods again once the queue is through, in queue order, while a try places one.
+    // PodTopologySpread). kubefit tries such pods again once the queue is through, in
+    // queue order, while a try places one. When hints help no more, upstream still tries
+    // every pod left waiting: 1.34 moves pods unschedulable for five minutes back
+    // (`flushUnschedulablePodsLeftover` in `scheduling_queue.go`), 1.11 moves them all
+    // back on every node update (`updateNodeInCache` in `factory.go`; kubelets post their
+    // status every 10 s). So each pod's last attempt sees the cluster as it ends: kubefit
+    // then tries once more every pod whose cluster changed since its last attempt (which
+    // also lets in a pod another pod's nomination kept out, once that pod is placed),
+    // and goes back to the hints if that places one. Each attempt's account replaces the
+    // one before, as each attempt's FailedScheduling event does.
+    let mut flushing = false;
     loop {
         let mut placed = false;
         for (position, attempt_at) in attempts.iter_mut().enumerate() {
             let (pod, bound_before, evicted_before) = *attempt_at;
-            let Some(first) = placements.get(position) else {
+            let Some(last) = placements.get_mut(position) else {
                 continue;
             };
-            let helped = evicted > evicted_before
+            let changed = evicted > evicted_before || bound > bound_before;
+            let hinted = evicted > evicted_before
                 || (bound > bound_before
                     && cluster
                         .pods
                         .get(pod)
                         .is_some_and(|entry| waits_for_binds(&entry.pod, version)));
-            if first.outcome != Outcome::Unschedulable || !helped {
+            let retry = if flushing { changed } else { hinted };
+            if last.outcome != Outcome::Unschedulable || !retry {
                 continue;
             }
             *attempt_at = (pod, bound, evicted);
-            let budget = verdict_budget;
+            // The new attempt's node verdicts stand for the last one's.
+            if !last.nodes_omitted {
+                verdict_budget = verdict_budget.saturating_add(last.nodes.0.len());
+            }
+            let first = last.first_attempt.clone().or_else(|| last.message.clone());
             let tried = attempt(
                 cluster,
                 profiles,
@@ -521,20 +550,19 @@ fn schedule_all(
             let Some(mut retried) = tried else {
                 continue;
             };
-            if retried.outcome == Outcome::Unschedulable {
-                // Still nothing: the report keeps the first attempt's account.
-                verdict_budget = budget;
-                continue;
-            }
-            count(&retried, &mut bound, &mut evicted);
-            if let Some(slot) = placements.get_mut(position) {
-                retried.first_attempt = slot.message.take();
-                *slot = retried;
+            if retried.outcome != Outcome::Unschedulable {
+                count(&retried, &mut bound, &mut evicted);
                 placed = true;
             }
+            retried.first_attempt = first.filter(|first| retried.message.as_ref() != Some(first));
+            *last = retried;
         }
-        if !placed {
+        if placed {
+            flushing = false;
+        } else if flushing {
             break;
+        } else {
+            flushing = true;
         }
     }
     Scheduling {
@@ -1671,17 +1699,26 @@ spec:
   containers: [{name: c, image: x}]
 status: {nominatedNodeName: n1}
 ";
-        // The default Policy's `Region` service affinity reads the `region` label.
+        // The default Policy's `Region` service affinity reads the `region` label. Once
+        // `waiting` is placed, `first` is tried again and goes to its region.
         let report = schedule(&yaml, Version::Legacy);
         let first = report.pods.first();
         assert_eq!(
             first.map(|placement| placement.pod.as_str()),
             Some("default/first")
         );
-        assert_eq!(first.and_then(|placement| placement.node.as_deref()), None);
         assert_eq!(
-            first.and_then(|placement| placement.message.as_deref()),
+            first.and_then(|placement| placement.first_attempt.as_deref()),
             Some("node \"\" not found")
+        );
+        let waiting = report
+            .pods
+            .get(1)
+            .and_then(|placement| placement.node.as_deref());
+        assert!(waiting.is_some());
+        assert_eq!(
+            first.and_then(|placement| placement.node.as_deref()),
+            waiting
         );
     }
 
@@ -1740,6 +1777,149 @@ spec:
                 web.first_attempt
             );
         }
+    }
+
+    /// A pod tried again and still unschedulable reports its last attempt, against the
+    /// cluster as placement leaves it (each attempt records its own FailedScheduling):
+    /// `app` first misses its `db`, then, once `db` takes the node, misses the room.
+    #[test]
+    fn a_pod_tried_again_reports_its_last_attempt() {
+        let mut yaml = node("n1", 1000, 8 << 30, "");
+        yaml += "---
+apiVersion: v1
+kind: Pod
+metadata: {name: app, namespace: default, creationTimestamp: '2024-01-01T00:00:00Z'}
+spec:
+  affinity:
+    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - {labelSelector: {matchLabels: {app: db}}, topologyKey: kubernetes.io/hostname}
+  containers: [{name: c, image: x, resources: {requests: {cpu: 500m}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: db, namespace: default, labels: {app: db}, creationTimestamp: '2024-01-01T00:01:00Z'}
+spec:
+  containers: [{name: c, image: x, resources: {requests: {cpu: '1'}}}]
+";
+        for version in [Version::Current, Version::Legacy] {
+            let report = schedule(&yaml, version);
+            assert_eq!(
+                placed(&report),
+                [("default/app", None), ("default/db", Some("n1"))],
+                "{version:?}"
+            );
+            let app = &report.pods[0];
+            let message = app.message.as_deref().unwrap_or_default();
+            assert!(
+                message.starts_with("0/1 nodes are available: 1 Insufficient cpu."),
+                "{version:?}: {message}"
+            );
+            assert!(
+                app.first_attempt
+                    .as_deref()
+                    .is_some_and(|first| first.contains("didn't match pod affinity rules")),
+                "{version:?}: {:?}",
+                app.first_attempt
+            );
+        }
+    }
+
+    /// Room another pod's nomination held comes free when that pod goes elsewhere, and the
+    /// pod it kept out is tried again: `big` leaves 1 CPU on n1, `nominated` (2 CPU)
+    /// holds room there until it lands on the tainted n2, then `small` fits n1.
+    #[test]
+    fn room_a_nomination_held_lets_a_pod_in_once_it_is_placed() {
+        let mut yaml = node("n1", 4000, 8 << 30, "");
+        yaml += &node(
+            "n2",
+            4000,
+            8 << 30,
+            "spec: {taints: [{key: dedicated, value: x, effect: NoSchedule}]}",
+        );
+        yaml += "---
+apiVersion: v1
+kind: Pod
+metadata: {name: big, namespace: default}
+spec:
+  nodeName: n1
+  containers: [{name: c, image: x, resources: {requests: {cpu: '3'}}}]
+status: {phase: Running}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: small, namespace: default, creationTimestamp: '2024-01-01T00:01:00Z'}
+spec:
+  containers: [{name: c, image: x, resources: {requests: {cpu: 500m}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: nominated, namespace: default, creationTimestamp: '2024-01-01T00:02:00Z'}
+spec:
+  tolerations: [{key: dedicated, operator: Equal, value: x, effect: NoSchedule}]
+  containers: [{name: c, image: x, resources: {requests: {cpu: '2'}}}]
+status: {phase: Pending, nominatedNodeName: n1}
+";
+        for version in [Version::Current, Version::Legacy] {
+            let report = schedule(&yaml, version);
+            assert_eq!(
+                placed(&report),
+                [
+                    ("default/small", Some("n1")),
+                    ("default/nominated", Some("n2"))
+                ],
+                "{version:?}"
+            );
+        }
+    }
+
+    /// Only the scheduler's own queue nominates: a pod for another scheduler, or (1.34) a
+    /// gated pod, holds no room on the node it names.
+    #[test]
+    fn nominations_the_queue_never_holds_keep_no_room() {
+        let base = node("n1", 1000, 8 << 30, "")
+            + "---
+apiVersion: v1
+kind: Pod
+metadata: {name: first, namespace: default, creationTimestamp: '2024-01-01T00:00:00Z'}
+spec:
+  containers: [{name: c, image: x, resources: {requests: {cpu: 600m}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: other, namespace: default, creationTimestamp: '2024-01-01T00:01:00Z'}
+spec:
+  containers: [{name: c, image: x, resources: {requests: {cpu: 600m}}}]
+status: {phase: Pending, nominatedNodeName: n1}
+";
+        let elsewhere = base.replace("  containers: [{name: c, image: x, resources: {requests: {cpu: 600m}}}]\nstatus", "  schedulerName: other-scheduler\n  containers: [{name: c, image: x, resources: {requests: {cpu: 600m}}}]\nstatus");
+        let gated = base.replace("  containers: [{name: c, image: x, resources: {requests: {cpu: 600m}}}]\nstatus", "  schedulingGates: [{name: example.com/wait}]\n  containers: [{name: c, image: x, resources: {requests: {cpu: 600m}}}]\nstatus");
+        assert_ne!(elsewhere, base);
+        assert_ne!(gated, base);
+        for (yaml, version) in [
+            (&elsewhere, Version::Current),
+            (&elsewhere, Version::Legacy),
+            (&gated, Version::Current),
+        ] {
+            let report = schedule(yaml, version);
+            assert_eq!(
+                report
+                    .pods
+                    .first()
+                    .map(|placement| (placement.pod.as_str(), placement.node.as_deref())),
+                Some(("default/first", Some("n1"))),
+                "{version:?}"
+            );
+        }
+        // The queue's own nominated pod of equal priority keeps its room.
+        let report = schedule(&base, Version::Current);
+        assert_eq!(
+            report
+                .pods
+                .first()
+                .map(|placement| placement.node.as_deref()),
+            Some(None)
+        );
     }
 
     /// Room a preemption frees lets in a pod that found none before (the deletion moves

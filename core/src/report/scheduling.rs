@@ -140,9 +140,9 @@ pub struct Placement {
     #[serde(skip_serializing_if = "core::ops::Not::not")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub nodes_omitted: bool,
-    /// The `FailedScheduling` message of the pod's first attempt, when it fitted on a
-    /// later one: pods placed (or evicted) after it made room, and the scheduler tried it
-    /// again.
+    /// The `FailedScheduling` message of the pod's first attempt, when a later attempt
+    /// ended otherwise: pods placed (or evicted) after it changed the cluster, and the
+    /// scheduler tried it again. `message` is the last attempt's.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "tsify", tsify(optional))]
     pub first_attempt: Option<String>,
