@@ -1338,7 +1338,7 @@ impl<'c> World<'c> {
         let name = self.nodes.get(node).map(NodeRun::name).unwrap_or_default();
         let pods = self.pods_on(node);
         if pods.iter().any(|&pod| self.listed(pod)) {
-            let message = alloc::format!("Deleting all Pods from Node {name}.");
+            let message = node_event(name, format_args!("Deleting all Pods from Node {name}."));
             self.event(
                 at,
                 EventKind::NodeLifecycle,
@@ -2968,7 +2968,7 @@ impl<'c> World<'c> {
             EventKind::MachineRemoved,
             node_id(name),
             "RemovingNode",
-            alloc::format!("Node {name} deleted"),
+            node_event(name, format_args!("Removing Node {name} from Controller")),
         );
         self.prefetch(&pods);
         for pod in pods {
@@ -3302,6 +3302,14 @@ fn plain_taint(key: &str, effect: &str) -> Taint {
 
 fn node_id(name: &str) -> String {
     alloc::format!("Node/{name}")
+}
+
+/// The message of an event the node lifecycle controller records on a node through
+/// `RecordNodeEvent` (`pkg/controller/util/node/controller_utils.go`, 1.11 and 1.34),
+/// which wraps what happened as `Node <name> event: <what>`; its status changes
+/// (`RecordNodeStatusChange`) read `Node <name> status is now: <status>` instead.
+fn node_event(name: &str, what: core::fmt::Arguments<'_>) -> String {
+    alloc::format!("Node {name} event: {what}")
 }
 
 /// The wall-clock moment the timeline starts at, for the delete policies that rank
@@ -4893,6 +4901,11 @@ spec: {containers: [{name: c, image: i}]}
         let timeline = &outcome.disruption.timeline;
         let removed = timeline.iter().find(|event| event.reason == "RemovingNode");
         let removed_at = removed.map(|event| event.at);
+        // `RecordNodeEvent`'s wording.
+        assert_eq!(
+            removed.map(|event| event.message.to_string()).as_deref(),
+            Some("Node a1 event: Removing Node a1 from Controller")
+        );
         let master = timeline
             .iter()
             .find(|event| event.reason == "MasterDisruption");
@@ -4959,7 +4972,7 @@ spec: {containers: [{name: c, image: i}]}
             [
                 (
                     "DeletingAllPods",
-                    "Deleting all Pods from Node node1.".into()
+                    "Node node1 event: Deleting all Pods from Node node1.".into()
                 ),
                 (
                     "NodeControllerEviction",
