@@ -164,15 +164,6 @@ enum Goes {
     AtOnce,
 }
 
-/// Who deletes a finished pod, for its event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Deleter {
-    /// A drain, through the eviction API.
-    EvictionApi,
-    /// The taint eviction controller.
-    TaintManager,
-}
-
 /// A NoExecute eviction waiting for its time (`TimedWorker`).
 #[derive(Clone, Copy, Debug)]
 struct Scheduled {
@@ -1330,14 +1321,19 @@ impl<'c> World<'c> {
     }
 
     /// 1.11 without `TaintBasedEvictions`: the zone's queue lets the controller delete a
-    /// down node's pods (`DeletePods` in `pkg/controller/util/node/controller_utils.go`):
-    /// one node event when it lists any pod, then every pod not yet terminating and not a
-    /// DaemonSet's is deleted with its grace period (it stays terminating while the node is
-    /// down, and its controller replaces it at once).
+    /// down node's pods (`DeletePods` in `pkg/controller/util/node/controller_utils.go`).
+    /// It lists every pod whose `spec.nodeName` is the node from the API server (by key,
+    /// finished pods too), records one node event when the list is not empty, and deletes
+    /// each pod not yet terminating and not a DaemonSet's: a running one with its grace
+    /// period (it stays terminating while the node is down, and its controller replaces it
+    /// at once), a finished one at once.
     fn delete_node_pods(&mut self, at: Duration, node: usize) {
         let name = self.nodes.get(node).map(NodeRun::name).unwrap_or_default();
-        let pods = self.pods_on(node);
-        if pods.iter().any(|&pod| self.listed(pod)) {
+        let mut pods = self.pods_on(node);
+        pods.extend(self.finished_on(node));
+        pods.retain(|&pod| self.listed(pod));
+        crate::cluster::in_list_order(&mut pods, |pod| self.key(pod));
+        if !pods.is_empty() {
             let message = node_event(name, format_args!("Deleting all Pods from Node {name}."));
             self.event(
                 at,
@@ -1347,6 +1343,7 @@ impl<'c> World<'c> {
                 message,
             );
         }
+        let reason = "NodeControllerEviction";
         for pod in pods {
             let Some(entry) = self.pods.get(pod) else {
                 continue;
@@ -1357,15 +1354,20 @@ impl<'c> World<'c> {
                 .controller()
                 .is_some_and(|owner| owner.kind == "DaemonSet")
                 && self.daemon_set_found(&entry.pod);
-            if daemon || self.life.get(pod) != Some(&Life::Running) {
+            // Deleted before: its `deletionGracePeriodSeconds` is set.
+            let terminating = matches!(self.life.get(pod), Some(Life::Terminating { .. }));
+            if terminating || daemon {
                 continue;
             }
             let message = alloc::format!(
                 "Marking for deletion Pod {} from Node {name}",
                 entry.pod.metadata.name
             );
-            let reason = "NodeControllerEviction";
-            self.delete_directly(at, pod, "node-lifecycle", reason, |_| message.into(), None);
+            if self.life.get(pod) == Some(&Life::Elsewhere) {
+                self.delete_finished(at, pod, "node-lifecycle", reason, |_| message.into());
+            } else {
+                self.delete_directly(at, pod, "node-lifecycle", reason, |_| message.into(), None);
+            }
         }
     }
 
@@ -1531,7 +1533,9 @@ impl<'c> World<'c> {
     fn delete_by_taint(&mut self, at: Duration, pod: usize) {
         match self.life.get(pod) {
             Some(Life::Elsewhere) => {
-                self.delete_finished(at, pod, "taint", Deleter::TaintManager);
+                self.delete_finished(at, pod, "taint", "TaintManagerEviction", |name| {
+                    Words::Shared("Marking for deletion Pod ", Arc::clone(name))
+                });
                 return;
             }
             // Deleted before and still terminating: the controller deletes it again
@@ -1659,20 +1663,25 @@ impl<'c> World<'c> {
             .collect()
     }
 
-    /// A drain's eviction of a finished pod: no budget is asked (`canIgnorePDB`), the API
-    /// server deletes it at once (`CheckGracefulDelete`: no grace for a finished pod), and
-    /// no controller replaces it.
-    fn delete_finished(&mut self, at: Duration, pod: usize, cause: &'static str, how: Deleter) {
+    /// The deletion of a finished pod (a drain's eviction, the taint eviction controller's
+    /// or the node lifecycle controller's deletion): no budget is asked (`canIgnorePDB`),
+    /// the API server deletes it at once (`CheckGracefulDelete`: no grace for a finished
+    /// pod), and no controller replaces it. `message` words the eviction from the pod's
+    /// `namespace/name`.
+    fn delete_finished(
+        &mut self,
+        at: Duration,
+        pod: usize,
+        cause: &'static str,
+        reason: &'static str,
+        message: impl FnOnce(&Arc<str>) -> Words,
+    ) {
         let Some(entry) = self.pods.get(pod) else {
             return;
         };
         let name = Arc::clone(&entry.key);
         let node: Words = entry.pod.spec.node_name.clone().into();
-        let (reason, words) = match how {
-            Deleter::EvictionApi => ("Evicted", "evicting pod "),
-            Deleter::TaintManager => ("TaintManagerEviction", "Marking for deletion Pod "),
-        };
-        let message = Words::Shared(words, Arc::clone(&name));
+        let message = message(&name);
         self.disruption.evictions.push(Eviction {
             pod: Words::shared(&name),
             node,
@@ -2284,7 +2293,9 @@ impl<'c> World<'c> {
         let result = self.budgets.evict(&entry.pod, ready, terminating);
         match result {
             Ok(()) if life == Some(&Life::Elsewhere) => {
-                self.delete_finished(at, pod, cause, Deleter::EvictionApi);
+                self.delete_finished(at, pod, cause, "Evicted", |name| {
+                    Words::Shared("evicting pod ", Arc::clone(name))
+                });
             }
             Ok(()) => {
                 if let Some(drain) = self.drains.get_mut(index) {
@@ -4997,6 +5008,70 @@ spec: {containers: [{name: c, image: i}]}
         assert_eq!(
             evicted(&play_as(&yaml, Some(Version::Legacy))),
             [("default/bare".into(), 70)]
+        );
+    }
+
+    /// 1.11's `DeletePods` lists the node's pods from the API server, by key, finished
+    /// ones included: a finished pod is deleted at once, and a node that holds only
+    /// finished pods has its `DeletingAllPods` event too.
+    #[test]
+    fn openshift_3_11_deletes_a_down_nodes_finished_pods_too() {
+        let done = |name: &str, node: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default}}\nspec:\n  nodeName: {node}\n  restartPolicy: Never\n  containers: [{{name: c, image: c}}]\nstatus: {{phase: Succeeded}}\n"
+            )
+        };
+        let (node2, node3) = (
+            NODE.replace("node1", "node2"),
+            NODE.replace("node1", "node3"),
+        );
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: 'False'}}\n  - {at: 0s, nodeCondition: {node: node2, type: Ready, status: 'False'}}\n",
+        );
+        let yaml = [
+            NODE,
+            &node2,
+            &node3,
+            &pod("web", None),
+            &done("done", "node1"),
+            &done("only", "node2"),
+            &steps,
+        ]
+        .concat();
+        let outcome = play_as(&yaml, Some(Version::Legacy));
+        assert_eq!(
+            evicted(&outcome),
+            [
+                ("default/done".into(), 300),
+                ("default/web".into(), 300),
+                ("default/only".into(), 310)
+            ]
+        );
+        let said: Vec<(i64, &str, String)> = outcome
+            .disruption
+            .timeline
+            .iter()
+            .filter(|event| event.at >= Duration::from_seconds(300))
+            .filter(|event| event.reason != "TaintRateLimited")
+            .map(|event| {
+                (
+                    event.at.0 / crate::duration::SECOND,
+                    event.reason.as_ref(),
+                    event.object.to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            said,
+            [
+                (300, "DeletingAllPods", "Node/node1".into()),
+                (300, "NodeControllerEviction", "Pod/default/done".into()),
+                (300, "Killing", "Pod/default/done".into()),
+                (300, "NodeControllerEviction", "Pod/default/web".into()),
+                (310, "DeletingAllPods", "Node/node2".into()),
+                (310, "NodeControllerEviction", "Pod/default/only".into()),
+                (310, "Killing", "Pod/default/only".into()),
+            ]
         );
     }
 
