@@ -1324,7 +1324,7 @@ impl<'c> World<'c> {
     /// down node's pods (`DeletePods` in `pkg/controller/util/node/controller_utils.go`).
     /// It lists every pod whose `spec.nodeName` is the node from the API server (by key,
     /// finished pods too), records one node event when the list is not empty, and deletes
-    /// each pod not yet terminating and not a DaemonSet's: a running one with its grace
+    /// each pod not yet terminating that no DaemonSet selects: a running one with its grace
     /// period (it stays terminating while the node is down, and its controller replaces it
     /// at once), a finished one at once.
     fn delete_node_pods(&mut self, at: Duration, node: usize) {
@@ -1348,15 +1348,9 @@ impl<'c> World<'c> {
             let Some(entry) = self.pods.get(pod) else {
                 continue;
             };
-            let daemon = entry
-                .pod
-                .metadata
-                .controller()
-                .is_some_and(|owner| owner.kind == "DaemonSet")
-                && self.daemon_set_found(&entry.pod);
             // Deleted before: its `deletionGracePeriodSeconds` is set.
             let terminating = matches!(self.life.get(pod), Some(Life::Terminating { .. }));
-            if terminating || daemon {
+            if terminating || self.daemon_set_selects(&entry.pod) {
                 continue;
             }
             let message = alloc::format!(
@@ -1637,7 +1631,36 @@ impl<'c> World<'c> {
             })
     }
 
-    /// The pod's `namespace/name` (empty for an index out of range).
+    /// Whether a DaemonSet selects `pod`, as 1.11's `DeletePods` asks the
+    /// `extensions/v1beta1` DaemonSet lister (`GetPodDaemonSets`): one of the pod's
+    /// namespace whose selector, neither missing nor empty, matches the pod's labels,
+    /// whoever owns the pod; a pod without labels has none. An input that lists no
+    /// DaemonSet at all most likely left them out of the dump: kubefit then counts a pod
+    /// whose controller is a DaemonSet as selected, and no other.
+    fn daemon_set_selects(&self, pod: &crate::model::Pod) -> bool {
+        let mut daemon_sets = self
+            .cluster
+            .workloads
+            .iter()
+            .filter(|(kind, _)| *kind == WorkloadKind::DaemonSet)
+            .peekable();
+        if daemon_sets.peek().is_none() {
+            return pod
+                .metadata
+                .controller()
+                .is_some_and(|owner| owner.kind == "DaemonSet");
+        }
+        let labels = &pod.metadata.labels;
+        !labels.is_empty()
+            && daemon_sets.any(|(_, set)| {
+                set.metadata.namespace == pod.metadata.namespace
+                    && set.spec.selector.as_ref().is_some_and(|selector| {
+                        !schedule::selection::is_empty(selector)
+                            && crate::labels::selector_matches(selector, labels)
+                    })
+            })
+    }
+
     /// Whether the pod's `Ready` condition is true now: as the input says
     /// ([`budget::counts_as_ready`]), unless the node lifecycle controller marked it not
     /// ready since.
@@ -1647,6 +1670,7 @@ impl<'c> World<'c> {
             .is_some_and(|entry| ready_now(&self.marked_not_ready, pod, entry))
     }
 
+    /// The pod's `namespace/name` (empty for an index out of range).
     fn key(&self, pod: usize) -> &str {
         self.pods.get(pod).map_or("", |entry| &entry.key)
     }
@@ -5125,6 +5149,40 @@ spec: {containers: [{name: c, image: i}]}
             });
             assert!(tainted, "{values}: {:?}", outcome.disruption.timeline);
         }
+    }
+
+    /// 1.11's `DeletePods` spares a pod that a DaemonSet of its namespace selects by its
+    /// labels (`GetPodDaemonSets`), whoever owns it, and deletes a DaemonSet's pod that
+    /// no listed DaemonSet selects.
+    #[test]
+    fn openshift_3_11_spares_the_pods_a_daemon_set_selects() {
+        let daemon_set = "---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent, namespace: default, uid: d1}\nspec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec: {nodeSelector: {role: none}, containers: [{name: c, image: c}]}\n";
+        let labelled = |name: &str, namespace: &str, labels: &str, owner: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: {namespace}, labels: {{{labels}}}{owner}}}\nspec:\n  nodeName: node1\n  containers: [{{name: c, image: c}}]\nstatus: {{phase: Running}}\n"
+            )
+        };
+        let owned = ", ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: d1, controller: true}]";
+        let node2 = NODE.replace("node1", "node2");
+        let steps =
+            scenario("  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: 'False'}}\n");
+        let yaml = [
+            NODE,
+            &node2,
+            daemon_set,
+            &labelled("lookalike", "default", "app: agent", ""),
+            &labelled("relabelled", "default", "app: other", owned),
+            &labelled("elsewhere", "other", "app: agent", ""),
+            &steps,
+        ]
+        .concat();
+        assert_eq!(
+            evicted(&play_as(&yaml, Some(Version::Legacy))),
+            [
+                ("default/relabelled".into(), 300),
+                ("other/elsewhere".into(), 300)
+            ]
+        );
     }
 
     /// OpenShift 3.11's `oc adm drain` (kubectl 1.11) words its refusals, warnings and
