@@ -1086,7 +1086,12 @@ impl<'c> World<'c> {
                     .any(|taint| taint.key == key && taint.effect == "NoExecute")
             };
             let Some((wanted, opposite)) = ready_taints(target.condition("Ready")) else {
-                self.lift_ready_taints(at, node);
+                // `markNodeAsReachable` with taint based evictions; 1.11 without them calls
+                // `cancelPodEviction`, which only takes the node out of its zone's queue
+                // and leaves any NoExecute taint where it is.
+                if self.pod_eviction_timeout.is_none() {
+                    self.lift_ready_taints(at, node);
+                }
                 if let Some(lifecycle) = self.lifecycle.as_mut() {
                     lifecycle.mark_reachable(node);
                 }
@@ -1131,17 +1136,21 @@ impl<'c> World<'c> {
         }
     }
 
-    /// A zone check's outcome: an event, and in master disruption mode every node's
-    /// `not-ready` and `unreachable` NoExecute taints removed (`markNodeAsReachable`).
+    /// A zone check's outcome (`handleDisruption`): an event, and entering master
+    /// disruption mode every node's `not-ready` and `unreachable` NoExecute taints removed
+    /// (`markNodeAsReachable`; 1.11 without taint based evictions only empties the
+    /// queues, `cancelPodEviction`).
     fn zone_changed(&mut self, at: Duration, change: Change) {
         let entering = change == Change::EnterMasterDisruption;
+        let timeout = self.pod_eviction_timeout;
         let (object, reason, message) = match change {
             Change::EnterMasterDisruption => (
                 String::from("Zone/*"),
                 "MasterDisruption",
-                String::from(
-                    "no node of any zone is ready: the node lifecycle controller stops tainting and lifts the not-ready and unreachable NoExecute taints until a node is ready again",
-                ),
+                String::from(match timeout {
+                    None => "no node of any zone is ready: the node lifecycle controller stops tainting and lifts the not-ready and unreachable NoExecute taints until a node is ready again",
+                    Some(_) => "no node of any zone is ready: the node lifecycle controller stops deleting the pods of down nodes and forgets those queued until a node is ready again",
+                }),
             ),
             Change::ExitMasterDisruption => (
                 String::from("Zone/*"),
@@ -1157,7 +1166,9 @@ impl<'c> World<'c> {
         self.event(at, EventKind::NodeLifecycle, object, reason, message);
         if entering {
             for node in 0..self.nodes.len() {
-                self.lift_ready_taints(at, node);
+                if timeout.is_none() {
+                    self.lift_ready_taints(at, node);
+                }
                 // Upstream's passes look at every node: one down since before the timeline
                 // is queued again once tainting resumes.
                 let down = self.nodes.get(node).is_some_and(|target| {
@@ -1172,8 +1183,12 @@ impl<'c> World<'c> {
 
     /// A step put or took a taint the node lifecycle controller owns: its next pass (upstream:
     /// within 5 s) takes it off a ready node (`markNodeAsReachable`) and, in 1.34, queues
-    /// a node that is not ready for it again.
+    /// a node that is not ready for it again. 1.11 without taint based evictions leaves
+    /// these taints alone.
     fn controller_taint_touched(&mut self, at: Duration, node: usize) {
+        if self.pod_eviction_timeout.is_some() {
+            return;
+        }
         if self.lifecycle.is_none() {
             self.lifecycle = Some(NodeLifecycle::new(&self.cluster.nodes, self.version));
         }
@@ -4979,6 +4994,34 @@ spec: {containers: [{name: c, image: i}]}
         // 1.11 taints only with the `TaintBasedEvictions` gate on.
         let gated = [&yaml, TAINT_BASED_EVICTIONS].concat();
         assert!(evicted(&play_as(&gated, Some(Version::Legacy))).is_empty());
+    }
+
+    /// 1.11 without taint based evictions leaves the `not-ready` and `unreachable`
+    /// NoExecute taints alone (`cancelPodEviction` where taint based evictions call
+    /// `markNodeAsReachable`): one put by hand on a ready node stays, in master disruption
+    /// mode too, and the taint manager evicts by it.
+    #[test]
+    fn openshift_3_11_without_taint_based_evictions_leaves_the_controllers_taints() {
+        let node2 = NODE.replace("node1", "node2");
+        let pod = pod_tolerating(&[("node.kubernetes.io/not-ready", Some(60))]);
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 node.kubernetes.io/not-ready:NoExecute'}\n  - {at: 10s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n  - {at: 10s, nodeCondition: {node: node2, type: Ready, status: Unknown}}\n",
+        );
+        let outcome = play_as(
+            &[NODE, &node2, &pod, &steps].concat(),
+            Some(Version::Legacy),
+        );
+        assert_eq!(evicted(&outcome), [("default/pod1".into(), 60)]);
+        let timeline = &outcome.disruption.timeline;
+        assert!(timeline
+            .iter()
+            .any(|event| event.reason == "MasterDisruption"));
+        assert!(
+            !timeline
+                .iter()
+                .any(|event| event.kind == EventKind::TaintRemoved),
+            "{timeline:?}"
+        );
     }
 
     /// OpenShift 3.11 without `TaintBasedEvictions`: no NoExecute taint; once the node
