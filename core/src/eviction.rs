@@ -1136,12 +1136,16 @@ impl<'c> World<'c> {
         }
     }
 
-    /// A zone check's outcome (`handleDisruption`): an event, and entering master
-    /// disruption mode every node's `not-ready` and `unreachable` NoExecute taints removed
+    /// A zone check's outcome (`handleDisruption`): an event; entering master disruption
+    /// mode, every node's `not-ready` and `unreachable` NoExecute taints removed
     /// (`markNodeAsReachable`; 1.11 without taint based evictions only empties the
-    /// queues, `cancelPodEviction`).
+    /// queues, `cancelPodEviction`); leaving it, in 1.11 without taint based evictions,
+    /// every node's pod eviction timeout counted again from now (upstream sets each node's
+    /// probe and ready transition timestamps to now, in both modes, but only that mode
+    /// reads them to evict).
     fn zone_changed(&mut self, at: Duration, change: Change) {
         let entering = change == Change::EnterMasterDisruption;
+        let leaving = change == Change::ExitMasterDisruption;
         let timeout = self.pod_eviction_timeout;
         let (object, reason, message) = match change {
             Change::EnterMasterDisruption => (
@@ -1155,7 +1159,10 @@ impl<'c> World<'c> {
             Change::ExitMasterDisruption => (
                 String::from("Zone/*"),
                 "MasterDisruptionEnded",
-                String::from("a node is ready again: tainting resumes, each zone's next taint one interval from now"),
+                String::from(match timeout {
+                    None => "a node is ready again: tainting resumes, each zone's next taint one interval from now",
+                    Some(_) => "a node is ready again: the pod eviction timeout of every node still down starts again now",
+                }),
             ),
             Change::Zone(zone, state) => (
                 alloc::format!("Zone/{}", zone_display(&zone)),
@@ -1164,6 +1171,16 @@ impl<'c> World<'c> {
             ),
         };
         self.event(at, EventKind::NodeLifecycle, object, reason, message);
+        if let Some(timeout) = timeout.filter(|_| leaving) {
+            let mut restarted = false;
+            for since in self.down_since.iter_mut().flatten() {
+                *since = at;
+                restarted = true;
+            }
+            if restarted {
+                self.plan_monitor(at.saturating_add(timeout));
+            }
+        }
         if entering {
             for node in 0..self.nodes.len() {
                 if timeout.is_none() {
@@ -4372,6 +4389,20 @@ spec: {containers: [{name: c, image: i}]}
                 "TaintRateLimited@120",
             ]
         );
+    }
+
+    /// Leaving master disruption mode, 1.11 sets every node's probe and ready transition
+    /// timestamps to now (`handleDisruption`): without taint based evictions, a node
+    /// still down has its pods deleted a whole `--pod-eviction-timeout` after that.
+    #[test]
+    fn openshift_3_11_counts_the_eviction_timeout_again_after_master_disruption() {
+        let node2 = NODE.replace("node1", "node2");
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n  - {at: 0s, nodeCondition: {node: node2, type: Ready, status: Unknown}}\n  - {at: 100s, nodeCondition: {node: node2, type: Ready, status: 'True'}}\n",
+        );
+        let yaml = [NODE, &node2, &pod("bare", None), &steps].concat();
+        let outcome = play_as(&yaml, Some(Version::Legacy));
+        assert_eq!(evicted(&outcome), [("default/bare".into(), 400)]);
     }
 
     /// A node down since before the timeline loses its taint in master disruption mode
