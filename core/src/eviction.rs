@@ -855,14 +855,20 @@ impl<'c> World<'c> {
         let touched = self.kubelet_posting(node, condition, status);
         let key = match condition {
             "Ready" => {
-                let was_ready = Ready::of(previous.as_deref()) == Ready::True;
-                if !was_ready && Ready::of(Some(status)) == Ready::True {
+                let (before, now) = (Ready::of(previous.as_deref()), Ready::of(Some(status)));
+                let was_ready = before == Ready::True;
+                if !was_ready && now == Ready::True {
                     self.kubelet_back(at, node);
                 }
                 self.watch_ready(node, was_ready);
                 self.plan_monitor(at);
-                if let Some(timeout) = self.pod_eviction_timeout {
-                    let down = (Ready::of(Some(status)) != Ready::True).then_some(at);
+                // The timeout counts from the Ready condition's last transition (`False`)
+                // or the kubelet's last heartbeat (`Unknown`), as 1.11's
+                // `tryUpdateNodeStatus` notes them: the same status again moves neither.
+                let since = self.down_since.get(node).copied().flatten();
+                let moved = before != now || since.is_none();
+                if let Some(timeout) = self.pod_eviction_timeout.filter(|_| moved) {
+                    let down = (now != Ready::True).then_some(at);
                     self.set_down_since(node, down);
                     if down.is_some() {
                         self.plan_monitor(at.saturating_add(timeout));
@@ -4954,6 +4960,36 @@ spec: {containers: [{name: c, image: i}]}
             conditions(Version::Legacy, 30),
             "Ready=Unknown MemoryPressure=Unknown OutOfDisk=Unknown DiskPressure=Unknown"
         );
+    }
+
+    /// 1.11's pod eviction timeout counts from the Ready condition's last transition
+    /// (`False`) or the kubelet's last heartbeat (`Unknown`), which `tryUpdateNodeStatus`
+    /// notes: a step setting the same status again restarts neither. In 1.34 the same
+    /// status again leaves the taint, and with it the planned eviction, as it was.
+    #[test]
+    fn the_same_ready_status_again_keeps_the_eviction_time() {
+        let node2 = NODE.replace("node1", "node2");
+        for (status, key) in [
+            ("'False'", "node.kubernetes.io/not-ready"),
+            ("Unknown", "node.kubernetes.io/unreachable"),
+        ] {
+            let steps = scenario(&alloc::format!(
+                "  - {{at: 0s, nodeCondition: {{node: node1, type: Ready, status: {status}}}}}\n  - {{at: 100s, nodeCondition: {{node: node1, type: Ready, status: {status}}}}}\n"
+            ));
+            let yaml = [NODE, &node2, &pod("bare", None), &steps].concat();
+            assert_eq!(
+                evicted(&play_as(&yaml, Some(Version::Legacy))),
+                [("default/bare".into(), 300)],
+                "{status}"
+            );
+            let tolerating = pod_tolerating(&[(key, Some(300))]);
+            let yaml = [NODE, &node2, &tolerating, &steps].concat();
+            assert_eq!(
+                evicted(&play_as(&yaml, Some(Version::Current))),
+                [("default/pod1".into(), 300)],
+                "{status}"
+            );
+        }
     }
 
     /// A removed node leaves its zone's counts at the controller's next pass: the last
