@@ -1016,7 +1016,10 @@ impl<'c> World<'c> {
     /// node lifecycle controller's first monitor pass finds the nodes whose Ready
     /// condition is not True (`monitorNodeHealth` sees every node as new): 1.34 gives them
     /// its NoSchedule taint at once and queues them for the NoExecute one; 1.11 without
-    /// taint based evictions starts their pod eviction timeout now.
+    /// taint based evictions starts their pod eviction timeout now. With taint based
+    /// evictions the same pass takes the `not-ready` and `unreachable` NoExecute taints
+    /// off a ready node (`markNodeAsReachable`), and the taint eviction controller calls
+    /// off what they planned.
     fn start_controllers(&mut self) {
         let start = Duration(0);
         let mut monitor = false;
@@ -1024,15 +1027,24 @@ impl<'c> World<'c> {
             let Some(target) = self.nodes.get(node) else {
                 continue;
             };
-            let tainted = target
+            let mut tainted = false;
+            let mut controllers = false;
+            for taint in target
                 .taints
                 .iter()
-                .any(|taint| taint.effect == "NoExecute");
+                .filter(|taint| taint.effect == "NoExecute")
+            {
+                tainted = true;
+                controllers |= [NOT_READY, UNREACHABLE].contains(&taint.key.as_str());
+            }
             let wanted = ready_taints(target.condition("Ready")).map(|(wanted, _)| wanted);
             if tainted {
                 self.taints_changed(start, node);
             }
             let Some(wanted) = wanted else {
+                if controllers {
+                    self.controller_taint_touched(start, node);
+                }
                 continue;
             };
             if self.lifecycle.is_none() {
@@ -5028,6 +5040,59 @@ spec: {containers: [{name: c, image: i}]}
             .find(|event| event.reason == "MasterDisruption");
         assert!(removed_at.is_some(), "{timeline:?}");
         assert_eq!(master.map(|event| event.at), removed_at, "{timeline:?}");
+    }
+
+    /// A ready node of the input that carries the controller's `unreachable` NoExecute
+    /// taint loses it at the controller's first pass (`markNodeAsReachable`, 1.34's
+    /// `processTaintBaseEviction` and 1.11's with taint based evictions), and the taint
+    /// eviction controller calls off the deletion it planned. 1.11 without them leaves
+    /// the taint: the pod goes when its toleration runs out.
+    #[test]
+    fn a_ready_node_loses_the_controllers_taint_when_the_controllers_start() {
+        let tainted = NODE.replace(
+            "metadata: {name: node1}\n",
+            "metadata: {name: node1}\nspec: {taints: [{key: node.kubernetes.io/unreachable, effect: NoExecute}]}\n",
+        );
+        let pod = pod_tolerating(&[("node.kubernetes.io/unreachable", Some(300))]);
+        let steps = scenario("  - {at: 9m, cordon: node2}\n");
+        let yaml = [&tainted, READY_NEIGHBOUR, &pod, &steps].concat();
+        let at_start = |outcome: &Outcome| -> Vec<(EventKind, String)> {
+            outcome
+                .disruption
+                .timeline
+                .iter()
+                .filter(|event| event.at == Duration(0))
+                .map(|event| (event.kind, event.message.to_string()))
+                .collect()
+        };
+        let legacy = [&yaml, TAINT_BASED_EVICTIONS].concat();
+        for outcome in [
+            play_as(&yaml, Some(Version::Current)),
+            play_as(&legacy, Some(Version::Legacy)),
+        ] {
+            assert!(evicted(&outcome).is_empty(), "{:?}", outcome.disruption);
+            let events = at_start(&outcome);
+            assert_eq!(
+                events.get(1..),
+                Some(
+                    &[
+                        (
+                            EventKind::TaintRemoved,
+                            "node/node1 untainted node.kubernetes.io/unreachable:NoExecute".into()
+                        ),
+                        (
+                            EventKind::EvictionCancelled,
+                            "Cancelling deletion of Pod default/pod1".into()
+                        ),
+                    ][..]
+                ),
+                "{events:?}"
+            );
+        }
+        assert_eq!(
+            evicted(&play_as(&yaml, Some(Version::Legacy))),
+            [("default/pod1".into(), 300)]
+        );
     }
 
     /// The node lifecycle controller owns the not-ready and unreachable NoExecute taints:
