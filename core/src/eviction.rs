@@ -1329,16 +1329,25 @@ impl<'c> World<'c> {
     }
 
     /// `SwapNodeControllerTaint`: the NoExecute taint for the Ready condition in, the
-    /// other out, in one node update.
+    /// other out. These are two node updates, the addition first; 1.34's taint eviction
+    /// controller queues node names and looks at the node once, as it ends, so kubefit
+    /// makes them one update there. 1.11's taint manager queues each update with the
+    /// node's taints as that update left them (`nodeUpdateItem` in
+    /// `pkg/controller/nodelifecycle/scheduler/taint_manager.go`, until 1.13): it first
+    /// sees both taints, then the new one alone.
     fn swap_ready_taint(&mut self, at: Duration, node: usize, wanted: &str, opposite: &str) {
+        let taint = plain_taint(wanted, "NoExecute");
+        if self.version == Version::Legacy {
+            if self.put_taint(at, node, taint, "NodeLifecycleController", "tainted") {
+                self.taints_changed(at, node);
+            }
+            if self.remove_taint(at, node, opposite, "NoExecute") {
+                self.taints_changed(at, node);
+            }
+            return;
+        }
         let mut changed = self.remove_taint(at, node, opposite, "NoExecute");
-        changed |= self.put_taint(
-            at,
-            node,
-            plain_taint(wanted, "NoExecute"),
-            "NodeLifecycleController",
-            "tainted",
-        );
+        changed |= self.put_taint(at, node, taint, "NodeLifecycleController", "tainted");
         if changed {
             self.taints_changed(at, node);
         }
@@ -4513,6 +4522,57 @@ spec: {containers: [{name: c, image: i}]}
             )]
         );
         assert_eq!(evicted(&outcome), [("default/pod1".into(), 420)]);
+    }
+
+    /// 1.11's taint manager sees the swap as the two node updates it is, each with the
+    /// taints it left (`nodeUpdateItem`): both taints, then the new one alone. A pod
+    /// deleted for `not-ready` that tolerates `unreachable` for ever is marked for
+    /// deletion again in between; 1.34 looks at the node once, as it ends.
+    #[test]
+    fn a_taint_swap_is_two_node_updates_in_1_11() {
+        let pod = &pod_tolerating(&[("node.kubernetes.io/unreachable", None)]);
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: 'False'}}\n  - {at: 1m, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n",
+        );
+        let yaml = [NODE, READY_NEIGHBOUR, pod, &steps].concat();
+        let at_swap = |outcome: &Outcome| -> Vec<(EventKind, String)> {
+            outcome
+                .disruption
+                .timeline
+                .iter()
+                .filter(|event| event.at == Duration::from_seconds(60))
+                .filter(|event| event.kind != EventKind::ConditionChanged)
+                .map(|event| (event.kind, event.message.to_string()))
+                // 1.34's NoSchedule taints follow the condition as well.
+                .filter(|(_, message)| !message.ends_with(":NoSchedule"))
+                .collect()
+        };
+        let tainted = "node/node1 tainted with node.kubernetes.io/unreachable:NoExecute";
+        let untainted = "node/node1 untainted node.kubernetes.io/not-ready:NoExecute";
+        let legacy = play_as(
+            &[&yaml, TAINT_BASED_EVICTIONS].concat(),
+            Some(Version::Legacy),
+        );
+        assert_eq!(
+            at_swap(&legacy),
+            [
+                (EventKind::TaintAdded, tainted.into()),
+                (
+                    EventKind::PodEvicted,
+                    "Marking for deletion Pod default/pod1".into()
+                ),
+                (EventKind::TaintRemoved, untainted.into()),
+            ]
+        );
+        assert_eq!(evicted(&legacy), [("default/pod1".into(), 0)]);
+        let current = play_as(&yaml, Some(Version::Current));
+        assert_eq!(
+            at_swap(&current),
+            [
+                (EventKind::TaintRemoved, untainted.into()),
+                (EventKind::TaintAdded, tainted.into()),
+            ]
+        );
     }
 
     /// A drain lists a node's pods by `spec.nodeName`, finished ones too: they pass every
