@@ -164,15 +164,6 @@ enum Goes {
     AtOnce,
 }
 
-/// Who deletes a finished pod, for its event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Deleter {
-    /// A drain, through the eviction API.
-    EvictionApi,
-    /// The taint eviction controller.
-    TaintManager,
-}
-
 /// A NoExecute eviction waiting for its time (`TimedWorker`).
 #[derive(Clone, Copy, Debug)]
 struct Scheduled {
@@ -864,14 +855,20 @@ impl<'c> World<'c> {
         let touched = self.kubelet_posting(node, condition, status);
         let key = match condition {
             "Ready" => {
-                let was_ready = Ready::of(previous.as_deref()) == Ready::True;
-                if !was_ready && Ready::of(Some(status)) == Ready::True {
+                let (before, now) = (Ready::of(previous.as_deref()), Ready::of(Some(status)));
+                let was_ready = before == Ready::True;
+                if !was_ready && now == Ready::True {
                     self.kubelet_back(at, node);
                 }
                 self.watch_ready(node, was_ready);
                 self.plan_monitor(at);
-                if let Some(timeout) = self.pod_eviction_timeout {
-                    let down = (Ready::of(Some(status)) != Ready::True).then_some(at);
+                // The timeout counts from the Ready condition's last transition (`False`)
+                // or the kubelet's last heartbeat (`Unknown`), as 1.11's
+                // `tryUpdateNodeStatus` notes them: the same status again moves neither.
+                let since = self.down_since.get(node).copied().flatten();
+                let moved = before != now || since.is_none();
+                if let Some(timeout) = self.pod_eviction_timeout.filter(|_| moved) {
+                    let down = (now != Ready::True).then_some(at);
                     self.set_down_since(node, down);
                     if down.is_some() {
                         self.plan_monitor(at.saturating_add(timeout));
@@ -1019,7 +1016,10 @@ impl<'c> World<'c> {
     /// node lifecycle controller's first monitor pass finds the nodes whose Ready
     /// condition is not True (`monitorNodeHealth` sees every node as new): 1.34 gives them
     /// its NoSchedule taint at once and queues them for the NoExecute one; 1.11 without
-    /// taint based evictions starts their pod eviction timeout now.
+    /// taint based evictions starts their pod eviction timeout now. With taint based
+    /// evictions the same pass takes the `not-ready` and `unreachable` NoExecute taints
+    /// off a ready node (`markNodeAsReachable`), and the taint eviction controller calls
+    /// off what they planned.
     fn start_controllers(&mut self) {
         let start = Duration(0);
         let mut monitor = false;
@@ -1027,15 +1027,24 @@ impl<'c> World<'c> {
             let Some(target) = self.nodes.get(node) else {
                 continue;
             };
-            let tainted = target
+            let mut tainted = false;
+            let mut controllers = false;
+            for taint in target
                 .taints
                 .iter()
-                .any(|taint| taint.effect == "NoExecute");
+                .filter(|taint| taint.effect == "NoExecute")
+            {
+                tainted = true;
+                controllers |= [NOT_READY, UNREACHABLE].contains(&taint.key.as_str());
+            }
             let wanted = ready_taints(target.condition("Ready")).map(|(wanted, _)| wanted);
             if tainted {
                 self.taints_changed(start, node);
             }
             let Some(wanted) = wanted else {
+                if controllers {
+                    self.controller_taint_touched(start, node);
+                }
                 continue;
             };
             if self.lifecycle.is_none() {
@@ -1095,7 +1104,12 @@ impl<'c> World<'c> {
                     .any(|taint| taint.key == key && taint.effect == "NoExecute")
             };
             let Some((wanted, opposite)) = ready_taints(target.condition("Ready")) else {
-                self.lift_ready_taints(at, node);
+                // `markNodeAsReachable` with taint based evictions; 1.11 without them calls
+                // `cancelPodEviction`, which only takes the node out of its zone's queue
+                // and leaves any NoExecute taint where it is.
+                if self.pod_eviction_timeout.is_none() {
+                    self.lift_ready_taints(at, node);
+                }
                 if let Some(lifecycle) = self.lifecycle.as_mut() {
                     lifecycle.mark_reachable(node);
                 }
@@ -1140,22 +1154,33 @@ impl<'c> World<'c> {
         }
     }
 
-    /// A zone check's outcome: an event, and in master disruption mode every node's
-    /// `not-ready` and `unreachable` NoExecute taints removed (`markNodeAsReachable`).
+    /// A zone check's outcome (`handleDisruption`): an event; entering master disruption
+    /// mode, every node's `not-ready` and `unreachable` NoExecute taints removed
+    /// (`markNodeAsReachable`; 1.11 without taint based evictions only empties the
+    /// queues, `cancelPodEviction`); leaving it, in 1.11 without taint based evictions,
+    /// every node's pod eviction timeout counted again from now (upstream sets each node's
+    /// probe and ready transition timestamps to now, in both modes, but only that mode
+    /// reads them to evict).
     fn zone_changed(&mut self, at: Duration, change: Change) {
         let entering = change == Change::EnterMasterDisruption;
+        let leaving = change == Change::ExitMasterDisruption;
+        let timeout = self.pod_eviction_timeout;
         let (object, reason, message) = match change {
             Change::EnterMasterDisruption => (
                 String::from("Zone/*"),
                 "MasterDisruption",
-                String::from(
-                    "no node of any zone is ready: the node lifecycle controller stops tainting and lifts the not-ready and unreachable NoExecute taints until a node is ready again",
-                ),
+                String::from(match timeout {
+                    None => "no node of any zone is ready: the node lifecycle controller stops tainting and lifts the not-ready and unreachable NoExecute taints until a node is ready again",
+                    Some(_) => "no node of any zone is ready: the node lifecycle controller stops deleting the pods of down nodes and forgets those queued until a node is ready again",
+                }),
             ),
             Change::ExitMasterDisruption => (
                 String::from("Zone/*"),
                 "MasterDisruptionEnded",
-                String::from("a node is ready again: tainting resumes, each zone's next taint one interval from now"),
+                String::from(match timeout {
+                    None => "a node is ready again: tainting resumes, each zone's next taint one interval from now",
+                    Some(_) => "a node is ready again: the pod eviction timeout of every node still down starts again now",
+                }),
             ),
             Change::Zone(zone, state) => (
                 alloc::format!("Zone/{}", zone_display(&zone)),
@@ -1164,9 +1189,21 @@ impl<'c> World<'c> {
             ),
         };
         self.event(at, EventKind::NodeLifecycle, object, reason, message);
+        if let Some(timeout) = timeout.filter(|_| leaving) {
+            let mut restarted = false;
+            for since in self.down_since.iter_mut().flatten() {
+                *since = at;
+                restarted = true;
+            }
+            if restarted {
+                self.plan_monitor(at.saturating_add(timeout));
+            }
+        }
         if entering {
             for node in 0..self.nodes.len() {
-                self.lift_ready_taints(at, node);
+                if timeout.is_none() {
+                    self.lift_ready_taints(at, node);
+                }
                 // Upstream's passes look at every node: one down since before the timeline
                 // is queued again once tainting resumes.
                 let down = self.nodes.get(node).is_some_and(|target| {
@@ -1181,8 +1218,12 @@ impl<'c> World<'c> {
 
     /// A step put or took a taint the node lifecycle controller owns: its next pass (upstream:
     /// within 5 s) takes it off a ready node (`markNodeAsReachable`) and, in 1.34, queues
-    /// a node that is not ready for it again.
+    /// a node that is not ready for it again. 1.11 without taint based evictions leaves
+    /// these taints alone.
     fn controller_taint_touched(&mut self, at: Duration, node: usize) {
+        if self.pod_eviction_timeout.is_some() {
+            return;
+        }
         if self.lifecycle.is_none() {
             self.lifecycle = Some(NodeLifecycle::new(&self.cluster.nodes, self.version));
         }
@@ -1288,16 +1329,25 @@ impl<'c> World<'c> {
     }
 
     /// `SwapNodeControllerTaint`: the NoExecute taint for the Ready condition in, the
-    /// other out, in one node update.
+    /// other out. These are two node updates, the addition first; 1.34's taint eviction
+    /// controller queues node names and looks at the node once, as it ends, so kubefit
+    /// makes them one update there. 1.11's taint manager queues each update with the
+    /// node's taints as that update left them (`nodeUpdateItem` in
+    /// `pkg/controller/nodelifecycle/scheduler/taint_manager.go`, until 1.13): it first
+    /// sees both taints, then the new one alone.
     fn swap_ready_taint(&mut self, at: Duration, node: usize, wanted: &str, opposite: &str) {
+        let taint = plain_taint(wanted, "NoExecute");
+        if self.version == Version::Legacy {
+            if self.put_taint(at, node, taint, "NodeLifecycleController", "tainted") {
+                self.taints_changed(at, node);
+            }
+            if self.remove_taint(at, node, opposite, "NoExecute") {
+                self.taints_changed(at, node);
+            }
+            return;
+        }
         let mut changed = self.remove_taint(at, node, opposite, "NoExecute");
-        changed |= self.put_taint(
-            at,
-            node,
-            plain_taint(wanted, "NoExecute"),
-            "NodeLifecycleController",
-            "tainted",
-        );
+        changed |= self.put_taint(at, node, taint, "NodeLifecycleController", "tainted");
         if changed {
             self.taints_changed(at, node);
         }
@@ -1330,15 +1380,20 @@ impl<'c> World<'c> {
     }
 
     /// 1.11 without `TaintBasedEvictions`: the zone's queue lets the controller delete a
-    /// down node's pods (`DeletePods` in `pkg/controller/util/node/controller_utils.go`):
-    /// one node event when it lists any pod, then every pod not yet terminating and not a
-    /// DaemonSet's is deleted with its grace period (it stays terminating while the node is
-    /// down, and its controller replaces it at once).
+    /// down node's pods (`DeletePods` in `pkg/controller/util/node/controller_utils.go`).
+    /// It lists every pod whose `spec.nodeName` is the node from the API server (by key,
+    /// finished pods too), records one node event when the list is not empty, and deletes
+    /// each pod not yet terminating that no DaemonSet selects: a running one with its grace
+    /// period (it stays terminating while the node is down, and its controller replaces it
+    /// at once), a finished one at once.
     fn delete_node_pods(&mut self, at: Duration, node: usize) {
         let name = self.nodes.get(node).map(NodeRun::name).unwrap_or_default();
-        let pods = self.pods_on(node);
-        if pods.iter().any(|&pod| self.listed(pod)) {
-            let message = alloc::format!("Deleting all Pods from Node {name}.");
+        let mut pods = self.pods_on(node);
+        pods.extend(self.finished_on(node));
+        pods.retain(|&pod| self.listed(pod));
+        crate::cluster::in_list_order(&mut pods, |pod| self.key(pod));
+        if !pods.is_empty() {
+            let message = node_event(name, format_args!("Deleting all Pods from Node {name}."));
             self.event(
                 at,
                 EventKind::NodeLifecycle,
@@ -1347,25 +1402,25 @@ impl<'c> World<'c> {
                 message,
             );
         }
+        let reason = "NodeControllerEviction";
         for pod in pods {
             let Some(entry) = self.pods.get(pod) else {
                 continue;
             };
-            let daemon = entry
-                .pod
-                .metadata
-                .controller()
-                .is_some_and(|owner| owner.kind == "DaemonSet")
-                && self.daemon_set_found(&entry.pod);
-            if daemon || self.life.get(pod) != Some(&Life::Running) {
+            // Deleted before: its `deletionGracePeriodSeconds` is set.
+            let terminating = matches!(self.life.get(pod), Some(Life::Terminating { .. }));
+            if terminating || self.daemon_set_selects(&entry.pod) {
                 continue;
             }
             let message = alloc::format!(
                 "Marking for deletion Pod {} from Node {name}",
                 entry.pod.metadata.name
             );
-            let reason = "NodeControllerEviction";
-            self.delete_directly(at, pod, "node-lifecycle", reason, |_| message.into(), None);
+            if self.life.get(pod) == Some(&Life::Elsewhere) {
+                self.delete_finished(at, pod, "node-lifecycle", reason, |_| message.into());
+            } else {
+                self.delete_directly(at, pod, "node-lifecycle", reason, |_| message.into(), None);
+            }
         }
     }
 
@@ -1531,7 +1586,9 @@ impl<'c> World<'c> {
     fn delete_by_taint(&mut self, at: Duration, pod: usize) {
         match self.life.get(pod) {
             Some(Life::Elsewhere) => {
-                self.delete_finished(at, pod, "taint", Deleter::TaintManager);
+                self.delete_finished(at, pod, "taint", "TaintManagerEviction", |name| {
+                    Words::Shared("Marking for deletion Pod ", Arc::clone(name))
+                });
                 return;
             }
             // Deleted before and still terminating: the controller deletes it again
@@ -1633,7 +1690,36 @@ impl<'c> World<'c> {
             })
     }
 
-    /// The pod's `namespace/name` (empty for an index out of range).
+    /// Whether a DaemonSet selects `pod`, as 1.11's `DeletePods` asks the
+    /// `extensions/v1beta1` DaemonSet lister (`GetPodDaemonSets`): one of the pod's
+    /// namespace whose selector, neither missing nor empty, matches the pod's labels,
+    /// whoever owns the pod; a pod without labels has none. An input that lists no
+    /// DaemonSet at all most likely left them out of the dump: kubefit then counts a pod
+    /// whose controller is a DaemonSet as selected, and no other.
+    fn daemon_set_selects(&self, pod: &crate::model::Pod) -> bool {
+        let mut daemon_sets = self
+            .cluster
+            .workloads
+            .iter()
+            .filter(|(kind, _)| *kind == WorkloadKind::DaemonSet)
+            .peekable();
+        if daemon_sets.peek().is_none() {
+            return pod
+                .metadata
+                .controller()
+                .is_some_and(|owner| owner.kind == "DaemonSet");
+        }
+        let labels = &pod.metadata.labels;
+        !labels.is_empty()
+            && daemon_sets.any(|(_, set)| {
+                set.metadata.namespace == pod.metadata.namespace
+                    && set.spec.selector.as_ref().is_some_and(|selector| {
+                        !schedule::selection::is_empty(selector)
+                            && crate::labels::selector_matches(selector, labels)
+                    })
+            })
+    }
+
     /// Whether the pod's `Ready` condition is true now: as the input says
     /// ([`budget::counts_as_ready`]), unless the node lifecycle controller marked it not
     /// ready since.
@@ -1643,6 +1729,7 @@ impl<'c> World<'c> {
             .is_some_and(|entry| ready_now(&self.marked_not_ready, pod, entry))
     }
 
+    /// The pod's `namespace/name` (empty for an index out of range).
     fn key(&self, pod: usize) -> &str {
         self.pods.get(pod).map_or("", |entry| &entry.key)
     }
@@ -1659,20 +1746,25 @@ impl<'c> World<'c> {
             .collect()
     }
 
-    /// A drain's eviction of a finished pod: no budget is asked (`canIgnorePDB`), the API
-    /// server deletes it at once (`CheckGracefulDelete`: no grace for a finished pod), and
-    /// no controller replaces it.
-    fn delete_finished(&mut self, at: Duration, pod: usize, cause: &'static str, how: Deleter) {
+    /// The deletion of a finished pod (a drain's eviction, the taint eviction controller's
+    /// or the node lifecycle controller's deletion): no budget is asked (`canIgnorePDB`),
+    /// the API server deletes it at once (`CheckGracefulDelete`: no grace for a finished
+    /// pod), and no controller replaces it. `message` words the eviction from the pod's
+    /// `namespace/name`.
+    fn delete_finished(
+        &mut self,
+        at: Duration,
+        pod: usize,
+        cause: &'static str,
+        reason: &'static str,
+        message: impl FnOnce(&Arc<str>) -> Words,
+    ) {
         let Some(entry) = self.pods.get(pod) else {
             return;
         };
         let name = Arc::clone(&entry.key);
         let node: Words = entry.pod.spec.node_name.clone().into();
-        let (reason, words) = match how {
-            Deleter::EvictionApi => ("Evicted", "evicting pod "),
-            Deleter::TaintManager => ("TaintManagerEviction", "Marking for deletion Pod "),
-        };
-        let message = Words::Shared(words, Arc::clone(&name));
+        let message = message(&name);
         self.disruption.evictions.push(Eviction {
             pod: Words::shared(&name),
             node,
@@ -2284,7 +2376,9 @@ impl<'c> World<'c> {
         let result = self.budgets.evict(&entry.pod, ready, terminating);
         match result {
             Ok(()) if life == Some(&Life::Elsewhere) => {
-                self.delete_finished(at, pod, cause, Deleter::EvictionApi);
+                self.delete_finished(at, pod, cause, "Evicted", |name| {
+                    Words::Shared("evicting pod ", Arc::clone(name))
+                });
             }
             Ok(()) => {
                 if let Some(drain) = self.drains.get_mut(index) {
@@ -2968,7 +3062,7 @@ impl<'c> World<'c> {
             EventKind::MachineRemoved,
             node_id(name),
             "RemovingNode",
-            alloc::format!("Node {name} deleted"),
+            node_event(name, format_args!("Removing Node {name} from Controller")),
         );
         self.prefetch(&pods);
         for pod in pods {
@@ -3302,6 +3396,14 @@ fn plain_taint(key: &str, effect: &str) -> Taint {
 
 fn node_id(name: &str) -> String {
     alloc::format!("Node/{name}")
+}
+
+/// The message of an event the node lifecycle controller records on a node through
+/// `RecordNodeEvent` (`pkg/controller/util/node/controller_utils.go`, 1.11 and 1.34),
+/// which wraps what happened as `Node <name> event: <what>`; its status changes
+/// (`RecordNodeStatusChange`) read `Node <name> status is now: <status>` instead.
+fn node_event(name: &str, what: core::fmt::Arguments<'_>) -> String {
+    alloc::format!("Node {name} event: {what}")
 }
 
 /// The wall-clock moment the timeline starts at, for the delete policies that rank
@@ -4316,6 +4418,20 @@ spec: {containers: [{name: c, image: i}]}
         );
     }
 
+    /// Leaving master disruption mode, 1.11 sets every node's probe and ready transition
+    /// timestamps to now (`handleDisruption`): without taint based evictions, a node
+    /// still down has its pods deleted a whole `--pod-eviction-timeout` after that.
+    #[test]
+    fn openshift_3_11_counts_the_eviction_timeout_again_after_master_disruption() {
+        let node2 = NODE.replace("node1", "node2");
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n  - {at: 0s, nodeCondition: {node: node2, type: Ready, status: Unknown}}\n  - {at: 100s, nodeCondition: {node: node2, type: Ready, status: 'True'}}\n",
+        );
+        let yaml = [NODE, &node2, &pod("bare", None), &steps].concat();
+        let outcome = play_as(&yaml, Some(Version::Legacy));
+        assert_eq!(evicted(&outcome), [("default/bare".into(), 400)]);
+    }
+
     /// A node down since before the timeline loses its taint in master disruption mode
     /// and is tainted again once a node is back and the zone's limiter has a token. (Its
     /// NoSchedule taint comes when the controller starts.)
@@ -4406,6 +4522,57 @@ spec: {containers: [{name: c, image: i}]}
             )]
         );
         assert_eq!(evicted(&outcome), [("default/pod1".into(), 420)]);
+    }
+
+    /// 1.11's taint manager sees the swap as the two node updates it is, each with the
+    /// taints it left (`nodeUpdateItem`): both taints, then the new one alone. A pod
+    /// deleted for `not-ready` that tolerates `unreachable` for ever is marked for
+    /// deletion again in between; 1.34 looks at the node once, as it ends.
+    #[test]
+    fn a_taint_swap_is_two_node_updates_in_1_11() {
+        let pod = &pod_tolerating(&[("node.kubernetes.io/unreachable", None)]);
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: 'False'}}\n  - {at: 1m, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n",
+        );
+        let yaml = [NODE, READY_NEIGHBOUR, pod, &steps].concat();
+        let at_swap = |outcome: &Outcome| -> Vec<(EventKind, String)> {
+            outcome
+                .disruption
+                .timeline
+                .iter()
+                .filter(|event| event.at == Duration::from_seconds(60))
+                .filter(|event| event.kind != EventKind::ConditionChanged)
+                .map(|event| (event.kind, event.message.to_string()))
+                // 1.34's NoSchedule taints follow the condition as well.
+                .filter(|(_, message)| !message.ends_with(":NoSchedule"))
+                .collect()
+        };
+        let tainted = "node/node1 tainted with node.kubernetes.io/unreachable:NoExecute";
+        let untainted = "node/node1 untainted node.kubernetes.io/not-ready:NoExecute";
+        let legacy = play_as(
+            &[&yaml, TAINT_BASED_EVICTIONS].concat(),
+            Some(Version::Legacy),
+        );
+        assert_eq!(
+            at_swap(&legacy),
+            [
+                (EventKind::TaintAdded, tainted.into()),
+                (
+                    EventKind::PodEvicted,
+                    "Marking for deletion Pod default/pod1".into()
+                ),
+                (EventKind::TaintRemoved, untainted.into()),
+            ]
+        );
+        assert_eq!(evicted(&legacy), [("default/pod1".into(), 0)]);
+        let current = play_as(&yaml, Some(Version::Current));
+        assert_eq!(
+            at_swap(&current),
+            [
+                (EventKind::TaintRemoved, untainted.into()),
+                (EventKind::TaintAdded, tainted.into()),
+            ]
+        );
     }
 
     /// A drain lists a node's pods by `spec.nodeName`, finished ones too: they pass every
@@ -4867,6 +5034,36 @@ spec: {containers: [{name: c, image: i}]}
         );
     }
 
+    /// 1.11's pod eviction timeout counts from the Ready condition's last transition
+    /// (`False`) or the kubelet's last heartbeat (`Unknown`), which `tryUpdateNodeStatus`
+    /// notes: a step setting the same status again restarts neither. In 1.34 the same
+    /// status again leaves the taint, and with it the planned eviction, as it was.
+    #[test]
+    fn the_same_ready_status_again_keeps_the_eviction_time() {
+        let node2 = NODE.replace("node1", "node2");
+        for (status, key) in [
+            ("'False'", "node.kubernetes.io/not-ready"),
+            ("Unknown", "node.kubernetes.io/unreachable"),
+        ] {
+            let steps = scenario(&alloc::format!(
+                "  - {{at: 0s, nodeCondition: {{node: node1, type: Ready, status: {status}}}}}\n  - {{at: 100s, nodeCondition: {{node: node1, type: Ready, status: {status}}}}}\n"
+            ));
+            let yaml = [NODE, &node2, &pod("bare", None), &steps].concat();
+            assert_eq!(
+                evicted(&play_as(&yaml, Some(Version::Legacy))),
+                [("default/bare".into(), 300)],
+                "{status}"
+            );
+            let tolerating = pod_tolerating(&[(key, Some(300))]);
+            let yaml = [NODE, &node2, &tolerating, &steps].concat();
+            assert_eq!(
+                evicted(&play_as(&yaml, Some(Version::Current))),
+                [("default/pod1".into(), 300)],
+                "{status}"
+            );
+        }
+    }
+
     /// A removed node leaves its zone's counts at the controller's next pass: the last
     /// ready node of zone a goes with its machine, every zone is then fully disrupted,
     /// and master disruption mode lifts the unreachable taints.
@@ -4893,11 +5090,69 @@ spec: {containers: [{name: c, image: i}]}
         let timeline = &outcome.disruption.timeline;
         let removed = timeline.iter().find(|event| event.reason == "RemovingNode");
         let removed_at = removed.map(|event| event.at);
+        // `RecordNodeEvent`'s wording.
+        assert_eq!(
+            removed.map(|event| event.message.to_string()).as_deref(),
+            Some("Node a1 event: Removing Node a1 from Controller")
+        );
         let master = timeline
             .iter()
             .find(|event| event.reason == "MasterDisruption");
         assert!(removed_at.is_some(), "{timeline:?}");
         assert_eq!(master.map(|event| event.at), removed_at, "{timeline:?}");
+    }
+
+    /// A ready node of the input that carries the controller's `unreachable` NoExecute
+    /// taint loses it at the controller's first pass (`markNodeAsReachable`, 1.34's
+    /// `processTaintBaseEviction` and 1.11's with taint based evictions), and the taint
+    /// eviction controller calls off the deletion it planned. 1.11 without them leaves
+    /// the taint: the pod goes when its toleration runs out.
+    #[test]
+    fn a_ready_node_loses_the_controllers_taint_when_the_controllers_start() {
+        let tainted = NODE.replace(
+            "metadata: {name: node1}\n",
+            "metadata: {name: node1}\nspec: {taints: [{key: node.kubernetes.io/unreachable, effect: NoExecute}]}\n",
+        );
+        let pod = pod_tolerating(&[("node.kubernetes.io/unreachable", Some(300))]);
+        let steps = scenario("  - {at: 9m, cordon: node2}\n");
+        let yaml = [&tainted, READY_NEIGHBOUR, &pod, &steps].concat();
+        let at_start = |outcome: &Outcome| -> Vec<(EventKind, String)> {
+            outcome
+                .disruption
+                .timeline
+                .iter()
+                .filter(|event| event.at == Duration(0))
+                .map(|event| (event.kind, event.message.to_string()))
+                .collect()
+        };
+        let legacy = [&yaml, TAINT_BASED_EVICTIONS].concat();
+        for outcome in [
+            play_as(&yaml, Some(Version::Current)),
+            play_as(&legacy, Some(Version::Legacy)),
+        ] {
+            assert!(evicted(&outcome).is_empty(), "{:?}", outcome.disruption);
+            let events = at_start(&outcome);
+            assert_eq!(
+                events.get(1..),
+                Some(
+                    &[
+                        (
+                            EventKind::TaintRemoved,
+                            "node/node1 untainted node.kubernetes.io/unreachable:NoExecute".into()
+                        ),
+                        (
+                            EventKind::EvictionCancelled,
+                            "Cancelling deletion of Pod default/pod1".into()
+                        ),
+                    ][..]
+                ),
+                "{events:?}"
+            );
+        }
+        assert_eq!(
+            evicted(&play_as(&yaml, Some(Version::Legacy))),
+            [("default/pod1".into(), 300)]
+        );
     }
 
     /// The node lifecycle controller owns the not-ready and unreachable NoExecute taints:
@@ -4933,6 +5188,34 @@ spec: {containers: [{name: c, image: i}]}
         assert!(evicted(&play_as(&gated, Some(Version::Legacy))).is_empty());
     }
 
+    /// 1.11 without taint based evictions leaves the `not-ready` and `unreachable`
+    /// NoExecute taints alone (`cancelPodEviction` where taint based evictions call
+    /// `markNodeAsReachable`): one put by hand on a ready node stays, in master disruption
+    /// mode too, and the taint manager evicts by it.
+    #[test]
+    fn openshift_3_11_without_taint_based_evictions_leaves_the_controllers_taints() {
+        let node2 = NODE.replace("node1", "node2");
+        let pod = pod_tolerating(&[("node.kubernetes.io/not-ready", Some(60))]);
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 node.kubernetes.io/not-ready:NoExecute'}\n  - {at: 10s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n  - {at: 10s, nodeCondition: {node: node2, type: Ready, status: Unknown}}\n",
+        );
+        let outcome = play_as(
+            &[NODE, &node2, &pod, &steps].concat(),
+            Some(Version::Legacy),
+        );
+        assert_eq!(evicted(&outcome), [("default/pod1".into(), 60)]);
+        let timeline = &outcome.disruption.timeline;
+        assert!(timeline
+            .iter()
+            .any(|event| event.reason == "MasterDisruption"));
+        assert!(
+            !timeline
+                .iter()
+                .any(|event| event.kind == EventKind::TaintRemoved),
+            "{timeline:?}"
+        );
+    }
+
     /// OpenShift 3.11 without `TaintBasedEvictions`: no NoExecute taint; once the node
     /// has been down for `--pod-eviction-timeout` (5 minutes, or the master
     /// configuration's) the controller deletes its pods but a DaemonSet's, and a node
@@ -4959,7 +5242,7 @@ spec: {containers: [{name: c, image: i}]}
             [
                 (
                     "DeletingAllPods",
-                    "Deleting all Pods from Node node1.".into()
+                    "Node node1 event: Deleting all Pods from Node node1.".into()
                 ),
                 (
                     "NodeControllerEviction",
@@ -4984,6 +5267,70 @@ spec: {containers: [{name: c, image: i}]}
         assert_eq!(
             evicted(&play_as(&yaml, Some(Version::Legacy))),
             [("default/bare".into(), 70)]
+        );
+    }
+
+    /// 1.11's `DeletePods` lists the node's pods from the API server, by key, finished
+    /// ones included: a finished pod is deleted at once, and a node that holds only
+    /// finished pods has its `DeletingAllPods` event too.
+    #[test]
+    fn openshift_3_11_deletes_a_down_nodes_finished_pods_too() {
+        let done = |name: &str, node: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default}}\nspec:\n  nodeName: {node}\n  restartPolicy: Never\n  containers: [{{name: c, image: c}}]\nstatus: {{phase: Succeeded}}\n"
+            )
+        };
+        let (node2, node3) = (
+            NODE.replace("node1", "node2"),
+            NODE.replace("node1", "node3"),
+        );
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: 'False'}}\n  - {at: 0s, nodeCondition: {node: node2, type: Ready, status: 'False'}}\n",
+        );
+        let yaml = [
+            NODE,
+            &node2,
+            &node3,
+            &pod("web", None),
+            &done("done", "node1"),
+            &done("only", "node2"),
+            &steps,
+        ]
+        .concat();
+        let outcome = play_as(&yaml, Some(Version::Legacy));
+        assert_eq!(
+            evicted(&outcome),
+            [
+                ("default/done".into(), 300),
+                ("default/web".into(), 300),
+                ("default/only".into(), 310)
+            ]
+        );
+        let said: Vec<(i64, &str, String)> = outcome
+            .disruption
+            .timeline
+            .iter()
+            .filter(|event| event.at >= Duration::from_seconds(300))
+            .filter(|event| event.reason != "TaintRateLimited")
+            .map(|event| {
+                (
+                    event.at.0 / crate::duration::SECOND,
+                    event.reason.as_ref(),
+                    event.object.to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            said,
+            [
+                (300, "DeletingAllPods", "Node/node1".into()),
+                (300, "NodeControllerEviction", "Pod/default/done".into()),
+                (300, "Killing", "Pod/default/done".into()),
+                (300, "NodeControllerEviction", "Pod/default/web".into()),
+                (310, "DeletingAllPods", "Node/node2".into()),
+                (310, "NodeControllerEviction", "Pod/default/only".into()),
+                (310, "Killing", "Pod/default/only".into()),
+            ]
         );
     }
 
@@ -5037,6 +5384,40 @@ spec: {containers: [{name: c, image: i}]}
             });
             assert!(tainted, "{values}: {:?}", outcome.disruption.timeline);
         }
+    }
+
+    /// 1.11's `DeletePods` spares a pod that a DaemonSet of its namespace selects by its
+    /// labels (`GetPodDaemonSets`), whoever owns it, and deletes a DaemonSet's pod that
+    /// no listed DaemonSet selects.
+    #[test]
+    fn openshift_3_11_spares_the_pods_a_daemon_set_selects() {
+        let daemon_set = "---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent, namespace: default, uid: d1}\nspec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec: {nodeSelector: {role: none}, containers: [{name: c, image: c}]}\n";
+        let labelled = |name: &str, namespace: &str, labels: &str, owner: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: {namespace}, labels: {{{labels}}}{owner}}}\nspec:\n  nodeName: node1\n  containers: [{{name: c, image: c}}]\nstatus: {{phase: Running}}\n"
+            )
+        };
+        let owned = ", ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: d1, controller: true}]";
+        let node2 = NODE.replace("node1", "node2");
+        let steps =
+            scenario("  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: 'False'}}\n");
+        let yaml = [
+            NODE,
+            &node2,
+            daemon_set,
+            &labelled("lookalike", "default", "app: agent", ""),
+            &labelled("relabelled", "default", "app: other", owned),
+            &labelled("elsewhere", "other", "app: agent", ""),
+            &steps,
+        ]
+        .concat();
+        assert_eq!(
+            evicted(&play_as(&yaml, Some(Version::Legacy))),
+            [
+                ("default/relabelled".into(), 300),
+                ("other/elsewhere".into(), 300)
+            ]
+        );
     }
 
     /// OpenShift 3.11's `oc adm drain` (kubectl 1.11) words its refusals, warnings and

@@ -367,7 +367,7 @@ mod tests {
             .disruption
             .timeline
             .iter()
-            .find(|event| event.message == "Node worker-a-1 deleted");
+            .find(|event| event.reason == "RemovingNode");
         assert_eq!(removed.map(|event| event.at.0), Some(1200 * SECOND));
         let machine = &hooks.disruption.machines[0];
         assert!(machine.removed);

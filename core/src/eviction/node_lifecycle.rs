@@ -21,9 +21,11 @@
 //! - Each zone taints at most one node per 10 s (0.1 per second, burst 1); in
 //!   PartialDisruption one per 100 s in a zone of more than 50 nodes and none in a
 //!   smaller one. A node keeps its place in the queue until it is tainted or ready.
-//! - When every zone is fully disrupted ("master disruption mode") every node loses its
-//!   `not-ready`/`unreachable` NoExecute taint and tainting stops. Once a node is ready
-//!   again the zones' limiters restart empty, so the next taint waits a full interval.
+//! - When every zone is fully disrupted ("master disruption mode") tainting stops and
+//!   every node loses its `not-ready`/`unreachable` NoExecute taint (1.11 without taint
+//!   based evictions keeps it: the queue there deletes pods, and only empties). Once a
+//!   node is ready again the zones' limiters restart empty, so the next taint waits a
+//!   full interval (and 1.11's pod eviction timeouts count from then).
 //!
 //! Timing: upstream's monitor pass runs every 5 s and its tainting pass every 100 ms;
 //! kubefit runs one pass when steps change Ready conditions, at that moment, and taints a
@@ -100,8 +102,8 @@ impl ZoneState {
 /// What a disruption check changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
-    /// Every zone is fully disrupted: the caller removes every node's `not-ready` and
-    /// `unreachable` NoExecute taints; tainting stops.
+    /// Every zone is fully disrupted: tainting stops, and with taint based evictions the
+    /// caller removes every node's `not-ready` and `unreachable` NoExecute taints.
     EnterMasterDisruption,
     /// A node is ready again after master disruption mode.
     ExitMasterDisruption,
