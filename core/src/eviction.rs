@@ -11,7 +11,8 @@
 //! period (the longest a kubelet lets them run; never on a node that is not Ready, whose
 //! kubelet cannot confirm; at once for a grace period of zero, which the API server
 //! applies without the kubelet). Their controllers create replacements at once (a StatefulSet
-//! only once the old pod is gone; DaemonSets and bare pods never), and the scheduling
+//! only once the old pod is gone; DaemonSets and bare pods never; none for a pod the
+//! input already shows being deleted, which was replaced then), and the scheduling
 //! engine places every replacement on the cluster as it is at that moment, retrying the
 //! ones left Pending whenever the cluster changes. A replacement is Ready as soon as it
 //! is bound, which gives its PodDisruptionBudget the disruption back.
@@ -164,6 +165,33 @@ enum Goes {
     AtOnce,
 }
 
+/// A deletion the input shows under way, on the timeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pending {
+    /// `metadata.deletionTimestamp` on the timeline: when the grace period ends (no later
+    /// than the grace period after 0 s; before 0 s for a deadline already past).
+    stamp: Duration,
+    /// `metadata.deletionGracePeriodSeconds`; `None` for zero or none given.
+    grace: Option<Duration>,
+}
+
+impl Pending {
+    /// When the pod is gone once deleted again, asking `asked` (`BeforeDelete` in
+    /// `staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go`): `None`, at once, when
+    /// the deletion under way has no grace period; a shorter grace period counts from
+    /// when that deletion began; a longer one, or none, leaves it as it is.
+    fn due(self, asked: Option<Duration>) -> Option<Duration> {
+        let pending = self.grace?;
+        match asked {
+            Some(asked) if asked < pending => {
+                let began = Duration(self.stamp.0.saturating_sub(pending.0));
+                (asked.0 > 0).then(|| began.saturating_add(asked))
+            }
+            _ => Some(self.stamp),
+        }
+    }
+}
+
 /// A NoExecute eviction waiting for its time (`TimedWorker`).
 #[derive(Clone, Copy, Debug)]
 struct Scheduled {
@@ -183,13 +211,25 @@ struct DrainRun {
     blocked: Vec<usize>,
     /// When the refused evictions are tried again.
     retry_at: Option<Duration>,
-    /// Evicted pods the drain waits for, each with when its eviction went through, in pod
-    /// order (a list rather than a map: the playground's module counts its bytes).
-    waiting: Vec<(usize, Duration)>,
+    /// Evicted pods the drain waits for, in pod order (a list rather than a map: the
+    /// playground's module counts its bytes).
+    waiting: Vec<Awaited>,
     errors: Vec<String>,
-    /// Terminating pods count as gone (the machine controller, on an unreachable node).
+    /// Pods deleted for longer than [`machine::SKIP_WAIT_FOR_DELETE`] are not waited
+    /// for (the machine controller, on an unreachable node).
     skip_wait: bool,
     finished: bool,
+}
+
+/// An evicted pod a drain waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Awaited {
+    pod: usize,
+    /// When its eviction went through (`waitForDelete` polls every second from then).
+    evicted: Duration,
+    /// The poll that stops waiting for it, still there, in a drain that skips pods
+    /// deleted long enough ago (`shouldSkipPod`).
+    skipped: Option<Duration>,
 }
 
 /// Where a machine's deletion stands.
@@ -341,6 +381,8 @@ struct World<'c> {
     reported_pending: BTreeSet<usize>,
     reschedule: bool,
     state_wanted: bool,
+    /// The wall-clock moment the timeline starts at ([`timeline_start`]), once needed.
+    started: OnceCell<Option<Duration>>,
     disruption: Disruption,
     diagnostics: Vec<Diagnostic>,
 }
@@ -430,6 +472,7 @@ impl<'c> World<'c> {
             reported_pending: BTreeSet::new(),
             reschedule: true,
             state_wanted: false,
+            started: OnceCell::new(),
             disruption: Disruption {
                 timeline_until: until,
                 ..Disruption::default()
@@ -1407,9 +1450,13 @@ impl<'c> World<'c> {
             let Some(entry) = self.pods.get(pod) else {
                 continue;
             };
-            // Deleted before: its `deletionGracePeriodSeconds` is set.
+            // Deleted before, by the timeline or in the input (its
+            // `deletionGracePeriodSeconds` is set): left to that deletion (`DeletePods`
+            // in `pkg/controller/util/node/controller_utils.go`, 1.11).
             let terminating = matches!(self.life.get(pod), Some(Life::Terminating { .. }));
-            if terminating || self.daemon_set_selects(&entry.pod) {
+            let marked = entry.deletion.being_deleted
+                && entry.pod.metadata.deletion_grace_period_seconds.is_some();
+            if terminating || marked || self.daemon_set_selects(&entry.pod) {
                 continue;
             }
             let message = alloc::format!(
@@ -1787,8 +1834,46 @@ impl<'c> World<'c> {
         self.noticed_gone(at, pod);
     }
 
+    /// The wall-clock moment the timeline starts at ([`timeline_start`]).
+    fn started(&self) -> Option<Duration> {
+        *self.started.get_or_init(|| timeline_start(self.cluster))
+    }
+
+    /// The deletion the input shows under way on `pod` (`metadata.deletionTimestamp`), if
+    /// any, placed on the timeline.
+    fn input_deletion(&self, pod: usize) -> Option<Pending> {
+        let entry = self.pods.get(pod)?;
+        if !entry.deletion.being_deleted {
+            return None;
+        }
+        let metadata = &entry.pod.metadata;
+        let stamp = crate::timestamp::parse(metadata.deletion_timestamp.as_deref()?)
+            .zip(self.started())
+            .map(|(stamp, start)| Duration(stamp.since_epoch().0.saturating_sub(start.0)));
+        // `BeforeDelete` reads a negative grace period as one second (1.11 kept it, and
+        // its store deletes such a pod at once, as zero).
+        let grace = metadata
+            .deletion_grace_period_seconds
+            .map(|seconds| grace_period(self.version, Some(Duration::from_seconds(seconds)), None))
+            .filter(|grace| grace.0 > 0);
+        // The input is read as the timeline starts: the deletion began by then, so its
+        // deadline is at most its grace period away.
+        let stamp = match (stamp, grace) {
+            (Some(stamp), Some(grace)) => stamp.min(grace),
+            (Some(stamp), None) => stamp,
+            (None, grace) => grace.unwrap_or_default(),
+        };
+        Some(Pending { stamp, grace })
+    }
+
     /// Deletes a pod: it terminates after its grace period, and its controller creates a
-    /// replacement. `message` words the eviction from the pod's `namespace/name`.
+    /// replacement. `message` words the eviction from the pod's `namespace/name`; `asked`
+    /// is the grace period the deleter asks for, if it asks one.
+    ///
+    /// A pod the input shows being deleted was replaced when that deletion began (its
+    /// controller stopped counting it then: `IsPodActive` in
+    /// `pkg/controller/controller_utils.go`), so nothing replaces it now but a StatefulSet
+    /// once it is gone; the new deletion only shortens the one under way ([`Pending`]).
     fn terminate(
         &mut self,
         at: Duration,
@@ -1796,11 +1881,12 @@ impl<'c> World<'c> {
         cause: impl Into<Cow<'static, str>>,
         reason: &'static str,
         message: impl FnOnce(&Arc<str>) -> Words,
-        grace: Option<Duration>,
+        asked: Option<Duration>,
     ) {
         if self.life.get(pod) != Some(&Life::Running) {
             return;
         }
+        let pending = self.input_deletion(pod);
         let Some(entry) = self.pods.get(pod) else {
             return;
         };
@@ -1810,8 +1896,14 @@ impl<'c> World<'c> {
         let controller = entry.deletion.controller;
         let stateful = controller == Some(Controller::StatefulSet);
         // A StatefulSet recreates the pod, under the same name, once it is gone.
-        let replaced_now = controller == Some(Controller::Other);
-        let grace = grace_period(self.version, grace, entry.deletion.grace_seconds);
+        let replaced_now = controller == Some(Controller::Other) && pending.is_none();
+        let due = match pending {
+            Some(pending) => pending.due(asked).map(|due| due.max(at)),
+            None => {
+                let grace = grace_period(self.version, asked, entry.deletion.grace_seconds);
+                (grace != Duration(0)).then(|| at.saturating_add(grace))
+            }
+        };
         let node = self
             .node_of
             .get(pod)
@@ -1820,7 +1912,7 @@ impl<'c> World<'c> {
             .and_then(|node| self.nodes.get(node));
         let node_words =
             node.map_or_else(|| entry.pod.spec.node_name.clone().into(), NodeRun::words);
-        let goes = if grace == Duration(0) {
+        let goes = if due.is_none() {
             Goes::AtOnce
         } else if node.is_some_and(|node| Ready::of(node.condition("Ready")) == Ready::True) {
             // A node that lists no Ready condition counts as ready, as everywhere in
@@ -1849,7 +1941,7 @@ impl<'c> World<'c> {
             };
         }
         if goes != Goes::Never {
-            self.agenda_push(at.saturating_add(grace), Happening::PodGone(pod));
+            self.agenda_push(due.unwrap_or(at), Happening::PodGone(pod));
         }
         // A deletion the taint eviction controller planned stays planned: the pod is still
         // there until it is gone (`pod_gone` calls it off then).
@@ -1990,6 +2082,7 @@ impl<'c> World<'c> {
         if self.reschedule {
             let mut entry = PodEntry::clone(old);
             entry.state = PodState::Pending;
+            entry.deletion.being_deleted = false;
             let key = (!stateful).then(|| replacement.to_string());
             let own_name = key.as_deref().and_then(|key| key.split_once('/'));
             if let Some((_, own_name)) = own_name {
@@ -2003,6 +2096,7 @@ impl<'c> World<'c> {
             }
             pod.spec.node_name = String::new();
             pod.metadata.deletion_timestamp = None;
+            pod.metadata.deletion_grace_period_seconds = None;
             // Its controller creates it from its template, without `spec.priority`, and
             // admission resolves its class as it is now: a running pod that kept an older
             // priority (a default class added since) does not pass it on. A class missing
@@ -2247,8 +2341,9 @@ impl<'c> World<'c> {
                 .is_some_and(|target| target.condition("Ready") == Some("Unknown"));
         let mut flags = flags;
         if skip_wait {
-            // The machine controller on an unreachable node: one second's grace, and pods
-            // still terminating after a second are not waited for.
+            // The machine controller on an unreachable node (`drainNode`): one second's
+            // grace, and pods deleted for longer than `skipWaitForDeleteTimeoutSeconds`
+            // are not waited for.
             flags.grace_period = Some(Duration::from_seconds(1));
         }
         let index = self.drains.len();
@@ -2285,6 +2380,17 @@ impl<'c> World<'c> {
             // Gone pods stay listed on their node.
             if self.life.get(pod) == Some(&Life::Gone) {
                 continue;
+            }
+            // `skipDeletedFilter`, first of the filters: a pod the input shows deleted
+            // long enough ago is passed over (one the timeline deleted would be skipped
+            // at the first poll after its eviction all the same).
+            if drain.skip_wait && self.life.get(pod) == Some(&Life::Running) {
+                let overdue = self
+                    .input_deletion(pod)
+                    .is_some_and(|pending| skipped_from(pending.stamp) <= at);
+                if overdue {
+                    continue;
+                }
             }
             let Some(entry) = self.pods.get(pod) else {
                 continue;
@@ -2381,17 +2487,29 @@ impl<'c> World<'c> {
                 });
             }
             Ok(()) => {
+                let skipped = drain
+                    .skip_wait
+                    .then(|| self.skip_poll(at, pod, grace))
+                    .flatten();
+                let awaited = Awaited {
+                    pod,
+                    evicted: at,
+                    skipped,
+                };
+                if let Some(skipped) = skipped.filter(|skipped| *skipped > at) {
+                    self.agenda_push(skipped, Happening::DrainRetry(index));
+                }
                 if let Some(drain) = self.drains.get_mut(index) {
                     match drain
                         .waiting
-                        .binary_search_by_key(&pod, |&(waiting, _)| waiting)
+                        .binary_search_by_key(&pod, |waiting| waiting.pod)
                     {
                         Ok(found) => {
                             if let Some(slot) = drain.waiting.get_mut(found) {
-                                slot.1 = at;
+                                *slot = awaited;
                             }
                         }
-                        Err(slot) => drain.waiting.insert(slot, (pod, at)),
+                        Err(slot) => drain.waiting.insert(slot, awaited),
                     }
                 }
                 if terminating && grace == Some(Duration(0)) {
@@ -2456,6 +2574,29 @@ impl<'c> World<'c> {
         }
     }
 
+    /// In a drain that skips pods deleted long enough ago: the first of `waitForDelete`'s
+    /// polls (a second apart from the eviction at `at`) at which `shouldSkipPod` holds
+    /// for `pod`, deleted again now asking `asked` (`None`: it is gone at once). It holds
+    /// once the whole seconds since the pod's `deletionTimestamp` exceed
+    /// [`machine::SKIP_WAIT_FOR_DELETE`]; that stamp is the grace period after the
+    /// deletion under way began (`BeforeDelete` counts a shorter one from then, and the
+    /// drain asks one second, shorter than any other still pending).
+    fn skip_poll(&self, at: Duration, pod: usize, asked: Option<Duration>) -> Option<Duration> {
+        let stamp = match (self.input_deletion(pod), self.life.get(pod)) {
+            (Some(pending), _) => pending.due(asked)?,
+            (None, Some(&Life::Terminating { eviction, .. })) => {
+                let began = self.disruption.evictions.get(eviction)?.at;
+                let own = self.pods.get(pod)?.deletion.grace_seconds;
+                began.saturating_add(grace_period(self.version, asked, own))
+            }
+            (None, _) => {
+                let own = self.pods.get(pod)?.deletion.grace_seconds;
+                at.saturating_add(grace_period(self.version, asked, own))
+            }
+        };
+        Some(first_poll(at, skipped_from(stamp)))
+    }
+
     /// Whether drain `index` is `oc adm drain` of OpenShift 3.11 (kubectl 1.11), whose
     /// messages name the pod without its namespace. Machine drains are OpenShift 4's.
     fn kubectl_1_11(&self, index: usize) -> bool {
@@ -2483,7 +2624,7 @@ impl<'c> World<'c> {
                     || drain
                         .waiting
                         .iter()
-                        .any(|&(pod, _)| self.terminating(pod, drain));
+                        .any(|awaited| self.waits_for(awaited, at));
                 if outstanding {
                     let timeout = drain.flags.timeout.unwrap_or_default();
                     let error = alloc::format!("Drain did not complete within {timeout}");
@@ -2495,6 +2636,8 @@ impl<'c> World<'c> {
             return;
         }
         if !retrying {
+            // A pod the drain stops waiting for ([`World::skip_poll`]).
+            self.check_drains(at);
             return;
         }
         let blocked = self
@@ -2512,10 +2655,11 @@ impl<'c> World<'c> {
         self.check_drains(at);
     }
 
-    /// Whether the drain still waits for `pod` to go (the machine controller on an
-    /// unreachable node waits for none).
-    fn terminating(&self, pod: usize, drain: &DrainRun) -> bool {
-        matches!(self.life.get(pod), Some(Life::Terminating { .. })) && !drain.skip_wait
+    /// Whether a drain still waits at `at` for an evicted pod to go: it is still there,
+    /// and not skipped yet ([`World::skip_poll`]).
+    fn waits_for(&self, awaited: &Awaited, at: Duration) -> bool {
+        matches!(self.life.get(awaited.pod), Some(Life::Terminating { .. }))
+            && awaited.skipped.is_none_or(|skipped| at < skipped)
     }
 
     /// Past a drain's `--timeout` (`evictPods` in
@@ -2535,11 +2679,13 @@ impl<'c> World<'c> {
         let mut errors = Vec::new();
         let mut reported = Vec::new();
         let mut next_poll: Option<Duration> = None;
-        for &(pod, evicted) in &drain.waiting {
-            if !self.terminating(pod, drain) {
+        for awaited in &drain.waiting {
+            let pod = awaited.pod;
+            let poll = first_poll(awaited.evicted, deadline);
+            // Looked at as of its poll: one skipped by then is not waited for.
+            if !self.waits_for(awaited, poll.max(at)) {
                 continue;
             }
-            let poll = first_poll(evicted, deadline);
             if poll > at {
                 next_poll = Some(next_poll.map_or(poll, |next| next.min(poll)));
                 continue;
@@ -2568,7 +2714,9 @@ impl<'c> World<'c> {
         }
         if let Some(drain) = self.drains.get_mut(index) {
             drain.errors.extend(errors);
-            drain.waiting.retain(|(pod, _)| !reported.contains(pod));
+            drain
+                .waiting
+                .retain(|awaited| !reported.contains(&awaited.pod));
             if retrying {
                 drain.blocked.clear();
                 drain.retry_at = None;
@@ -2592,7 +2740,7 @@ impl<'c> World<'c> {
             let waiting = drain
                 .waiting
                 .iter()
-                .any(|&(pod, _)| self.terminating(pod, drain));
+                .any(|awaited| self.waits_for(awaited, at));
             if waiting {
                 continue;
             }
@@ -2709,7 +2857,8 @@ impl<'c> World<'c> {
     /// named after it with a generated suffix, controlled by it, created at `at`, without
     /// a node (provisioning is not simulated). Their names.
     fn create_machines(&mut self, at: Duration, set: &MachineSet, count: usize) -> Vec<String> {
-        let created = timeline_start(self.cluster)
+        let created = self
+            .started()
             .map(|start| crate::timestamp::format(start.saturating_add(at)));
         (0..count)
             .map(|_| {
@@ -2791,7 +2940,7 @@ impl<'c> World<'c> {
             return;
         }
         let surplus = usize::try_from(count.saturating_sub(replicas)).unwrap_or(0);
-        let now = timeline_start(self.cluster).map(|start| start.saturating_add(at));
+        let now = self.started().map(|start| start.saturating_add(at));
         let policy = &set.spec.delete_policy;
         let chosen = machine::to_delete(policy, &members, surplus, now);
         let names: Vec<&str> = chosen
@@ -3210,7 +3359,7 @@ impl<'c> World<'c> {
             let terminating = drain
                 .waiting
                 .iter()
-                .filter(|&&(pod, _)| matches!(self.life.get(pod), Some(Life::Terminating { .. })))
+                .filter(|awaited| self.waits_for(awaited, until))
                 .count();
             events.push((
                 EventKind::Drain,
@@ -3346,6 +3495,15 @@ fn first_poll(evicted: Duration, deadline: Duration) -> Duration {
     let wait = deadline.0.saturating_sub(evicted.0).max(0);
     let polls = wait / crate::duration::SECOND + i64::from(wait % crate::duration::SECOND != 0);
     evicted.saturating_add(Duration(polls.saturating_mul(crate::duration::SECOND)))
+}
+
+/// The first moment `shouldSkipPod` (`staging/src/k8s.io/kubectl/pkg/drain/filters.go`)
+/// holds for a pod deleted with this `deletionTimestamp`: the whole seconds since exceed
+/// [`machine::SKIP_WAIT_FOR_DELETE`].
+fn skipped_from(stamp: Duration) -> Duration {
+    stamp
+        .saturating_add(machine::SKIP_WAIT_FOR_DELETE)
+        .saturating_add(Duration::from_seconds(1))
 }
 
 /// A zone for people: `region/zone`, one of them, or `(none)` for nodes without either
@@ -4258,6 +4416,47 @@ spec: {containers: [{name: c, image: i}]}
                 "DrainSucceeded: Node drain succeeded"
             ]
         );
+    }
+
+    /// `drainNode` on an unreachable node: each pod is evicted with one second's grace
+    /// (its deletionTimestamp a second on) and skipped at the first of `waitForDelete`'s
+    /// polls whose whole seconds since then exceed `skipWaitForDeleteTimeoutSeconds` (1):
+    /// three seconds after its eviction. A pod the budget refused first is retried 5 s
+    /// later and skipped 3 s after that.
+    #[test]
+    fn an_unreachable_node_is_drained_once_its_evicted_pods_are_skipped() {
+        let unreachable = NODE.replace("status: 'True'", "status: Unknown");
+        let node2 = NODE.replace("node1", "node2");
+        let tolerate =
+            "  tolerations: [{key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute}]\n";
+        let input = |pods: &[String], budget: &str| {
+            let mut input = alloc::vec![unreachable.clone(), node2.clone()];
+            input.push(machine_on("node1", ""));
+            input.extend(pods.iter().cloned());
+            input.push(budget.into());
+            input.push(scenario("  - {at: 10s, deleteMachine: m1}\n"));
+            input.concat()
+        };
+        let drained = |outcome: &Outcome| {
+            happenings(outcome)
+                .into_iter()
+                .find(|(_, reason, _)| reason == "DrainSucceeded")
+                .map(|(at, _, _)| at)
+        };
+        let one = [web_pod("web-a", "node1", tolerate, "")];
+        assert_eq!(drained(&play(&input(&one, ""))), Some(13));
+        let ready = "  conditions: [{type: Ready, status: 'True'}]\n";
+        let three = [
+            web_pod("web-a", "node1", tolerate, ready),
+            web_pod("web-b", "node1", tolerate, ready),
+            web_pod("web-c", "node2", "", ready),
+        ];
+        let outcome = play(&input(&three, WEB_BUDGET));
+        assert_eq!(
+            evicted(&outcome),
+            [("default/web-a".into(), 10), ("default/web-b".into(), 15)]
+        );
+        assert_eq!(drained(&outcome), Some(18));
     }
 
     /// Removing one of two preDrain hooks updates the machine, and the drain controller's
@@ -5332,6 +5531,99 @@ spec: {containers: [{name: c, image: i}]}
                 (310, "Killing", "Pod/default/only".into()),
             ]
         );
+    }
+
+    /// A pod the input shows being deleted (`deletionTimestamp`): its ReplicaSet made its
+    /// replacement when that deletion began, so evicting it again makes none; the new
+    /// deletion only shortens the one under way (`BeforeDelete`). kubefit places the
+    /// deletionTimestamp from the newest `creationTimestamp`, and at most its grace
+    /// period after 0 s without one.
+    #[test]
+    fn a_pod_the_input_shows_deleted_is_not_replaced_again() {
+        let node2 = NODE.replace("node1", "node2");
+        let deleted = |extra: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: web-old, namespace: default, deletionTimestamp: '2026-01-01T00:00:30Z', {extra}ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u1, controller: true}}]}}\nspec:\n  nodeName: node1\n  containers: [{{name: c, image: c}}]\nstatus: {{phase: Running}}\n"
+            )
+        };
+        let grace = "deletionGracePeriodSeconds: 30, ";
+        let gone = |steps: &str, extra: &str| {
+            let outcome = play(&[NODE, &node2, &deleted(extra), &scenario(steps)].concat());
+            let records = &outcome.disruption.evictions;
+            assert!(records.iter().all(|record| record.replacement.is_none()));
+            let seen = happenings(&outcome);
+            assert!(
+                !seen.iter().any(|(_, reason, _)| reason == "Scheduled"),
+                "{seen:?}"
+            );
+            seen.into_iter()
+                .find(|(_, reason, _)| reason == "Killing")
+                .map(|(at, _, _)| at)
+        };
+        let drain = "  - {at: 0s, drain: node1}\n";
+        assert_eq!(gone(drain, grace), Some(30));
+        // Placed from the newest creationTimestamp: 20 s left.
+        let created = [grace, "creationTimestamp: '2026-01-01T00:00:10Z', "].concat();
+        assert_eq!(gone(drain, &created), Some(20));
+        // A shorter grace period counts from when the deletion began; a longer one
+        // changes nothing.
+        let short = "  - {at: 2s, drain: {node: node1, gracePeriod: 5}}\n";
+        assert_eq!(gone(short, grace), Some(5));
+        let long = "  - {at: 2s, drain: {node: node1, gracePeriod: 60}}\n";
+        assert_eq!(gone(long, grace), Some(30));
+        // No grace period recorded: the new deletion removes it at once.
+        assert_eq!(gone(drain, ""), Some(0));
+        // The taint eviction controller deletes it again, no more.
+        let taint = "  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n";
+        assert_eq!(gone(taint, grace), Some(30));
+    }
+
+    /// OpenShift 3.11's `DeletePods` passes over a pod already marked for deletion
+    /// (`DeletionGracePeriodSeconds` set), the input's included.
+    #[test]
+    fn openshift_3_11_leaves_a_pod_marked_for_deletion_to_it() {
+        let marked = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: marked, namespace: default, deletionTimestamp: '2026-01-01T00:00:30Z', deletionGracePeriodSeconds: 30}\nspec:\n  nodeName: node1\n  containers: [{name: c, image: c}]\nstatus: {phase: Running}\n";
+        let down =
+            scenario("  - {at: 10s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n");
+        let node2 = NODE.replace("node1", "node2");
+        let yaml = [NODE, &node2, &pod("bare", None), marked, &down].concat();
+        let outcome = play_as(&yaml, Some(Version::Legacy));
+        assert_eq!(evicted(&outcome), [("default/bare".into(), 310)]);
+    }
+
+    /// The machine controller on an unreachable node passes over a pod the input shows
+    /// deleted more than `skipWaitForDeleteTimeoutSeconds` ago (`skipDeletedFilter`), and
+    /// evicts one deleted since (its shortened deadline already past, it is skipped at
+    /// once).
+    #[test]
+    fn an_unreachable_nodes_drain_passes_over_long_deleted_pods() {
+        let unreachable = NODE.replace("status: 'True'", "status: Unknown");
+        let node2 = NODE.replace("node1", "node2");
+        let pod = |name: &str, stamp: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default, creationTimestamp: '2026-01-01T00:00:00Z', deletionTimestamp: '{stamp}', deletionGracePeriodSeconds: 30, ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u1, controller: true}}]}}\nspec:\n  nodeName: node1\n  containers: [{{name: c, image: c}}]\n  tolerations: [{{key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute}}]\nstatus: {{phase: Running}}\n"
+            )
+        };
+        let input = [
+            unreachable.as_str(),
+            &node2,
+            &machine_on("node1", ""),
+            &pod("old", "2025-12-31T23:59:00Z"),
+            &pod("recent", "2026-01-01T00:00:20Z"),
+            &scenario("  - {at: 0s, deleteMachine: m1}\n"),
+        ]
+        .concat();
+        let seen = happenings(&play(&input));
+        let by_drain: Vec<&str> = seen
+            .iter()
+            .filter(|(_, reason, _)| reason == "Evicted")
+            .map(|(_, _, object)| object.as_str())
+            .collect();
+        assert_eq!(by_drain, ["Pod/default/recent"]);
+        let done = seen
+            .iter()
+            .find(|(_, reason, _)| reason == "DrainSucceeded");
+        assert_eq!(done.map(|(at, _, _)| *at), Some(0));
     }
 
     /// `enable-taint-manager: [false]` among the master configuration's

@@ -7,6 +7,7 @@
 //! its byte span, so every diagnostic points at the offending line and column.
 
 mod decode;
+mod fields;
 mod json;
 mod limits;
 pub mod locate;

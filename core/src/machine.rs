@@ -23,6 +23,11 @@ pub const ETCD_QUORUM_HOOK: (&str, &str) = ("EtcdQuorumOperator", "clusteroperat
 pub const DRAIN_BACKOFF_BASE: Duration = Duration::from_seconds(5);
 /// The longest wait between two drain attempts.
 pub const DRAIN_BACKOFF_MAX: Duration = Duration::from_seconds(1000);
+/// `skipWaitForDeleteTimeoutSeconds` (`pkg/controller/machine/controller.go`): on an
+/// unreachable node, the drain stops waiting for a pod once the whole seconds since its
+/// `deletionTimestamp` exceed this (one second since the drain also asks a grace period
+/// of one second; releases before that waited five minutes).
+pub const SKIP_WAIT_FOR_DELETE: Duration = Duration::from_seconds(1);
 /// How long the controller waits before trying again when another control-plane node is
 /// being drained.
 pub const CONTROL_PLANE_REQUEUE: Duration = Duration::from_seconds(20);

@@ -113,7 +113,9 @@
 //! - scenarios: `scenario/several-actions`, `scenario/no-action`, `scenario/required`,
 //!   `scenario/invalid-duration`, `scenario/negative-duration`,
 //!   `scenario/invalid-condition-status`, `scenario/invalid-hook-phase`,
-//!   `scenario/invalid-taint` (and the taint codes above for a step's taint);
+//!   `scenario/invalid-taint` (and the taint codes above for a step's taint),
+//!   `scenario/unknown-field` (a warning at a key no field reads, raised while the
+//!   Scenario is read: `input/fields.rs`);
 //! - workloads: `workload/negative-count`, `workload/missing-selector`,
 //!   `workload/empty-selector`, `workload/selector-mismatch`,
 //!   `workload/invalid-restart-policy`.

@@ -24,6 +24,9 @@ pub struct Deletion {
     pub controller: Option<Controller>,
     /// `spec.terminationGracePeriodSeconds`.
     pub grace_seconds: Option<i64>,
+    /// The input shows the pod being deleted (`metadata.deletionTimestamp`): its
+    /// controller no longer counts it, and a new deletion only shortens the one under way.
+    pub being_deleted: bool,
     /// `namespace/generateName` (`None` without a generateName), shared by the pods of
     /// one owner: the controller names a replacement from it.
     pub generated_base: Option<Arc<str>>,
@@ -138,6 +141,7 @@ impl Sharing {
             tolerations,
             controller: Controller::of(pod),
             grace_seconds: pod.spec.termination_grace_period_seconds,
+            being_deleted: metadata.deletion_timestamp.is_some(),
             generated_base,
             name_seed: owners::seed_digest(&metadata.name),
             descheduler_may_evict: crate::descheduler::evictable::is_evictable(pod),

@@ -1,7 +1,8 @@
 //! `oc adm drain`: which pods a drain deletes, skips or refuses, and its messages.
 //!
 //! Upstream: `k8s.io/kubectl/pkg/drain/filters.go` (the filters, in order: DaemonSet,
-//! mirror, local storage, unreplicated; the first that does not delete decides) and
+//! mirror, local storage, unreplicated, each run while the ones before delete; the first
+//! that does not delete decides) and
 //! `drain.go` (`evictPods`: a refused eviction is retried every five seconds until the
 //! timeout; the errors of one node are joined). Example: with the defaults, a node that
 //! runs a DaemonSet pod is not drained at all:
@@ -82,22 +83,19 @@ pub fn decide(pod: &Pod, flags: &Flags, daemon_set_found: bool) -> Decision {
     let finished = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
     let controller = pod.metadata.controller();
     if controller.is_some_and(|owner| owner.kind == "DaemonSet") && !finished {
-        // An orphan is deleted under `--force`; the warning is lost to the next filter.
-        if !daemon_set_found && !flags.force {
-            return Decision::DaemonSetNotFound;
-        }
-        if !daemon_set_found {
-            return if pod.metadata.annotations.contains_key(MIRROR_ANNOTATION) {
-                Decision::Skip
+        if daemon_set_found {
+            return if flags.ignore_daemon_sets {
+                Decision::LeaveWithWarning("ignoring DaemonSet-managed Pods")
             } else {
-                Decision::Evict
+                Decision::Refuse("DaemonSet-managed Pods (use --ignore-daemonsets to ignore)")
             };
         }
-        return if flags.ignore_daemon_sets {
-            Decision::LeaveWithWarning("ignoring DaemonSet-managed Pods")
-        } else {
-            Decision::Refuse("DaemonSet-managed Pods (use --ignore-daemonsets to ignore)")
-        };
+        if !flags.force {
+            return Decision::DaemonSetNotFound;
+        }
+        // An orphan under `--force` may be deleted, and the later filters still run on
+        // it: a mirror pod is skipped, local storage still needs its flag, and the
+        // not-found warning is overwritten by the last filter's status.
     }
     if pod.metadata.annotations.contains_key(MIRROR_ANNOTATION) {
         return Decision::Skip;
@@ -313,6 +311,24 @@ mod tests {
             ..Flags::default()
         };
         assert_eq!(decide(&orphan, &force, false), Decision::Evict);
+        // ... and the later filters still judge it: local storage needs its own flag.
+        let mut local_orphan = orphan.clone();
+        local_orphan.spec.volumes.clone_from(&local.spec.volumes);
+        assert_eq!(
+            decide(&local_orphan, &force, false),
+            Decision::Refuse("Pods with local storage (use --delete-emptydir-data to override)")
+        );
+        let emptydir = Flags {
+            delete_emptydir_data: true,
+            ..force.clone()
+        };
+        assert_eq!(decide(&local_orphan, &emptydir, false), Decision::Evict);
+        let mut mirror_orphan = orphan;
+        mirror_orphan
+            .metadata
+            .annotations
+            .insert(MIRROR_ANNOTATION.into(), "x".into());
+        assert_eq!(decide(&mirror_orphan, &force, false), Decision::Skip);
     }
 
     #[test]

@@ -440,6 +440,14 @@ fn read_object(
             return;
         }
     };
+    if let Resource::Scenario(_) = resource {
+        let unknown = super::fields::scenario(tree, id);
+        read.diagnostics.extend(
+            unknown
+                .into_iter()
+                .map(|unknown| unknown.with_object(object.clone())),
+        );
+    }
     let violations = validation::validate(&resource);
     let mut valid = true;
     let mut release_rules = Vec::new();

@@ -19,6 +19,8 @@ pub struct ObjectMeta {
     pub owner_references: Vec<OwnerReference>,
     pub creation_timestamp: Option<String>,
     pub deletion_timestamp: Option<String>,
+    /// The grace period of the deletion under way, set with `deletion_timestamp`.
+    pub deletion_grace_period_seconds: Option<i64>,
 }
 
 /// An entry of `metadata.ownerReferences`.

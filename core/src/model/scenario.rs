@@ -126,8 +126,9 @@ pub struct DrainFields {
     pub node: String,
     /// `--ignore-daemonsets`.
     pub ignore_daemon_sets: bool,
-    /// `--delete-emptydir-data` (`deleteLocalData`, the flag's older name, also reads).
-    #[serde(alias = "deleteLocalData")]
+    /// `--delete-emptydir-data` (`deleteEmptyDirData`, as the flag is often spelt, and
+    /// `deleteLocalData`, its older name, also read).
+    #[serde(alias = "deleteEmptyDirData", alias = "deleteLocalData")]
     pub delete_emptydir_data: bool,
     /// `--force`.
     pub force: bool,
