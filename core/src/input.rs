@@ -265,6 +265,53 @@ mod tests {
         assert_eq!(diagnostics.len(), 1);
     }
 
+    /// A document the reader refuses (here for a duplicate key) leaves the others of a
+    /// JSON stream or YAML file in, as a stream decoder reads past it.
+    #[test]
+    fn a_refused_document_stops_only_itself() {
+        let node = |name: &str, labels: &str| {
+            alloc::format!(
+                r#"{{"kind":"Node","metadata":{{"name":"{name}","labels":{{{labels}}}}},"status":{{"allocatable":{{"cpu":"4","pods":"110"}}}}}}"#
+            )
+        };
+        let json = [
+            node("n1", ""),
+            node("n2", r#""a":"1","a":"2""#),
+            node("n3", ""),
+        ]
+        .join("\n");
+        let yaml = alloc::format!(
+            "---\n{}",
+            [
+                node("n1", ""),
+                node("n2", r#""a":"1","a":"2""#),
+                node("n3", "")
+            ]
+            .join("\n---\n")
+        );
+        for text in [json, yaml] {
+            let loaded = load(&[Source::new("t", &text)], &Limits::default());
+            let names: Vec<&str> = loaded
+                .objects
+                .iter()
+                .map(|object| object.resource.meta().name.as_str())
+                .collect();
+            assert_eq!(names, ["n1", "n3"], "{text}");
+            let codes: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code).collect();
+            assert_eq!(codes, ["input/duplicate-key"], "{text}");
+        }
+        // A refused document that is not JSON after all is still a syntax error.
+        let text = alloc::format!(
+            "{}\n{{\"a\": {{\"b\": 1, \"b\": 2}} \"c\": 3}}\n{}",
+            node("n1", ""),
+            node("n3", "")
+        );
+        let loaded = load(&[Source::new("t", &text)], &Limits::default());
+        let codes: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["input/duplicate-key", "json/syntax"]);
+        assert_eq!(loaded.objects.len(), 1);
+    }
+
     #[test]
     fn a_text_the_yaml_fast_path_gives_up_on_is_read_once() {
         // The first documents go through the fast path; the anchor in the last one sends
