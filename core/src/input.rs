@@ -339,6 +339,72 @@ mod tests {
         assert_eq!(requests.get("memory").map(|q| q.value()), Some(1000));
     }
 
+    fn only(text: &str) -> Result<Resource, Vec<Diagnostic>> {
+        let (objects, diagnostics) = pods(text);
+        match objects.into_iter().next() {
+            Some(object) if diagnostics.is_empty() => Ok(object.resource),
+            _ => Err(diagnostics),
+        }
+    }
+
+    /// kubectl's JSON carries an integral float as an integer (`5.0` as `5`), and a null
+    /// leaves an integer at zero; a fraction or a value out of range is still refused.
+    #[test]
+    fn integer_fields_take_integral_floats_and_null() {
+        let class = |value: &str| match only(&alloc::format!(
+            "kind: PriorityClass\nmetadata: {{name: pc}}\nvalue: {value}\n"
+        )) {
+            Ok(Resource::PriorityClass(class)) => Ok(class.value),
+            other => Err(alloc::format!("{other:?}")),
+        };
+        assert_eq!(class("1e3"), Ok(1000));
+        assert_eq!(class("3.0"), Ok(3));
+        assert_eq!(class("-2.0e2"), Ok(-200));
+        assert_eq!(class("~"), Ok(0));
+        assert!(class("5.5").is_err_and(|e| e.contains("input/wrong-type")));
+        assert!(class("1e20").is_err_and(|e| e.contains("input/out-of-range")));
+        assert!(class(".inf").is_err_and(|e| e.contains("input/wrong-type")));
+        let json = only(r#"{"kind":"PriorityClass","metadata":{"name":"pc"},"value":null}"#);
+        assert!(matches!(json, Ok(Resource::PriorityClass(class)) if class.value == 0));
+        let pod = first_pod("kind: Pod\nmetadata: {name: p}\nspec:\n  affinity:\n    nodeAffinity:\n      preferredDuringSchedulingIgnoredDuringExecution:\n      - weight: 5.0\n        preference: {matchExpressions: [{key: a, operator: Exists}]}\n  containers: [{name: c}]\n");
+        let weight = pod
+            .spec
+            .affinity
+            .and_then(|affinity| affinity.node_affinity)
+            .and_then(|node| {
+                node.preferred_during_scheduling_ignored_during_execution
+                    .first()
+                    .map(|term| term.weight)
+            });
+        assert_eq!(weight, Some(5));
+        let budget = |value: &str| {
+            match only(&alloc::format!(
+            "kind: PodDisruptionBudget\nmetadata: {{name: b}}\nspec: {{minAvailable: {value}, selector: {{matchLabels: {{a: b}}}}}}\n"
+        )) {
+            Ok(Resource::PodDisruptionBudget(budget)) => Ok(budget.spec.min_available),
+            other => Err(alloc::format!("{other:?}")),
+        }
+        };
+        assert_eq!(budget("1.0"), Ok(Some(crate::model::IntOrString::Int(1))));
+        assert!(budget("1.5").is_err_and(|e| e.contains("input/wrong-type")));
+    }
+
+    /// An unquoted float quantity is the float64 go-yaml reads, written back as Go does.
+    #[test]
+    fn unquoted_float_quantities_are_yaml_numbers() {
+        let pod = first_pod("kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {cpu: 0.1000000000000000001, memory: 1e3, ephemeral-storage: 1_0.5}}\n");
+        let requests = &pod.spec.containers[0].resources.requests;
+        assert_eq!(requests.get("cpu").map(|q| q.milli_value()), Some(100));
+        let memory = requests
+            .get("memory")
+            .map(alloc::string::ToString::to_string);
+        assert_eq!(memory.as_deref(), Some("1k"));
+        assert_eq!(
+            requests.get("ephemeral-storage").map(|q| q.milli_value()),
+            Some(10_500)
+        );
+    }
+
     /// An unquoted integer quantity is the number YAML 1.1 reads, as kubectl's JSON
     /// carries it: a leading zero makes it octal (`0755` is 493); quoted, it is text.
     #[test]

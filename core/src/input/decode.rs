@@ -195,6 +195,12 @@ impl<'t, 's> NodeDeserializer<'t, 's> {
         match self.scalar() {
             Some((text, Style::Plain)) => match scalar::resolve(text) {
                 Plain::Int(value) => Ok(value),
+                // kubectl's JSON carries `5.0` as `5` ([`scalar::integral`]).
+                Plain::Float(value) => {
+                    scalar::integral(value).ok_or_else(|| self.wrong_type("an integer"))
+                }
+                // Go's JSON decoding leaves a (non-pointer) integer at zero for null.
+                Plain::Null => Ok(0),
                 _ => Err(self.wrong_type("an integer")),
             },
             _ => Err(self.wrong_type("an integer")),
@@ -235,7 +241,11 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
                     Ok(value) => visitor.visit_i64(value),
                     Err(_) => visitor.visit_u64(u64::try_from(value).unwrap_or(u64::MAX)),
                 },
-                Plain::Float(value) => visitor.visit_f64(value),
+                // An integral float is an integer in kubectl's JSON (`IntOrString`).
+                Plain::Float(value) => match scalar::integral(value).map(i64::try_from) {
+                    Some(Ok(value)) => visitor.visit_i64(value),
+                    _ => visitor.visit_f64(value),
+                },
                 Plain::Str => self.visit_text(text, visitor),
             }
             .map_err(|error: Error| error.at(self.id)),
@@ -337,17 +347,20 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
     ) -> Result<V::Value, Error> {
         if name == QUANTITY {
             // Quantities take the scalar's own text, whether it was quoted or a number;
-            // an unquoted integer is the number YAML 1.1 reads (`010` is octal 8, as
-            // `sigs.k8s.io/yaml` hands kubectl's JSON the value, not the text). A float
-            // keeps its text: the same value, which kubectl would print as Go formats
-            // the float (`1e3` as `1k`).
+            // an unquoted number is the value YAML 1.1 reads, as `sigs.k8s.io/yaml` hands
+            // kubectl's JSON the value, not the text: `010` is octal 8, and a float is
+            // the float64 (`0.1000000000000000001` is 0.1, `1_0.5` is 10.5). Rust
+            // writes a float64 with the shortest digits that read back as it, as Go's
+            // encoder does; where Go uses an exponent (below 1e-6, from 1e21) both texts
+            // are the same quantity.
             return match self.scalar() {
-                Some((text, Style::Plain)) if scalar::resolve(text) == Plain::Null => {
-                    visitor.visit_unit()
-                }
                 Some((text, Style::Plain)) => match scalar::resolve(text) {
+                    Plain::Null => visitor.visit_unit(),
                     Plain::Bool(_) => Err(self.wrong_type("a quantity")),
                     Plain::Int(value) => visitor.visit_string(value.to_string()),
+                    Plain::Float(value) if value.is_finite() => {
+                        visitor.visit_string(value.to_string())
+                    }
                     _ => self.visit_text(text, visitor),
                 },
                 Some((text, Style::Quoted)) => self.visit_text(text, visitor),
