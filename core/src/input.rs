@@ -204,6 +204,55 @@ mod tests {
         assert_eq!(labels, [("a", "0"), ("b", "1"), ("c", "2")]);
     }
 
+    /// A merge key sets the merged entries where it stands: keys written before it are
+    /// overwritten, keys after it win, and it may repeat; a scalar cannot be merged.
+    #[test]
+    fn yaml_merge_keys_apply_where_they_stand() {
+        let labels = |labels: &str| {
+            let pod = first_pod(&alloc::format!(
+                "kind: Pod\nmetadata:\n  name: p\n  labels:\n{labels}spec: {{containers: [{{name: c}}]}}\n"
+            ));
+            pod.metadata
+                .labels
+                .iter()
+                .map(|(k, v)| alloc::format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        assert_eq!(labels("    zone: a\n    <<: {zone: b}\n"), "zone=b");
+        assert_eq!(
+            labels("    <<: {zone: b, x: '1'}\n    zone: a\n    <<: {x: '2', w: '2'}\n"),
+            "w=2,x=2,zone=a"
+        );
+        assert_eq!(
+            labels(
+                "    <<: [{a: '1'}, {a: '2', b: '2'}]\n    <<: {c: '3', <<: {c: '4', d: '4'}}\n"
+            ),
+            "a=1,b=2,c=4,d=4"
+        );
+        for value in ["x", "[{a: '1'}, x]", "~"] {
+            let (objects, diagnostics) = pods(&alloc::format!(
+                "kind: Pod\nmetadata:\n  name: p\n  labels: {{<<: {value}}}\nspec: {{containers: [{{name: c}}]}}\n"
+            ));
+            assert!(objects.is_empty(), "{value}");
+            let message = diagnostics.first().map(|d| (d.code, d.message.as_str()));
+            assert_eq!(
+                message,
+                Some((
+                    "input/wrong-type",
+                    "map merge requires map or sequence of maps as the value"
+                )),
+                "{value}"
+            );
+        }
+        // A quoted `<<` is an ordinary key, so twice is a duplicate.
+        let (_, diagnostics) = pods("kind: Pod\nmetadata:\n  name: p\n  labels: {'<<': a, '<<': b}\nspec: {containers: [{name: c}]}\n");
+        assert_eq!(
+            diagnostics.first().map(|d| d.code),
+            Some("input/duplicate-key")
+        );
+    }
+
     /// A pod's container statuses are decoded only when they may change what it
     /// requests; then both lists are kept whole, `initContainerStatuses` last, with
     /// whether the resize is infeasible.
