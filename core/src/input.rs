@@ -204,6 +204,49 @@ mod tests {
         assert_eq!(labels, [("a", "0"), ("b", "1"), ("c", "2")]);
     }
 
+    /// A tag decides what a scalar is, as go-yaml v2 resolves it: `!!str` and unknown tags
+    /// make a string, `!!int` and the like read the text as that type or refuse it.
+    #[test]
+    fn yaml_tags_resolve_like_go_yaml() {
+        let pod = first_pod("kind: Pod\nmetadata:\n  name: p\n  labels: {a: !!str 4, b: !!str yes, c: !foo 4, d: ! 1.5, !!str 5: e}\nspec:\n  priority: !!int \"7\"\n  containers: [{name: c, resources: {requests: {cpu: !!float '2'}}}]\n");
+        let labels: Vec<(&str, &str)> = pod
+            .metadata
+            .labels
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                ("5", "e"),
+                ("a", "4"),
+                ("b", "yes"),
+                ("c", "4"),
+                ("d", "1.5")
+            ]
+        );
+        assert_eq!(pod.spec.priority, Some(7));
+        let cpu = pod.spec.containers[0].resources.requests.get("cpu");
+        assert_eq!(cpu.map(|q| q.milli_value()), Some(2000));
+        for (value, message) in [
+            ("!!int abc", "cannot decode !!str `abc` as a !!int"),
+            ("!!int 1.5", "cannot decode !!float `1.5` as a !!int"),
+            ("!!bool '1'", "cannot decode !!int `1` as a !!bool"),
+            ("!!null x", "cannot decode !!str `x` as a !!null"),
+            (
+                "!!float 9223372036854775808",
+                "cannot decode !!int `9223372036854775808` as a !!float",
+            ),
+        ] {
+            let (objects, diagnostics) = pods(&alloc::format!(
+                "kind: Pod\nmetadata: {{name: p, labels: {{a: {value}}}}}\nspec: {{containers: [{{name: c}}]}}\n---\nkind: Pod\nmetadata: {{name: q}}\nspec: {{containers: [{{name: c}}]}}\n"
+            ));
+            assert_eq!(objects.len(), 1, "{value}");
+            let found = diagnostics.first().map(|d| (d.code, d.message.as_str()));
+            assert_eq!(found, Some(("yaml/tag-mismatch", message)), "{value}");
+        }
+    }
+
     /// A merge key sets the merged entries where it stands: keys written before it are
     /// overwritten, keys after it win, and it may repeat; a scalar cannot be merged.
     #[test]

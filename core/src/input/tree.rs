@@ -211,6 +211,8 @@ pub(crate) trait Events<'s> {
     fn alias(&mut self, anchor: usize, start: usize) -> Result<(), Stop>;
     /// The text is not YAML at `at`; the reader goes on with the next document.
     fn syntax_error(&mut self, diagnostic: Diagnostic, at: usize);
+    /// The document cannot be read as kubectl reads it (at `at`): it is refused.
+    fn fail(&mut self, diagnostic: Diagnostic, at: usize) -> Result<(), Stop>;
 }
 
 #[cfg(feature = "yaml")]
@@ -249,6 +251,10 @@ impl<'s> Events<'s> for Reader<'s, '_> {
     fn syntax_error(&mut self, diagnostic: Diagnostic, at: usize) {
         let span = self.span(at, at);
         self.sink.diagnostic(diagnostic.with_span(span));
+    }
+
+    fn fail(&mut self, diagnostic: Diagnostic, at: usize) -> Result<(), Stop> {
+        Reader::fail(self, diagnostic, at)
     }
 }
 
