@@ -204,6 +204,47 @@ mod tests {
         assert_eq!(labels, [("a", "0"), ("b", "1"), ("c", "2")]);
     }
 
+    /// The kind is read only from a group that serves it; an object of another group is a
+    /// kind kubefit does not read, named with its group.
+    #[test]
+    fn kinds_are_read_only_from_their_api_groups() {
+        let text = "apiVersion: example.com/v1\nkind: Node\nmetadata: {name: n1}\n---\n\
+                    apiVersion: cluster.x-k8s.io/v1beta1\nkind: Machine\nmetadata: {name: m1}\n---\n\
+                    apiVersion: cluster.x-k8s.io/v1beta1\nkind: MachineSet\nmetadata: {name: s1}\n---\n\
+                    apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: Metadata}]\n---\n\
+                    apiVersion: apps/v1\nkind: Pod\nmetadata: {name: p0}\nspec: {containers: [{name: c}]}\n---\n\
+                    apiVersion: v1\nkind: Node\nmetadata: {name: n2}\n---\n\
+                    kind: Node\nmetadata: {name: n3}\n---\n\
+                    apiVersion: machine.openshift.io/v1beta1\nkind: Machine\nmetadata: {name: m2, namespace: openshift-machine-api}\n---\n\
+                    apiVersion: extensions/v1beta1\nkind: DaemonSet\nmetadata: {name: d}\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c}]}}}\n";
+        let loaded = load(&[Source::new("t", text)], &Limits::default());
+        let read: Vec<String> = loaded
+            .objects
+            .iter()
+            .map(|object| object.resource.id())
+            .collect();
+        assert_eq!(
+            read,
+            [
+                "Node/n2",
+                "Node/n3",
+                "Machine/openshift-machine-api/m2",
+                "DaemonSet/default/d"
+            ]
+        );
+        assert_eq!(
+            loaded.ignored,
+            [
+                ("Node.example.com".into(), 1),
+                ("Machine.cluster.x-k8s.io".into(), 1),
+                ("MachineSet.cluster.x-k8s.io".into(), 1),
+                ("Policy.audit.k8s.io".into(), 1),
+                ("Pod.apps".into(), 1)
+            ]
+        );
+        assert_eq!(loaded.diagnostics, []);
+    }
+
     /// A tag decides what a scalar is, as go-yaml v2 resolves it: `!!str` and unknown tags
     /// make a string, `!!int` and the like read the text as that type or refuse it.
     #[test]
