@@ -205,6 +205,139 @@ mod tests {
         assert_eq!(labels, [("a", "0"), ("b", "1"), ("c", "2")]);
     }
 
+    /// The kind is read only from a group that serves it; an object of another group is a
+    /// kind kubefit does not read, named with its group.
+    #[test]
+    fn kinds_are_read_only_from_their_api_groups() {
+        let text = "apiVersion: example.com/v1\nkind: Node\nmetadata: {name: n1}\n---\n\
+                    apiVersion: cluster.x-k8s.io/v1beta1\nkind: Machine\nmetadata: {name: m1}\n---\n\
+                    apiVersion: cluster.x-k8s.io/v1beta1\nkind: MachineSet\nmetadata: {name: s1}\n---\n\
+                    apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: Metadata}]\n---\n\
+                    apiVersion: apps/v1\nkind: Pod\nmetadata: {name: p0}\nspec: {containers: [{name: c}]}\n---\n\
+                    apiVersion: v1\nkind: Node\nmetadata: {name: n2}\n---\n\
+                    kind: Node\nmetadata: {name: n3}\n---\n\
+                    apiVersion: machine.openshift.io/v1beta1\nkind: Machine\nmetadata: {name: m2, namespace: openshift-machine-api}\n---\n\
+                    apiVersion: extensions/v1beta1\nkind: DaemonSet\nmetadata: {name: d}\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c}]}}}\n";
+        let loaded = load(&[Source::new("t", text)], &Limits::default());
+        let read: Vec<String> = loaded
+            .objects
+            .iter()
+            .map(|object| object.resource.id())
+            .collect();
+        assert_eq!(
+            read,
+            [
+                "Node/n2",
+                "Node/n3",
+                "Machine/openshift-machine-api/m2",
+                "DaemonSet/default/d"
+            ]
+        );
+        assert_eq!(
+            loaded.ignored,
+            [
+                ("Node.example.com".into(), 1),
+                ("Machine.cluster.x-k8s.io".into(), 1),
+                ("MachineSet.cluster.x-k8s.io".into(), 1),
+                ("Policy.audit.k8s.io".into(), 1),
+                ("Pod.apps".into(), 1)
+            ]
+        );
+        assert_eq!(loaded.diagnostics, []);
+    }
+
+    /// A tag decides what a scalar is, as go-yaml v2 resolves it: `!!str` and unknown tags
+    /// make a string, `!!int` and the like read the text as that type or refuse it.
+    #[test]
+    fn yaml_tags_resolve_like_go_yaml() {
+        let pod = first_pod("kind: Pod\nmetadata:\n  name: p\n  labels: {a: !!str 4, b: !!str yes, c: !foo 4, d: ! 1.5, !!str 5: e}\nspec:\n  priority: !!int \"7\"\n  containers: [{name: c, resources: {requests: {cpu: !!float '2'}}}]\n");
+        let labels: Vec<(&str, &str)> = pod
+            .metadata
+            .labels
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                ("5", "e"),
+                ("a", "4"),
+                ("b", "yes"),
+                ("c", "4"),
+                ("d", "1.5")
+            ]
+        );
+        assert_eq!(pod.spec.priority, Some(7));
+        let cpu = pod.spec.containers[0].resources.requests.get("cpu");
+        assert_eq!(cpu.map(|q| q.milli_value()), Some(2000));
+        for (value, message) in [
+            ("!!int abc", "cannot decode !!str `abc` as a !!int"),
+            ("!!int 1.5", "cannot decode !!float `1.5` as a !!int"),
+            ("!!bool '1'", "cannot decode !!int `1` as a !!bool"),
+            ("!!null x", "cannot decode !!str `x` as a !!null"),
+            (
+                "!!float 9223372036854775808",
+                "cannot decode !!int `9223372036854775808` as a !!float",
+            ),
+        ] {
+            let (objects, diagnostics) = pods(&alloc::format!(
+                "kind: Pod\nmetadata: {{name: p, labels: {{a: {value}}}}}\nspec: {{containers: [{{name: c}}]}}\n---\nkind: Pod\nmetadata: {{name: q}}\nspec: {{containers: [{{name: c}}]}}\n"
+            ));
+            assert_eq!(objects.len(), 1, "{value}");
+            let found = diagnostics.first().map(|d| (d.code, d.message.as_str()));
+            assert_eq!(found, Some(("yaml/tag-mismatch", message)), "{value}");
+        }
+    }
+
+    /// A merge key sets the merged entries where it stands: keys written before it are
+    /// overwritten, keys after it win, and it may repeat; a scalar cannot be merged.
+    #[test]
+    fn yaml_merge_keys_apply_where_they_stand() {
+        let labels = |labels: &str| {
+            let pod = first_pod(&alloc::format!(
+                "kind: Pod\nmetadata:\n  name: p\n  labels:\n{labels}spec: {{containers: [{{name: c}}]}}\n"
+            ));
+            pod.metadata
+                .labels
+                .iter()
+                .map(|(k, v)| alloc::format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        assert_eq!(labels("    zone: a\n    <<: {zone: b}\n"), "zone=b");
+        assert_eq!(
+            labels("    <<: {zone: b, x: '1'}\n    zone: a\n    <<: {x: '2', w: '2'}\n"),
+            "w=2,x=2,zone=a"
+        );
+        assert_eq!(
+            labels(
+                "    <<: [{a: '1'}, {a: '2', b: '2'}]\n    <<: {c: '3', <<: {c: '4', d: '4'}}\n"
+            ),
+            "a=1,b=2,c=4,d=4"
+        );
+        for value in ["x", "[{a: '1'}, x]", "~"] {
+            let (objects, diagnostics) = pods(&alloc::format!(
+                "kind: Pod\nmetadata:\n  name: p\n  labels: {{<<: {value}}}\nspec: {{containers: [{{name: c}}]}}\n"
+            ));
+            assert!(objects.is_empty(), "{value}");
+            let message = diagnostics.first().map(|d| (d.code, d.message.as_str()));
+            assert_eq!(
+                message,
+                Some((
+                    "input/wrong-type",
+                    "map merge requires map or sequence of maps as the value"
+                )),
+                "{value}"
+            );
+        }
+        // A quoted `<<` is an ordinary key, so twice is a duplicate.
+        let (_, diagnostics) = pods("kind: Pod\nmetadata:\n  name: p\n  labels: {'<<': a, '<<': b}\nspec: {containers: [{name: c}]}\n");
+        assert_eq!(
+            diagnostics.first().map(|d| d.code),
+            Some("input/duplicate-key")
+        );
+    }
+
     /// A pod's container statuses are decoded only when they may change what it
     /// requests; then both lists are kept whole, `initContainerStatuses` last, with
     /// whether the resize is infeasible.
@@ -266,6 +399,53 @@ mod tests {
         assert_eq!(diagnostics.len(), 1);
     }
 
+    /// A document the reader refuses (here for a duplicate key) leaves the others of a
+    /// JSON stream or YAML file in, as a stream decoder reads past it.
+    #[test]
+    fn a_refused_document_stops_only_itself() {
+        let node = |name: &str, labels: &str| {
+            alloc::format!(
+                r#"{{"kind":"Node","metadata":{{"name":"{name}","labels":{{{labels}}}}},"status":{{"allocatable":{{"cpu":"4","pods":"110"}}}}}}"#
+            )
+        };
+        let json = [
+            node("n1", ""),
+            node("n2", r#""a":"1","a":"2""#),
+            node("n3", ""),
+        ]
+        .join("\n");
+        let yaml = alloc::format!(
+            "---\n{}",
+            [
+                node("n1", ""),
+                node("n2", r#""a":"1","a":"2""#),
+                node("n3", "")
+            ]
+            .join("\n---\n")
+        );
+        for text in [json, yaml] {
+            let loaded = load(&[Source::new("t", &text)], &Limits::default());
+            let names: Vec<&str> = loaded
+                .objects
+                .iter()
+                .map(|object| object.resource.meta().name.as_str())
+                .collect();
+            assert_eq!(names, ["n1", "n3"], "{text}");
+            let codes: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code).collect();
+            assert_eq!(codes, ["input/duplicate-key"], "{text}");
+        }
+        // A refused document that is not JSON after all is still a syntax error.
+        let text = alloc::format!(
+            "{}\n{{\"a\": {{\"b\": 1, \"b\": 2}} \"c\": 3}}\n{}",
+            node("n1", ""),
+            node("n3", "")
+        );
+        let loaded = load(&[Source::new("t", &text)], &Limits::default());
+        let codes: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["input/duplicate-key", "json/syntax"]);
+        assert_eq!(loaded.objects.len(), 1);
+    }
+
     #[test]
     fn a_text_the_yaml_fast_path_gives_up_on_is_read_once() {
         // The first documents go through the fast path; the anchor in the last one sends
@@ -291,6 +471,72 @@ mod tests {
         let requests = &pod.spec.containers[0].resources.requests;
         assert_eq!(requests.get("cpu").map(|q| q.milli_value()), Some(500));
         assert_eq!(requests.get("memory").map(|q| q.value()), Some(1000));
+    }
+
+    fn only(text: &str) -> Result<Resource, Vec<Diagnostic>> {
+        let (objects, diagnostics) = pods(text);
+        match objects.into_iter().next() {
+            Some(object) if diagnostics.is_empty() => Ok(object.resource),
+            _ => Err(diagnostics),
+        }
+    }
+
+    /// kubectl's JSON carries an integral float as an integer (`5.0` as `5`), and a null
+    /// leaves an integer at zero; a fraction or a value out of range is still refused.
+    #[test]
+    fn integer_fields_take_integral_floats_and_null() {
+        let class = |value: &str| match only(&alloc::format!(
+            "kind: PriorityClass\nmetadata: {{name: pc}}\nvalue: {value}\n"
+        )) {
+            Ok(Resource::PriorityClass(class)) => Ok(class.value),
+            other => Err(alloc::format!("{other:?}")),
+        };
+        assert_eq!(class("1e3"), Ok(1000));
+        assert_eq!(class("3.0"), Ok(3));
+        assert_eq!(class("-2.0e2"), Ok(-200));
+        assert_eq!(class("~"), Ok(0));
+        assert!(class("5.5").is_err_and(|e| e.contains("input/wrong-type")));
+        assert!(class("1e20").is_err_and(|e| e.contains("input/out-of-range")));
+        assert!(class(".inf").is_err_and(|e| e.contains("input/wrong-type")));
+        let json = only(r#"{"kind":"PriorityClass","metadata":{"name":"pc"},"value":null}"#);
+        assert!(matches!(json, Ok(Resource::PriorityClass(class)) if class.value == 0));
+        let pod = first_pod("kind: Pod\nmetadata: {name: p}\nspec:\n  affinity:\n    nodeAffinity:\n      preferredDuringSchedulingIgnoredDuringExecution:\n      - weight: 5.0\n        preference: {matchExpressions: [{key: a, operator: Exists}]}\n  containers: [{name: c}]\n");
+        let weight = pod
+            .spec
+            .affinity
+            .and_then(|affinity| affinity.node_affinity)
+            .and_then(|node| {
+                node.preferred_during_scheduling_ignored_during_execution
+                    .first()
+                    .map(|term| term.weight)
+            });
+        assert_eq!(weight, Some(5));
+        let budget = |value: &str| {
+            match only(&alloc::format!(
+            "kind: PodDisruptionBudget\nmetadata: {{name: b}}\nspec: {{minAvailable: {value}, selector: {{matchLabels: {{a: b}}}}}}\n"
+        )) {
+            Ok(Resource::PodDisruptionBudget(budget)) => Ok(budget.spec.min_available),
+            other => Err(alloc::format!("{other:?}")),
+        }
+        };
+        assert_eq!(budget("1.0"), Ok(Some(crate::model::IntOrString::Int(1))));
+        assert!(budget("1.5").is_err_and(|e| e.contains("input/wrong-type")));
+    }
+
+    /// An unquoted float quantity is the float64 go-yaml reads, written back as Go does.
+    #[test]
+    fn unquoted_float_quantities_are_yaml_numbers() {
+        let pod = first_pod("kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {cpu: 0.1000000000000000001, memory: 1e3, ephemeral-storage: 1_0.5}}\n");
+        let requests = &pod.spec.containers[0].resources.requests;
+        assert_eq!(requests.get("cpu").map(|q| q.milli_value()), Some(100));
+        let memory = requests
+            .get("memory")
+            .map(alloc::string::ToString::to_string);
+        assert_eq!(memory.as_deref(), Some("1k"));
+        assert_eq!(
+            requests.get("ephemeral-storage").map(|q| q.milli_value()),
+            Some(10_500)
+        );
     }
 
     /// An unquoted integer quantity is the number YAML 1.1 reads, as kubectl's JSON

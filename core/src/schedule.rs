@@ -1467,7 +1467,7 @@ mod tests {
         yaml += &node("n2", 1500, 4 << 30, "");
         yaml += &alloc::format!(
             "---
-apiVersion: v1
+apiVersion: scheduling.k8s.io/v1
 kind: PriorityClass
 metadata: {{name: waiting}}
 value: {waiting_priority}

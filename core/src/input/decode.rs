@@ -195,6 +195,12 @@ impl<'t, 's> NodeDeserializer<'t, 's> {
         match self.scalar() {
             Some((text, Style::Plain)) => match scalar::resolve(text) {
                 Plain::Int(value) => Ok(value),
+                // kubectl's JSON carries `5.0` as `5` ([`scalar::integral`]).
+                Plain::Float(value) => {
+                    scalar::integral(value).ok_or_else(|| self.wrong_type("an integer"))
+                }
+                // Go's JSON decoding leaves a (non-pointer) integer at zero for null.
+                Plain::Null => Ok(0),
                 _ => Err(self.wrong_type("an integer")),
             },
             _ => Err(self.wrong_type("an integer")),
@@ -235,7 +241,11 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
                     Ok(value) => visitor.visit_i64(value),
                     Err(_) => visitor.visit_u64(u64::try_from(value).unwrap_or(u64::MAX)),
                 },
-                Plain::Float(value) => visitor.visit_f64(value),
+                // An integral float is an integer in kubectl's JSON (`IntOrString`).
+                Plain::Float(value) => match scalar::integral(value).map(i64::try_from) {
+                    Some(Ok(value)) => visitor.visit_i64(value),
+                    _ => visitor.visit_f64(value),
+                },
                 Plain::Str => self.visit_text(text, visitor),
             }
             .map_err(|error: Error| error.at(self.id)),
@@ -337,17 +347,20 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
     ) -> Result<V::Value, Error> {
         if name == QUANTITY {
             // Quantities take the scalar's own text, whether it was quoted or a number;
-            // an unquoted integer is the number YAML 1.1 reads (`010` is octal 8, as
-            // `sigs.k8s.io/yaml` hands kubectl's JSON the value, not the text). A float
-            // keeps its text: the same value, which kubectl would print as Go formats
-            // the float (`1e3` as `1k`).
+            // an unquoted number is the value YAML 1.1 reads, as `sigs.k8s.io/yaml` hands
+            // kubectl's JSON the value, not the text: `010` is octal 8, and a float is
+            // the float64 (`0.1000000000000000001` is 0.1, `1_0.5` is 10.5). Rust
+            // writes a float64 with the shortest digits that read back as it, as Go's
+            // encoder does; where Go uses an exponent (below 1e-6, from 1e21) both texts
+            // are the same quantity.
             return match self.scalar() {
-                Some((text, Style::Plain)) if scalar::resolve(text) == Plain::Null => {
-                    visitor.visit_unit()
-                }
                 Some((text, Style::Plain)) => match scalar::resolve(text) {
+                    Plain::Null => visitor.visit_unit(),
                     Plain::Bool(_) => Err(self.wrong_type("a quantity")),
                     Plain::Int(value) => visitor.visit_string(value.to_string()),
+                    Plain::Float(value) if value.is_finite() => {
+                        visitor.visit_string(value.to_string())
+                    }
                     _ => self.visit_text(text, visitor),
                 },
                 Some((text, Style::Quoted)) => self.visit_text(text, visitor),
@@ -391,7 +404,7 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
         match self.value() {
             Some(Value::Map { .. }) => visitor.visit_map(Entries {
                 tree: self.tree,
-                entries: merged_entries(self.tree, self.id),
+                entries: merged_entries(self.tree, self.id)?,
                 index: 0,
             }),
             _ if self.is_null() => visitor.visit_map(Entries {
@@ -437,37 +450,60 @@ impl<'t, 's> Deserializer<'t> for NodeDeserializer<'t, 's> {
     }
 }
 
-/// A mapping's entries with YAML merge keys (`<<: *base`) expanded as go-yaml v2 does:
-/// keys written in the mapping win over merged ones, and of several merged mappings the
-/// earlier wins.
-fn merged_entries<'t>(tree: &'t Tree<'_>, id: NodeId) -> EntryList<'t> {
-    let is_merge = |key: NodeId| matches!(tree.node(key).map(|node| &node.value), Some(Value::Scalar(text, Style::Plain)) if text == "<<");
+/// A mapping's entries with YAML merge keys (`<<: *base`) expanded as go-yaml v2 does
+/// (`decode.go`, `mapping` and `merge`): the entries are set in the order written, a merge
+/// setting the merged mapping's entries where its `<<` stands, so a key written before it
+/// is overwritten and one written after it wins; a list of mappings is merged last to
+/// first, so the earlier wins. A merge value that is not a mapping or a list of mappings
+/// is an error.
+fn merged_entries<'t>(tree: &'t Tree<'_>, id: NodeId) -> Result<EntryList<'t>, Error> {
     let written = tree.map_children(id);
-    if !written.iter().step_by(2).any(|&key| is_merge(key)) {
-        return EntryList::Written(written);
+    if !written.iter().step_by(2).any(|&key| tree.is_merge_key(key)) {
+        return Ok(EntryList::Written(written));
     }
-    let mut entries: Vec<(NodeId, NodeId)> = tree
-        .entries(id)
-        .filter(|(key, _)| !is_merge(*key))
-        .collect();
-    for (_, value) in tree.entries(id).filter(|(key, _)| is_merge(*key)) {
-        let sources: Vec<NodeId> = match tree.node(value).map(|node| &node.value) {
-            Some(Value::Seq { .. }) => tree.elements(value).to_vec(),
-            _ => alloc::vec![value],
+    let mut entries: Vec<(NodeId, NodeId)> = Vec::new();
+    // Mappings still to set, each with the index of its next entry; without recursion, as
+    // merged mappings may merge others in turn (bounded by the alias budget).
+    let mut pending: Vec<(NodeId, usize)> = alloc::vec![(id, 0)];
+    while let Some((map, index)) = pending.pop() {
+        let Some(&[key, value]) = tree.map_children(map).get(2 * index..2 * index + 2) else {
+            continue;
         };
-        for source in sources {
-            for (key, merged) in tree.entries(source) {
-                let name = tree.text(key);
-                if !entries
-                    .iter()
-                    .any(|(existing, _)| tree.text(*existing) == name)
-                {
-                    entries.push((key, merged));
-                }
+        pending.push((map, index + 1));
+        if !tree.is_merge_key(key) {
+            let name = tree.text(key);
+            match entries
+                .iter_mut()
+                .find(|(existing, _)| tree.text(*existing) == name)
+            {
+                Some(entry) => *entry = (key, value),
+                None => entries.push((key, value)),
             }
+            continue;
         }
+        let is_map = |node: &NodeId| {
+            matches!(
+                tree.node(*node).map(|node| &node.value),
+                Some(Value::Map { .. })
+            )
+        };
+        let sources = match tree.node(value).map(|node| &node.value) {
+            Some(Value::Map { .. }) => core::slice::from_ref(&value),
+            Some(Value::Seq { .. }) if tree.elements(value).iter().all(is_map) => {
+                tree.elements(value)
+            }
+            _ => {
+                return Err(Error::new(
+                    "input/wrong-type",
+                    "map merge requires map or sequence of maps as the value".into(),
+                )
+                .at(value))
+            }
+        };
+        // Last in, first set: the first source is set last and wins.
+        pending.extend(sources.iter().map(|&source| (source, 0)));
     }
-    EntryList::Merged(entries)
+    Ok(EntryList::Merged(entries))
 }
 
 /// The entries of a mapping: as written (keys and values alternating), or with merge

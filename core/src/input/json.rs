@@ -37,6 +37,7 @@ pub(crate) fn read<'s>(text: &'s str, reader: &mut Reader<'s, '_>) -> Result<(),
             reader.end_document();
             return Ok(());
         }
+        let start = parser.at;
         let result = parser.document(reader);
         if matches!(result, Err(Failure::Syntax(_))) {
             reader.abandon();
@@ -45,9 +46,69 @@ pub(crate) fn read<'s>(text: &'s str, reader: &mut Reader<'s, '_>) -> Result<(),
         match result {
             Ok(()) => {}
             Err(Failure::Syntax(error)) => return Err(error),
-            // The reader reported the problem; the rest of the text cannot be trusted.
-            Err(Failure::Stopped) => return Ok(()),
+            // The reader refused the document (and reported why), but the text may still
+            // be JSON: find where the document ends and go on with the next one, as a
+            // JSON stream decoder reads past a value it could not use.
+            Err(Failure::Stopped) => {
+                parser.at = start;
+                if let Err(Failure::Syntax(error)) = parser.document(&mut Skip) {
+                    return Err(error);
+                }
+            }
         }
+    }
+}
+
+/// What the parser hands each value to: the tree [`Reader`], or [`Skip`].
+trait Target<'s> {
+    fn scalar(
+        &mut self,
+        text: Cow<'s, str>,
+        style: Style,
+        start: usize,
+        end: usize,
+    ) -> Result<(), Stop>;
+    fn open(&mut self, is_map: bool, start: usize) -> Result<(), Stop>;
+    fn close(&mut self, end: usize) -> Result<(), Stop>;
+}
+
+impl<'s> Target<'s> for Reader<'s, '_> {
+    #[inline]
+    fn scalar(
+        &mut self,
+        text: Cow<'s, str>,
+        style: Style,
+        start: usize,
+        end: usize,
+    ) -> Result<(), Stop> {
+        Reader::scalar(self, text, style, start, end, 0)
+    }
+
+    #[inline]
+    fn open(&mut self, is_map: bool, start: usize) -> Result<(), Stop> {
+        Reader::open(self, is_map, start, 0)
+    }
+
+    #[inline]
+    fn close(&mut self, end: usize) -> Result<(), Stop> {
+        Reader::close(self, end)
+    }
+}
+
+/// Reads past a document the reader refused, checking only that it is JSON.
+struct Skip;
+
+impl<'s> Target<'s> for Skip {
+    fn scalar(&mut self, _: Cow<'s, str>, _: Style, _: usize, _: usize) -> Result<(), Stop> {
+        Ok(())
+    }
+
+    fn open(&mut self, _: bool, _: usize) -> Result<(), Stop> {
+        Ok(())
+    }
+
+    fn close(&mut self, _: usize) -> Result<(), Stop> {
+        Ok(())
     }
 }
 
@@ -102,7 +163,7 @@ impl<'s> Parser<'s> {
     }
 
     /// Reads one complete top-level value without recursion.
-    fn document(&mut self, reader: &mut Reader<'s, '_>) -> Result<(), Failure> {
+    fn document(&mut self, reader: &mut impl Target<'s>) -> Result<(), Failure> {
         let mut open: Vec<Open> = Vec::new();
         // True right after `[` or `{`, where the container may close at once.
         let mut first = false;
@@ -131,7 +192,7 @@ impl<'s> Parser<'s> {
                 }
                 let start = self.at;
                 let key = self.string()?;
-                reader.scalar(key, Style::Quoted, start, self.at, 0)?;
+                reader.scalar(key, Style::Quoted, start, self.at)?;
                 self.skip_space();
                 if self.peek() != Some(b':') {
                     return self.error("expected `:` after an object key");
@@ -144,21 +205,21 @@ impl<'s> Parser<'s> {
             match self.peek() {
                 Some(b'{') => {
                     self.at += 1;
-                    reader.open(true, start, 0)?;
+                    reader.open(true, start)?;
                     open.push(Open::Object);
                     first = true;
                     continue;
                 }
                 Some(b'[') => {
                     self.at += 1;
-                    reader.open(false, start, 0)?;
+                    reader.open(false, start)?;
                     open.push(Open::Array);
                     first = true;
                     continue;
                 }
                 Some(b'"') => {
                     let text = self.string()?;
-                    reader.scalar(text, Style::Quoted, start, self.at, 0)?;
+                    reader.scalar(text, Style::Quoted, start, self.at)?;
                 }
                 Some(b't') => self.literal("true", reader)?,
                 Some(b'f') => self.literal("false", reader)?,
@@ -166,7 +227,7 @@ impl<'s> Parser<'s> {
                 Some(b'-' | b'0'..=b'9') => {
                     self.number()?;
                     let text = self.text.get(start..self.at).unwrap_or("");
-                    reader.scalar(Cow::Borrowed(text), Style::Plain, start, self.at, 0)?;
+                    reader.scalar(Cow::Borrowed(text), Style::Plain, start, self.at)?;
                 }
                 _ => return self.error("expected a JSON value"),
             }
@@ -181,7 +242,7 @@ impl<'s> Parser<'s> {
     fn after_value(
         &mut self,
         open: &mut Vec<Open>,
-        reader: &mut Reader<'s, '_>,
+        reader: &mut impl Target<'s>,
     ) -> Result<bool, Failure> {
         loop {
             let Some(&container) = open.last() else {
@@ -211,13 +272,13 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn literal(&mut self, word: &'static str, reader: &mut Reader<'s, '_>) -> Result<(), Failure> {
+    fn literal(&mut self, word: &'static str, reader: &mut impl Target<'s>) -> Result<(), Failure> {
         let start = self.at;
         if self.bytes.get(start..start + word.len()) != Some(word.as_bytes()) {
             return self.error("expected a JSON value");
         }
         self.at += word.len();
-        reader.scalar(Cow::Borrowed(word), Style::Plain, start, self.at, 0)?;
+        reader.scalar(Cow::Borrowed(word), Style::Plain, start, self.at)?;
         Ok(())
     }
 

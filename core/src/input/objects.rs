@@ -372,6 +372,24 @@ fn read_object(
             return;
         }
     };
+    // An object of a group that does not serve the kind (a CRD of the same name, such as
+    // Cluster API's `cluster.x-k8s.io` Machine) is another kind kubefit does not read,
+    // named as upstream names a group and kind (`Machine.cluster.x-k8s.io`). Without an
+    // apiVersion, as hand-written input often is, the kind is taken as kubefit reads it.
+    if let Some(group) = tree
+        .str_at(id, &["apiVersion"])
+        .filter(|version| !version.is_empty())
+        .map(|version| version.rsplit_once('/').map_or("", |(group, _)| group))
+    {
+        if !serves(group, kind) {
+            read.ignored = Some(if group.is_empty() {
+                kind.to_string()
+            } else {
+                alloc::format!("{kind}.{group}")
+            });
+            return;
+        }
+    }
     let name = tree.str_at(id, &["metadata", "name"]).unwrap_or_default();
     let namespace = tree
         .str_at(id, &["metadata", "namespace"])
@@ -396,11 +414,7 @@ fn read_object(
         "StatefulSet" => workload(tree, id, WorkloadKind::StatefulSet),
         "DaemonSet" => workload(tree, id, WorkloadKind::DaemonSet),
         "Job" => workload(tree, id, WorkloadKind::Job),
-        // `kind: Policy` is also the audit policy (`audit.k8s.io`): only the scheduler's
-        // `v1` (or, as in OpenShift's samples, no apiVersion) is a scheduler Policy.
-        "Policy" if matches!(tree.str_at(id, &["apiVersion"]), None | Some("" | "v1")) => {
-            decode(tree, id).map(Resource::Policy)
-        }
+        "Policy" => decode(tree, id).map(Resource::Policy),
         "KubeSchedulerConfiguration" => decode(tree, id).map(Resource::KubeSchedulerConfiguration),
         "MasterConfig" => decode(tree, id).map(Resource::MasterConfig),
         "Machine" => decode(tree, id).map(Resource::Machine),
@@ -495,6 +509,36 @@ fn read_object(
             release_rules,
         });
     }
+}
+
+/// False when the API group `group` (`""` for the core group) does not serve `kind`, one of
+/// the kinds kubefit reads. The workload kinds include the groups of 3.11-era dumps
+/// (`extensions/v1beta1`, `apps/v1beta1`); `kind: Policy` is the scheduler's (core `v1`),
+/// not the audit policy of `audit.k8s.io`; OpenShift 3.11's MasterConfig is core `v1`.
+fn serves(group: &str, kind: &str) -> bool {
+    let groups: &[&str] = match kind {
+        "Node"
+        | "Pod"
+        | "Namespace"
+        | "Service"
+        | "PersistentVolume"
+        | "PersistentVolumeClaim"
+        | "ReplicationController"
+        | "Policy"
+        | "MasterConfig" => &[""],
+        "PriorityClass" => &["scheduling.k8s.io"],
+        "PodDisruptionBudget" => &["policy"],
+        "StorageClass" | "CSINode" | "CSIDriver" | "CSIStorageCapacity" => &["storage.k8s.io"],
+        "ReplicaSet" | "Deployment" | "DaemonSet" => &["apps", "extensions"],
+        "StatefulSet" => &["apps"],
+        "Job" => &["batch"],
+        "KubeSchedulerConfiguration" => &["kubescheduler.config.k8s.io"],
+        "Machine" | "MachineSet" => &["machine.openshift.io"],
+        "DeschedulerPolicy" => &["descheduler"],
+        "Scenario" => &["kubefit.dev"],
+        _ => return true,
+    };
+    groups.contains(&group)
 }
 
 /// Decodes a pod, with its container statuses when they may change what it requests.

@@ -157,6 +157,22 @@ fn is_yaml_float(text: &str) -> bool {
     at == bytes.len()
 }
 
+/// The integer a float stands for once kubectl has turned the YAML into JSON: Go's encoder
+/// writes an integral float64 below 1e21 without a fraction (`5.0` as `5`, `1e3` as
+/// `1000`), which integer fields accept; a fraction, 1e21 and beyond (written with an
+/// exponent) and non-finite values are no integer.
+pub(crate) fn integral(value: f64) -> Option<i128> {
+    if !(value > -1e21 && value < 1e21) {
+        return None;
+    }
+    // Exact for an integral value in this range (below 2^70).
+    #[allow(clippy::cast_possible_truncation)]
+    let whole = value as i128;
+    #[allow(clippy::cast_precision_loss)]
+    let exact = whole as f64 == value;
+    exact.then_some(whole)
+}
+
 /// How kubectl spells a resolved plain scalar when it becomes a JSON object key.
 pub(crate) fn key_text(text: &str) -> Option<alloc::string::String> {
     use alloc::string::ToString;
@@ -202,6 +218,22 @@ mod tests {
         assert_eq!(resolve("-"), Plain::Str);
         assert_eq!(resolve("."), Plain::Str);
         assert!(matches!(resolve(".inf"), Plain::Float(v) if v.is_infinite()));
+    }
+
+    #[test]
+    fn integral_floats_are_the_integers_kubectl_writes() {
+        assert_eq!(integral(5.0), Some(5));
+        assert_eq!(integral(-0.0), Some(0));
+        assert_eq!(integral(1e20), Some(100_000_000_000_000_000_000));
+        // 2^63 + 1 is no float64: the value is 2^63, as Go marshals it.
+        assert_eq!(
+            integral(9_223_372_036_854_775_809.0),
+            Some(9_223_372_036_854_775_808)
+        );
+        assert_eq!(integral(5.5), None);
+        assert_eq!(integral(1e21), None);
+        assert_eq!(integral(f64::NAN), None);
+        assert_eq!(integral(f64::NEG_INFINITY), None);
     }
 
     #[test]

@@ -111,6 +111,11 @@ impl<'s> Tree<'s> {
         }
     }
 
+    /// True for a YAML merge key: an unquoted `<<` (see `decode`'s merged entries).
+    pub fn is_merge_key(&self, id: NodeId) -> bool {
+        matches!(self.node(id).map(|node| &node.value), Some(Value::Scalar(text, Style::Plain)) if text == "<<")
+    }
+
     /// The value of a mapping's entry with the given key.
     pub fn get(&self, map: NodeId, key: &str) -> Option<NodeId> {
         self.entries(map)
@@ -206,6 +211,8 @@ pub(crate) trait Events<'s> {
     fn alias(&mut self, anchor: usize, start: usize) -> Result<(), Stop>;
     /// The text is not YAML at `at`; the reader goes on with the next document.
     fn syntax_error(&mut self, diagnostic: Diagnostic, at: usize);
+    /// The document cannot be read as kubectl reads it (at `at`): it is refused.
+    fn fail(&mut self, diagnostic: Diagnostic, at: usize) -> Result<(), Stop>;
 }
 
 #[cfg(feature = "yaml")]
@@ -244,6 +251,10 @@ impl<'s> Events<'s> for Reader<'s, '_> {
     fn syntax_error(&mut self, diagnostic: Diagnostic, at: usize) {
         let span = self.span(at, at);
         self.sink.diagnostic(diagnostic.with_span(span));
+    }
+
+    fn fail(&mut self, diagnostic: Diagnostic, at: usize) -> Result<(), Stop> {
+        Reader::fail(self, diagnostic, at)
     }
 }
 
@@ -528,8 +539,10 @@ impl<'s, 'k> Reader<'s, 'k> {
     }
 
     /// The second of two equal keys among a mapping's entries (keys and values alternate).
+    /// Merge keys may repeat, as go-yaml v2 merges each where it stands.
     fn duplicate_key(&self, entries: &[NodeId]) -> Option<NodeId> {
         let text = |id: &NodeId| self.tree.text(*id);
+        let merge = |id: &NodeId| self.tree.is_merge_key(*id);
         // Up to 16 keys, a quadratic scan; then a sort (which may name another duplicate).
         if entries.len() <= 32 {
             for (i, later) in entries.iter().enumerate().step_by(2) {
@@ -537,7 +550,12 @@ impl<'s, 'k> Reader<'s, 'k> {
                     continue;
                 };
                 let earlier = entries.get(..i).unwrap_or_default();
-                if earlier.iter().step_by(2).any(|id| text(id) == Some(key)) {
+                if earlier
+                    .iter()
+                    .step_by(2)
+                    .any(|id| text(id) == Some(key) && !merge(id))
+                    && !merge(later)
+                {
                     return Some(*later);
                 }
             }
@@ -547,6 +565,7 @@ impl<'s, 'k> Reader<'s, 'k> {
             .iter()
             .step_by(2)
             .filter_map(|k| Some((text(k)?, *k)))
+            .filter(|(key, id)| *key != "<<" || !merge(id))
             .collect();
         sorted.sort_unstable();
         sorted

@@ -6,12 +6,14 @@
 
 mod fast;
 
+use alloc::borrow::Cow;
 use alloc::string::ToString;
 
-use granit_parser::{Event, Parser, ScalarStyle, ScanError, Span as ParserSpan};
+use granit_parser::{Event, Parser, ScalarStyle, ScanError, Span as ParserSpan, Tag};
 
 use super::objects::Sink;
-use super::tree::{Events, Reader, Style};
+use super::scalar::{self, Plain};
+use super::tree::{Events, Reader, Stop, Style};
 use super::Limits;
 use crate::diagnostic::Diagnostic;
 
@@ -67,13 +69,16 @@ fn read_with_granit<'s>(text: &'s str, reader: &mut impl Events<'s>) {
                 reader.end_document();
                 Ok(())
             }
-            Event::Scalar(text, style, anchor, _tag) => {
+            Event::Scalar(text, style, anchor, tag) => {
                 let style = if style == ScalarStyle::Plain {
                     Style::Plain
                 } else {
                     Style::Quoted
                 };
-                reader.scalar(text, style, start, end, anchor)
+                match tag {
+                    None => reader.scalar(text, style, start, end, anchor),
+                    Some(tag) => tagged(reader, text, &tag, (start, end), anchor),
+                }
             }
             Event::MappingStart(_, anchor, _) => reader.open(true, start, anchor),
             Event::SequenceStart(_, anchor, _) => reader.open(false, start, anchor),
@@ -94,6 +99,46 @@ fn read_with_granit<'s>(text: &'s str, reader: &mut impl Events<'s>) {
     if in_document {
         reader.end_document();
     }
+}
+
+/// A scalar with an explicit tag, as go-yaml v2 resolves it (`resolve.go`): `!!str`, and
+/// any tag outside the types go-yaml resolves (`!foo`, `!`), keep the text as a string
+/// (`!!str 4` is "4"); `!!int`, `!!float`, `!!bool` and `!!null` read the text, quoted or
+/// not, as an unquoted scalar of that type (`!!int "5"` is 5), and refuse the document
+/// when it is another (`!!float` also takes an integer).
+///
+/// Not modelled: go-yaml checks `!!timestamp` text and decodes `!!binary` from base64;
+/// here both are kept as written.
+fn tagged<'s>(
+    reader: &mut impl Events<'s>,
+    text: Cow<'s, str>,
+    tag: &Tag,
+    (start, end): (usize, usize),
+    anchor: usize,
+) -> Result<(), Stop> {
+    let name = tag.suffix_in_namespace("tag:yaml.org,2002:");
+    let Some(name @ ("int" | "float" | "bool" | "null")) = name.as_deref() else {
+        return reader.scalar(text, Style::Quoted, start, end, anchor);
+    };
+    let found = match scalar::resolve(&text) {
+        Plain::Int(value) if name == "float" && i64::try_from(value).is_ok() => "float",
+        Plain::Int(_) => "int",
+        Plain::Float(_) => "float",
+        Plain::Bool(_) => "bool",
+        Plain::Null => "null",
+        Plain::Str => "str",
+    };
+    if found == name {
+        return reader.scalar(text, Style::Plain, start, end, anchor);
+    }
+    reader.fail(
+        Diagnostic::error(
+            "yaml/tag-mismatch",
+            alloc::format!("cannot decode !!{found} `{text}` as a !!{name}"),
+        )
+        .with_help("kubectl refuses a document whose tag does not fit the value"),
+        start,
+    )
 }
 
 fn offset(span: &ParserSpan, start: bool) -> usize {
@@ -225,6 +270,11 @@ impl<'s> Events<'s> for Recorder {
     fn syntax_error(&mut self, diagnostic: Diagnostic, at: usize) {
         self.0
             .push(Recorded::Error(diagnostic.code, diagnostic.message, at));
+    }
+
+    fn fail(&mut self, diagnostic: Diagnostic, at: usize) -> Result<(), Stop> {
+        self.syntax_error(diagnostic, at);
+        Err(Stop)
     }
 }
 

@@ -77,6 +77,10 @@ const READ: &[&str] = &[
 const DECLINED: &[&str] = &[
     "a: &x 1\nb: *x\n",
     "a: !tag 1\n",
+    "a: {b: !!str 4}\n",
+    "a: [!!int '5']\n",
+    "- !!str 4\n",
+    "!!str 4: a\n",
     "%YAML 1.2\n---\na: 1\n",
     "? a\n: b\n",
     "a: >\n  folded\n",
