@@ -11,6 +11,7 @@ use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 use super::node_affinity;
+use crate::cluster::PodState;
 use crate::labels;
 use crate::math;
 use crate::model::{LabelSelector, LabelSelectorRequirement, Node, Pod, TopologySpreadConstraint};
@@ -97,7 +98,9 @@ impl Constraint {
     }
 
     /// `countPodsMatchSelector`: pods on the node in the incoming pod's namespace, not
-    /// terminating, that the selector matches; an empty selector counts none.
+    /// terminating, that the selector matches; an empty selector counts none. A pending
+    /// pod on the node is a nominated one the first filter pass adds, which `AddPod`
+    /// (`updateWithPod` in `filtering.go`) counts even while it is being deleted.
     fn count_on(&self, snapshot: &Snapshot<'_>, info: &NodeInfo<'_>, namespace: &str) -> i64 {
         let Some(selector) = self.selector.as_ref().filter(|s| !selection::is_empty(s)) else {
             return 0;
@@ -108,7 +111,7 @@ impl Constraint {
             .filter_map(|&pod| snapshot.pod(pod))
             .filter(|entry| {
                 let pod = &entry.pod;
-                pod.metadata.deletion_timestamp.is_none()
+                (pod.metadata.deletion_timestamp.is_none() || entry.state == PodState::Pending)
                     && pod.metadata.namespace == namespace
                     && labels::selector_matches(selector, &pod.metadata.labels)
             })
@@ -535,6 +538,31 @@ mod tests {
             + &node("b", ", zone: z1")
             + &node("xx", ", zone: z2")
             + &node("yy", ", zone: z2")
+    }
+
+    /// A nominated pod counts on its node in the first filter pass even while it is being
+    /// deleted (`AddPod` does not look at `deletionTimestamp`): `spread`'s own nominated
+    /// node n1 then holds two matching pods against none on n2, and it goes to n2.
+    #[test]
+    fn a_nominated_pod_being_deleted_still_counts() {
+        let spec = constraint("kubernetes.io/hostname", 1, "DoNotSchedule", "");
+        let yaml = node("n1", "")
+            + &node("n2", "")
+            + &pod("spread", "foo: ''", "", &spec).replace("  nodeName: ''\n", "")
+            + "status: {phase: Pending, nominatedNodeName: n1}\n"
+            + &pod("going", "foo: ''", "", "")
+                .replace("labels: {foo: ''}", "labels: {foo: ''}, deletionTimestamp: '2024-06-01T00:00:00Z', finalizers: [x/y]")
+                .replace("  nodeName: ''\n", "")
+            + "status: {phase: Pending, nominatedNodeName: n1}\n";
+        let report = schedule(&yaml, Version::Current);
+        let spread = report
+            .pods
+            .iter()
+            .find(|placement| placement.pod == "default/spread");
+        assert_eq!(
+            spread.and_then(|placement| placement.node.as_deref()),
+            Some("n2")
+        );
     }
 
     #[test]
