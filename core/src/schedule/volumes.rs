@@ -609,7 +609,9 @@ fn has_enough_capacity(
             .as_ref()
             .or(capacity.capacity.as_ref());
         capacity.storage_class_name == class
-            && limit.is_some_and(|limit| limit.cmp_value(size).is_ge())
+            // Both sides in whole bytes, rounded up (`capacitySufficient` compares
+            // `Value()`s): 500m of room holds a 700m claim.
+            && limit.is_some_and(|limit| limit.value() >= size.value())
             && capacity
                 .node_topology
                 .as_ref()

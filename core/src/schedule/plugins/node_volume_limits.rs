@@ -3,14 +3,15 @@
 //!
 //! Follows `pkg/scheduler/framework/plugins/nodevolumelimits/csi.go`:
 //! - PreFilter skips pods with no claim, no generic ephemeral volume and no in-tree
-//!   volume that CSI migration covers (AWS EBS, GCE PD, Azure Disk);
+//!   volume that CSI migration covers (AWS EBS, GCE PD, Azure Disk, Cinder);
 //! - Filter counts unique `<driver>/<volume handle>` pairs per driver: the pod's new ones
 //!   (those not already attached by the node's pods) plus the attached ones must not
 //!   exceed the driver's limit, else `node(s) exceed max volume count` (`Unschedulable`).
 //!   A claim bound to a CSI volume counts as that volume. One bound to an in-tree EBS, GCE
-//!   PD or Azure Disk volume, and such an inline volume, count as the migrated driver's
-//!   volume (`ebs.csi.aws.com`, `pd.csi.storage.gke.io`, `disk.csi.azure.com`) when the
-//!   node has a CSINode. An unbound claim, or one bound to a missing volume, counts as a
+//!   PD, Azure Disk or Cinder volume, and such an inline volume, count as the migrated
+//!   driver's volume (`ebs.csi.aws.com`, `pd.csi.storage.gke.io`, `disk.csi.azure.com`,
+//!   `cinder.csi.openstack.org`: `isCSIMigrationOn` in `utils.go`) when the node has a
+//!   CSINode. An unbound claim, or one bound to a missing volume, counts as a
 //!   volume of its own of its class's provisioner (or the migrated driver of an in-tree
 //!   provisioner). A new pod's missing claim rejects the node
 //!   (`UnschedulableAndUnresolvable`); an existing pod's is not counted;
@@ -49,10 +50,11 @@ const ATTACH_LIMIT_PREFIX: &str = "attachable-volumes-csi-";
 const UNRESOLVED_PREFIX: &str = "\u{0}unresolved-claim";
 
 /// In-tree plugins migrated to CSI: plugin (provisioner) name and CSI driver.
-const MIGRATED: [(&str, &str); 3] = [
+const MIGRATED: [(&str, &str); 4] = [
     ("kubernetes.io/aws-ebs", "ebs.csi.aws.com"),
     ("kubernetes.io/gce-pd", "pd.csi.storage.gke.io"),
     ("kubernetes.io/azure-disk", "disk.csi.azure.com"),
+    ("kubernetes.io/cinder", "cinder.csi.openstack.org"),
 ];
 
 /// PreFilter: true when the Filter runs.
@@ -64,6 +66,7 @@ pub fn pre_filter(pod: &Pod) -> bool {
             || volume.aws_elastic_block_store.is_some()
             || volume.gce_persistent_disk.is_some()
             || volume.azure_disk.is_some()
+            || volume.cinder.is_some()
     })
 }
 
@@ -245,7 +248,12 @@ fn persistent(volume: &PersistentVolume, csi_node: Option<&CsiNode>) -> Option<(
     if let Some(azure) = &spec.azure_disk {
         return Some((String::from("disk.csi.azure.com"), azure.disk_uri.clone()));
     }
-    None
+    spec.cinder.as_ref().map(|cinder| {
+        (
+            String::from("cinder.csi.openstack.org"),
+            cinder.volume_id.clone(),
+        )
+    })
 }
 
 /// The region of a GCE zone: everything before its last `-`.
@@ -282,7 +290,10 @@ fn inline(
     if let Some(azure) = &volume.azure_disk {
         return Ok(Some(("disk.csi.azure.com", azure.disk_uri.clone())));
     }
-    Ok(None)
+    Ok(volume
+        .cinder
+        .as_ref()
+        .map(|cinder| ("cinder.csi.openstack.org", cinder.volume_id.clone())))
 }
 
 /// `KubernetesVolumeIDToEBSVolumeID`: `aws://<zone>/vol-…` becomes `vol-…`; a bare ID
@@ -366,6 +377,31 @@ mod tests {
         );
         let shared = base + &user("new", "", &["a"]);
         let result = schedule(&shared, Version::Current);
+        assert_eq!(result.pods[0].node.as_deref(), Some("n1"));
+    }
+
+    /// Cinder is migrated too (`isCSIMigrationOn` is true for `kubernetes.io/cinder`
+    /// whenever the node has a CSINode): an inline Cinder volume counts against
+    /// `cinder.csi.openstack.org`, by its volume ID.
+    #[test]
+    fn cinder_volumes_count_as_the_cinder_csi_driver() {
+        let cinder = |name: &str, node_name: &str, id: &str| {
+            alloc::format!(
+                "---\nkind: Pod\nmetadata: {{name: {name}, namespace: default}}\nspec:\n  nodeName: '{node_name}'\n  containers: [{{name: c, image: x}}]\n  volumes: [{{name: v, cinder: {{volumeID: {id}}}}}]\n"
+            )
+        };
+        let base = node("n1", 4000, 8 << 30, "")
+            + "---\napiVersion: storage.k8s.io/v1\nkind: CSINode\nmetadata: {name: n1}\nspec: {drivers: [{name: cinder.csi.openstack.org, nodeID: n1, allocatable: {count: 1}}]}\n"
+            + &cinder("old", "n1", "vol-a");
+        let result = schedule(
+            &(base.clone() + &cinder("new", "", "vol-b")),
+            Version::Current,
+        );
+        assert_eq!(
+            result.pods[0].nodes.0[0].1.reasons,
+            [String::from(super::REASON)]
+        );
+        let result = schedule(&(base + &cinder("new", "", "vol-a")), Version::Current);
         assert_eq!(result.pods[0].node.as_deref(), Some("n1"));
     }
 

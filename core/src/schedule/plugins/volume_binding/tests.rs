@@ -321,3 +321,23 @@ fn without_dynamic_resources_preemption_reports_the_rejection() {
         Some("0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.")
     );
 }
+
+/// `capacitySufficient` compares whole bytes, each side rounded up: a capacity of 500m
+/// (1 byte) holds a claim of 700m (1 byte), and not one of 1500m (2 bytes).
+#[test]
+fn storage_capacity_compares_whole_bytes() {
+    let objects = |size: &str| {
+        [
+            String::from("---\nkind: CSIDriver\napiVersion: storage.k8s.io/v1\nmetadata: {name: test-provisioner}\nspec: {storageCapacity: true}\n---\nkind: CSIStorageCapacity\napiVersion: storage.k8s.io/v1\nmetadata: {name: c1, namespace: kube-system}\nstorageClassName: wait-provisioner\nnodeTopology: {}\ncapacity: 500m\n"),
+            claim("small-pvc", size, "wait-provisioner", "", false),
+        ]
+    };
+    assert_eq!(
+        run(&objects("700m"), &["small-pvc"]),
+        fits(&["small-pvc=provision"])
+    );
+    assert_eq!(
+        run(&objects("1500m"), &["small-pvc"]),
+        fails(crate::schedule::volumes::NOT_ENOUGH_SPACE)
+    );
+}
