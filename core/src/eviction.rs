@@ -1062,7 +1062,8 @@ impl<'c> World<'c> {
     /// taint based evictions starts their pod eviction timeout now. With taint based
     /// evictions the same pass takes the `not-ready` and `unreachable` NoExecute taints
     /// off a ready node (`markNodeAsReachable`), and the taint eviction controller calls
-    /// off what they planned.
+    /// off what they planned. The machine controllers take up the deletion of every
+    /// machine the input shows being deleted.
     fn start_controllers(&mut self) {
         let start = Duration(0);
         let mut monitor = false;
@@ -1103,6 +1104,21 @@ impl<'c> World<'c> {
         }
         if monitor {
             self.plan_monitor(start);
+        }
+        // A machine the input shows being deleted is in the machine controller's deletion
+        // path on every reconcile (`Reconcile` in pkg/controller/machine/controller.go,
+        // drain_controller.go), so its deletion goes on from where the input left it. A
+        // deleting machine stays only while a finalizer holds it, which kubefit takes to
+        // be the machine controller's.
+        for machine in 0..self.cluster.machines.len() {
+            let deleting = self
+                .cluster
+                .machines
+                .get(machine)
+                .is_some_and(|machine| machine.metadata.deletion_timestamp.is_some());
+            if deleting {
+                self.delete_machine(start, machine, false);
+            }
         }
     }
 
@@ -4457,6 +4473,64 @@ spec: {containers: [{name: c, image: i}]}
             [("default/web-a".into(), 10), ("default/web-b".into(), 15)]
         );
         assert_eq!(drained(&outcome), Some(18));
+    }
+
+    /// A machine the input shows being deleted (the etcd quorum guard holding a
+    /// control-plane machine) is in the Deleting phase when the controllers start: the
+    /// drain controller says DrainBlocked at 0 s, and removing the hook lets the drain
+    /// and the deletion go on. Without hooks it drains and goes at once; a deleteMachine
+    /// step on it changes nothing.
+    #[test]
+    fn a_machine_the_input_shows_deleting_goes_on_being_deleted() {
+        let node = NODE.replace("node1", "master-0");
+        let machine = |hooks: &str| {
+            alloc::format!(
+                "---\napiVersion: machine.openshift.io/v1beta1\nkind: Machine\nmetadata: {{name: master-0, namespace: openshift-machine-api, deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: [machine.machine.openshift.io]}}\nspec: {{lifecycleHooks: {{{hooks}}}}}\nstatus: {{phase: Deleting, nodeRef: {{kind: Node, name: master-0}}}}\n"
+            )
+        };
+        let held = machine("preDrain: [{name: EtcdQuorumOperator, owner: clusteroperator/etcd}]");
+        let steps = scenario(
+            "  - {at: 1m, removeHook: {machine: master-0, phase: preDrain, name: EtcdQuorumOperator}}\n",
+        );
+        let outcome = play(&[node.as_str(), &held, &steps].concat());
+        let machine_happenings: Vec<(i64, String)> = outcome
+            .disruption
+            .timeline
+            .iter()
+            .filter(|event| event.object.to_string().starts_with("Machine/"))
+            .map(|event| (event.at.0 / 1_000_000_000, event.reason.to_string()))
+            .collect();
+        let expected = [
+            (0, "Deleting"),
+            (0, "DrainBlocked"),
+            (60, "HookRemoved"),
+            (60, "DrainProceeds"),
+            (60, "Deleted"),
+            (60, "DrainSucceeded"),
+            (60, "Deleted"),
+        ];
+        let expected: Vec<(i64, String)> = expected
+            .iter()
+            .map(|(at, reason)| (*at, String::from(*reason)))
+            .collect();
+        assert_eq!(machine_happenings, expected);
+        assert!(outcome
+            .disruption
+            .timeline
+            .iter()
+            .any(|event| event.reason == "RemovingNode" && event.at.0 == 60_000_000_000));
+        let free = machine("");
+        let again = scenario("  - {at: 0s, deleteMachine: master-0}\n");
+        let events = machine_events(&play(&[node.as_str(), &free, &again].concat()));
+        assert_eq!(
+            events,
+            [
+                "DrainProceeds: Node drain proceeds",
+                "Deleted: Node \"master-0\" drained",
+                "DrainSucceeded: Node drain succeeded",
+                "Deleted: the instance was deleted"
+            ]
+        );
     }
 
     /// Removing one of two preDrain hooks updates the machine, and the drain controller's
