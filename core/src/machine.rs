@@ -57,13 +57,25 @@ pub fn counts_for(
         }
     });
     // `hasMatchingLabels` (machineset/machine.go): an empty selector matches no machine.
-    let selector = &set.spec.selector;
-    let selects = !(selector.match_labels.is_empty() && selector.match_expressions.is_empty())
-        && crate::labels::selector_matches(selector, &machine.metadata.labels);
+    let selects = !empty_selector(set)
+        && crate::labels::selector_matches(&set.spec.selector, &machine.metadata.labels);
     controlled
         && selects
         && machine.metadata.deletion_timestamp.is_none()
         && machine.metadata.namespace == set.metadata.namespace
+}
+
+/// Whether the MachineSet controller syncs `set`'s replicas: `Reconcile` passes over a set
+/// being deleted, and `validateMachineset` (pkg/controller/machineset/controller.go)
+/// refuses an empty selector before counting anything.
+#[must_use]
+pub fn reconciles(set: &MachineSet) -> bool {
+    set.metadata.deletion_timestamp.is_none() && !empty_selector(set)
+}
+
+fn empty_selector(set: &MachineSet) -> bool {
+    let selector = &set.spec.selector;
+    selector.match_labels.is_empty() && selector.match_expressions.is_empty()
 }
 
 /// The controller reference a machine set puts on the machines it creates or adopts
