@@ -274,7 +274,13 @@ impl MachineRun {
             pre_drain: machine.spec.lifecycle_hooks.pre_drain.clone(),
             pre_terminate: machine.spec.lifecycle_hooks.pre_terminate.clone(),
             stage: Stage::Running,
-            drained: None,
+            // A machine exported after its drain: `Drained=True` stays in its status.
+            drained: machine
+                .status
+                .conditions
+                .iter()
+                .find(|condition| condition.type_ == "Drained" && condition.status == "True")
+                .map(|condition| machine::drained(&condition.message)),
             failures: 0,
         }
     }
@@ -3080,6 +3086,12 @@ impl<'c> World<'c> {
         let id = run.id.clone();
         match run.stage {
             Stage::Removed | Stage::Draining => {}
+            // The drain controller passes over a machine already drained
+            // (drain_controller.go); the machine controller goes on to the preTerminate
+            // hooks.
+            Stage::Running | Stage::WaitingPreDrain if run.drained.is_some() => {
+                self.after_drain(at, machine);
+            }
             Stage::Running | Stage::WaitingPreDrain => {
                 let node = run
                     .node
@@ -4618,6 +4630,39 @@ spec: {containers: [{name: c, image: i}]}
                 "DrainSucceeded: Node drain succeeded",
                 "Deleted: the instance was deleted"
             ]
+        );
+    }
+
+    /// A deleting machine whose status already says `Drained=True` is not drained again
+    /// (drain_controller.go passes over it): the machine controller waits for its
+    /// preTerminate hook, then the instance and the Node go.
+    #[test]
+    fn a_machine_the_input_shows_drained_waits_for_its_pre_terminate_hooks() {
+        let input = [
+            NODE,
+            "---\napiVersion: machine.openshift.io/v1beta1\nkind: Machine\nmetadata: {name: m1, namespace: openshift-machine-api, deletionTimestamp: '2026-01-01T00:00:00Z'}\nspec: {lifecycleHooks: {preTerminate: [{name: Backup, owner: backup-ctrl}]}}\nstatus: {phase: Deleting, nodeRef: {kind: Node, name: node1}, conditions: [{type: Drained, status: 'True', message: Drain finished successfully}]}\n",
+            &scenario("  - {at: 1m, removeHook: {machine: m1, phase: preTerminate, name: Backup}}\n"),
+        ]
+        .concat();
+        let outcome = play(&input);
+        let events = machine_events(&outcome);
+        assert_eq!(
+            events,
+            [
+                "TerminateBlocked: Terminable=False (HookPresent): Terminate operation currently blocked by: [{Name:Backup Owner:backup-ctrl}]",
+                "HookRemoved: preTerminate hook Backup removed; Terminable=True",
+                "Deleted: the instance was deleted"
+            ]
+        );
+        let drained = outcome
+            .disruption
+            .machines
+            .first()
+            .and_then(|machine| machine.conditions.get(1))
+            .map(|condition| (condition.type_, condition.message.clone()));
+        assert_eq!(
+            drained,
+            Some(("Drained", String::from("Drain finished successfully")))
         );
     }
 
