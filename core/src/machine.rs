@@ -94,7 +94,7 @@ pub fn controller_ref(set: &MachineSet) -> OwnerReference {
 /// Which `surplus` of a machine set's `members` (each with its index) it deletes when it
 /// scales down at `now` (`pkg/controller/machineset/delete_policy.go`); the indexes of
 /// those chosen, in order. Upstream reads the clock after every listed machine was
-/// created, so the reads here fall [`READ_GAP`] and twice that after `now`: an
+/// created, so the reads here fall `READ_GAP` and twice that after `now`: an
 /// unmarked machine created at `now` is already older than zero, and under `Newest`
 /// ranks below 100, after a marked or failed one.
 ///
