@@ -2,7 +2,8 @@
 //! descheduler runs, applied to the cluster step by step.
 //!
 //! The controllers start on the input at 0 s, as if they had just started on it (the
-//! NoExecute taints and not-ready nodes it already has are handled then), and a
+//! NoExecute taints, not-ready nodes, deleting machines and machine sets short of or
+//! over their replicas it already has are handled then), and a
 //! Scenario's steps are played in time order up to its horizon. Each step changes the
 //! cluster as its controller would, and what follows is simulated from upstream's rules:
 //! the taint eviction controller ([`taint_manager`]), `oc adm drain` ([`drain`]) with the
@@ -273,7 +274,13 @@ impl MachineRun {
             pre_drain: machine.spec.lifecycle_hooks.pre_drain.clone(),
             pre_terminate: machine.spec.lifecycle_hooks.pre_terminate.clone(),
             stage: Stage::Running,
-            drained: None,
+            // A machine exported after its drain: `Drained=True` stays in its status.
+            drained: machine
+                .status
+                .conditions
+                .iter()
+                .find(|condition| condition.type_ == "Drained" && condition.status == "True")
+                .map(|condition| machine::drained(&condition.message)),
             failures: 0,
         }
     }
@@ -370,6 +377,8 @@ struct World<'c> {
     machines: Vec<MachineRun>,
     /// The machines machine sets created during the timeline.
     created: Vec<Machine>,
+    /// Per machine set of the input, its `spec.replicas` as the steps left it.
+    replicas: Vec<i32>,
     drains: Vec<DrainRun>,
     /// Replacements waiting for a node, and whether the cluster changed since they last
     /// tried.
@@ -465,6 +474,13 @@ impl<'c> World<'c> {
             agenda: BTreeMap::new(),
             machines,
             created: Vec::new(),
+            // The CRD defaults `spec.replicas` to 1 (openshift/api
+            // machine/v1beta1/types_machineset.go).
+            replicas: cluster
+                .machine_sets
+                .iter()
+                .map(|set| set.spec.replicas.unwrap_or(1))
+                .collect(),
             drains: Vec::new(),
             waiting: Vec::new(),
             changed: false,
@@ -1062,7 +1078,9 @@ impl<'c> World<'c> {
     /// taint based evictions starts their pod eviction timeout now. With taint based
     /// evictions the same pass takes the `not-ready` and `unreachable` NoExecute taints
     /// off a ready node (`markNodeAsReachable`), and the taint eviction controller calls
-    /// off what they planned.
+    /// off what they planned. The machine controllers take up the deletion of every
+    /// machine the input shows being deleted, and each machine set creates or deletes
+    /// machines until it counts its replicas.
     fn start_controllers(&mut self) {
         let start = Duration(0);
         let mut monitor = false;
@@ -1103,6 +1121,25 @@ impl<'c> World<'c> {
         }
         if monitor {
             self.plan_monitor(start);
+        }
+        // A machine the input shows being deleted is in the machine controller's deletion
+        // path on every reconcile (`Reconcile` in pkg/controller/machine/controller.go,
+        // drain_controller.go), so its deletion goes on from where the input left it. A
+        // deleting machine stays only while a finalizer holds it, which kubefit takes to
+        // be the machine controller's.
+        for machine in 0..self.cluster.machines.len() {
+            let deleting = self
+                .cluster
+                .machines
+                .get(machine)
+                .is_some_and(|machine| machine.metadata.deletion_timestamp.is_some());
+            if deleting {
+                self.delete_machine(start, machine, false);
+            }
+        }
+        // Each machine set's first reconcile brings its count to its replicas.
+        for set in 0..self.cluster.machine_sets.len() {
+            self.sync_machine_set(start, set, false);
         }
     }
 
@@ -2791,9 +2828,9 @@ impl<'c> World<'c> {
 
     // Machines.
 
-    /// `oc delete machine` (`replaced`: the machine set counting it, if any, makes a new
-    /// one) or a machine set's scale-down.
-    fn delete_machine(&mut self, at: Duration, machine: usize, replaced: bool) {
+    /// `oc delete machine` (`resync`: the machine set counting it, if any, reconciles
+    /// without it) or a machine set's scale-down.
+    fn delete_machine(&mut self, at: Duration, machine: usize, resync: bool) {
         let Some(run) = self.machines.get(machine) else {
             return;
         };
@@ -2806,25 +2843,17 @@ impl<'c> World<'c> {
             condition_text(&machine::drainable(&run.pre_drain)),
             condition_text(&machine::terminable(&run.pre_terminate))
         );
-        let cluster = self.cluster;
-        let owner = cluster
-            .machine_sets
-            .iter()
-            .filter(|_| replaced)
-            .find(|set| self.counts_for(set, machine));
+        let owner = if resync {
+            let sets = &self.cluster.machine_sets;
+            sets.iter().position(|set| self.counts_for(set, machine))
+        } else {
+            None
+        };
         self.event(at, EventKind::Machine, id, "Deleting", message);
+        // Being deleted, it counts for no set (`shouldExcludeMachine`).
+        self.set_stage(machine, Stage::WaitingPreDrain);
         if let Some(set) = owner {
-            let created = self.create_machines(at, set, 1);
-            self.event(
-                at,
-                EventKind::Machine,
-                machine_set_id(set),
-                "SuccessfulCreate",
-                alloc::format!(
-                    "the machine set creates {} to replace the deleted one",
-                    created.join(", ")
-                ),
-            );
+            self.sync_machine_set(at, set, false);
         }
         self.reconcile_machine(at, machine);
     }
@@ -2889,9 +2918,7 @@ impl<'c> World<'c> {
             .collect()
     }
 
-    /// The MachineSet controller after `replicas` changed (`syncReplicas`): it counts its
-    /// machines ([`machine::counts_for`]), creates the missing ones or deletes those its
-    /// delete policy ranks first.
+    /// `oc scale machineset`: the set's replicas change, and its controller reconciles.
     fn scale_machine_set(
         &mut self,
         at: Duration,
@@ -2904,7 +2931,7 @@ impl<'c> World<'c> {
         let Some(set) = cluster
             .machine_sets
             .iter()
-            .find(|set| set.metadata.namespace == namespace && set.metadata.name == name)
+            .position(|set| set.metadata.namespace == namespace && set.metadata.name == name)
         else {
             self.step_warning(
                 step,
@@ -2915,18 +2942,53 @@ impl<'c> World<'c> {
             );
             return;
         };
+        if let Some(slot) = self.replicas.get_mut(set) {
+            *slot = replicas;
+        }
+        if !cluster
+            .machine_sets
+            .get(set)
+            .is_some_and(machine::reconciles)
+        {
+            self.step_warning(
+                step,
+                "scenario/machine-set-not-reconciled",
+                alloc::format!(
+                    "machine set `{namespace}/{name}` is being deleted or has an empty selector: its controller does not reconcile it; the step does nothing"
+                ),
+            );
+            return;
+        }
+        self.sync_machine_set(at, set, true);
+    }
+
+    /// The MachineSet controller's reconcile of the input's machine set `set`
+    /// (`syncReplicas` in machineset/controller.go): it counts its machines
+    /// ([`machine::counts_for`]) and creates the missing ones or deletes those its delete
+    /// policy ranks first; when the count is right it does nothing (`scaled`: a scale step
+    /// asked, and the report says so).
+    fn sync_machine_set(&mut self, at: Duration, set: usize, scaled: bool) {
+        let cluster = self.cluster;
+        let Some(set_model) = cluster
+            .machine_sets
+            .get(set)
+            .filter(|set| machine::reconciles(set))
+        else {
+            return;
+        };
+        let replicas = self.replicas.get(set).copied().unwrap_or(1);
         let members: Vec<(usize, &Machine)> = (0..self.machines.len())
-            .filter(|&index| self.counts_for(set, index))
+            .filter(|&index| self.counts_for(set_model, index))
             .filter_map(|index| Some((index, self.machine_model(index)?)))
             .collect();
-        let id = machine_set_id(set);
+        let id = machine_set_id(set_model);
         let count = i32::try_from(members.len()).unwrap_or(i32::MAX);
         if let Some(missing) = replicas
             .checked_sub(count)
             .and_then(|missing| usize::try_from(missing).ok())
             .filter(|missing| *missing > 0)
         {
-            let created = self.create_machines(at, set, missing);
+            let created = self.create_machines(at, set_model, missing);
             self.event(
                 at,
                 EventKind::Machine,
@@ -2940,8 +3002,11 @@ impl<'c> World<'c> {
             return;
         }
         let surplus = usize::try_from(count.saturating_sub(replicas)).unwrap_or(0);
+        if surplus == 0 && !scaled {
+            return;
+        }
         let now = self.started().map(|start| start.saturating_add(at));
-        let policy = &set.spec.delete_policy;
+        let policy = &set_model.spec.delete_policy;
         let chosen = machine::to_delete(policy, &members, surplus, now);
         let names: Vec<&str> = chosen
             .iter()
@@ -3021,6 +3086,12 @@ impl<'c> World<'c> {
         let id = run.id.clone();
         match run.stage {
             Stage::Removed | Stage::Draining => {}
+            // The drain controller passes over a machine already drained
+            // (drain_controller.go); the machine controller goes on to the preTerminate
+            // hooks.
+            Stage::Running | Stage::WaitingPreDrain if run.drained.is_some() => {
+                self.after_drain(at, machine);
+            }
             Stage::Running | Stage::WaitingPreDrain => {
                 let node = run
                     .node
@@ -4255,11 +4326,11 @@ spec: {containers: [{name: c, image: i}]}
         );
     }
 
-    /// Machine set `ws` (selector `set: ws`, UID `u`) and `machines`, each as
-    /// `(name, extra metadata)`, with a node each, then `steps`; the machine set events.
-    fn machine_set_events(machines: &[(&str, &str)], steps: &str) -> Vec<String> {
-        let mut input = String::from(
-            "---\napiVersion: machine.openshift.io/v1beta1\nkind: MachineSet\nmetadata: {name: ws, namespace: openshift-machine-api, uid: u}\nspec: {replicas: 3, selector: {matchLabels: {set: ws}}, template: {metadata: {labels: {set: ws}}}}\n",
+    /// Machine set `ws` (selector `set: ws`, UID `u`) with `replicas` and `machines`, each
+    /// as `(name, extra metadata)`, with a node each, then `steps`; the machine set events.
+    fn machine_set_events(replicas: u32, machines: &[(&str, &str)], steps: &str) -> Vec<String> {
+        let mut input = alloc::format!(
+            "---\napiVersion: machine.openshift.io/v1beta1\nkind: MachineSet\nmetadata: {{name: ws, namespace: openshift-machine-api, uid: u}}\nspec: {{replicas: {replicas}, selector: {{matchLabels: {{set: ws}}}}, template: {{metadata: {{labels: {{set: ws}}}}}}}}\n",
         );
         for (name, meta) in machines {
             input.push_str(&alloc::format!(
@@ -4288,6 +4359,7 @@ spec: {containers: [{name: c, image: i}]}
         };
         // An orphan with the set's labels is adopted, and goes first by name (the audit's r2).
         let events = machine_set_events(
+            3,
             &[
                 ("ws-c", owned),
                 ("ws-a", "labels: {set: ws}"),
@@ -4305,6 +4377,7 @@ spec: {containers: [{name: c, image: i}]}
         let other = "labels: {set: ws}, ownerReferences: [{apiVersion: machine.openshift.io/v1beta1, kind: MachineSet, name: ws, uid: v, controller: true}]";
         let unlabelled = "ownerReferences: [{apiVersion: machine.openshift.io/v1beta1, kind: MachineSet, name: ws, uid: u, controller: true}]";
         let events = machine_set_events(
+            1,
             &[
                 ("ws-a", &deleting),
                 ("ws-b", owned),
@@ -4323,8 +4396,11 @@ spec: {containers: [{name: c, image: i}]}
             "  - {at: 1m, scaleMachineSet: {name: ws, replicas: 4}}\n".into(),
         ]
         .concat();
-        let events =
-            machine_set_events(&[("ws-a", owned), ("ws-b", owned), ("ws-c", owned)], &steps);
+        let events = machine_set_events(
+            3,
+            &[("ws-a", owned), ("ws-b", owned), ("ws-c", owned)],
+            &steps,
+        );
         let [created, deleted] = &events[..] else {
             panic!("{events:?}");
         };
@@ -4342,24 +4418,64 @@ spec: {containers: [{name: c, image: i}]}
         assert!(new.contains(&picked), "{deleted}");
     }
 
-    /// Deleting a machine makes its set create a replacement only when the set is in the
-    /// input and counts it (the audit's ghost: the owner is not in the input).
+    /// Deleting a machine makes its set reconcile only when the set is in the input and
+    /// counts it (the audit's ghost: the owner is not in the input).
     #[test]
     fn only_a_counting_set_replaces_a_deleted_machine() {
         let steps = "  - {at: 0s, deleteMachine: ws-a}\n";
         let ghost = "labels: {set: ws}, ownerReferences: [{apiVersion: machine.openshift.io/v1beta1, kind: MachineSet, name: ghost, uid: g, controller: true}]";
         assert_eq!(
-            machine_set_events(&[("ws-a", ghost)], steps),
+            machine_set_events(0, &[("ws-a", ghost)], steps),
             Vec::<String>::new()
         );
         let owned = "labels: {set: ws}, ownerReferences: [{apiVersion: machine.openshift.io/v1beta1, kind: MachineSet, name: ws, uid: u, controller: true}]";
-        let events = machine_set_events(&[("ws-a", owned)], steps);
+        let events = machine_set_events(1, &[("ws-a", owned)], steps);
         assert!(
             events.len() == 1
-                && events[0].starts_with("SuccessfulCreate: the machine set creates ws-")
-                && events[0].ends_with(" to replace the deleted one"),
+                && events[0]
+                    .starts_with("SuccessfulCreate: replicas 0 -> 1: the machine set creates ws-"),
             "{events:?}"
         );
+    }
+
+    /// `syncReplicas` (machineset/controller.go) brings the count of the machines a set
+    /// counts to its replicas whenever it reconciles: when the controllers start on the
+    /// input and when a machine it counts is deleted, which it counts no more. Replicas 3
+    /// over two machines: one at 0 s, and one more for the deleted ws-a. Replicas 1 over
+    /// two: ws-a goes at 0 s (Random, equal priorities, by name), and deleting it again
+    /// creates nothing (the audit's repl1).
+    #[test]
+    fn machine_sets_keep_their_replicas() {
+        let owned = "labels: {set: ws}, ownerReferences: [{apiVersion: machine.openshift.io/v1beta1, kind: MachineSet, name: ws, uid: u, controller: true}]";
+        let machines = [("ws-a", owned), ("ws-b", owned)];
+        let steps = "  - {at: 1m, deleteMachine: ws-a}\n";
+        let events = machine_set_events(3, &machines, steps);
+        let heads: Vec<&str> = events
+            .iter()
+            .filter_map(|event| event.split(": the machine set creates ").next())
+            .collect();
+        assert_eq!(
+            heads,
+            [
+                "SuccessfulCreate: replicas 2 -> 3",
+                "SuccessfulCreate: replicas 2 -> 3"
+            ]
+        );
+        let steps = "  - {at: 0s, deleteMachine: ws-a}\n";
+        assert_eq!(
+            machine_set_events(1, &machines, steps),
+            ["SuccessfulDelete: replicas 2 -> 1: the Random delete policy picks ws-a"]
+        );
+        // A set being deleted, or with an empty selector, is not synced.
+        let input = [
+            "---\napiVersion: machine.openshift.io/v1beta1\nkind: MachineSet\nmetadata: {name: ws, namespace: openshift-machine-api}\nspec: {replicas: 2, selector: {}, template: {metadata: {labels: {set: ws}}}}\n",
+            &scenario("  - {at: 1m, scaleMachineSet: {name: ws, replicas: 3}}\n"),
+        ]
+        .concat();
+        let outcome = play(&input);
+        assert!(outcome.disruption.timeline.is_empty());
+        let codes: Vec<&str> = outcome.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["scenario/machine-set-not-reconciled"]);
     }
 
     /// `isDrainAllowed` (drain_controller.go) lets a control-plane node that is already
@@ -4457,6 +4573,97 @@ spec: {containers: [{name: c, image: i}]}
             [("default/web-a".into(), 10), ("default/web-b".into(), 15)]
         );
         assert_eq!(drained(&outcome), Some(18));
+    }
+
+    /// A machine the input shows being deleted (the etcd quorum guard holding a
+    /// control-plane machine) is in the Deleting phase when the controllers start: the
+    /// drain controller says DrainBlocked at 0 s, and removing the hook lets the drain
+    /// and the deletion go on. Without hooks it drains and goes at once; a deleteMachine
+    /// step on it changes nothing.
+    #[test]
+    fn a_machine_the_input_shows_deleting_goes_on_being_deleted() {
+        let node = NODE.replace("node1", "master-0");
+        let machine = |hooks: &str| {
+            alloc::format!(
+                "---\napiVersion: machine.openshift.io/v1beta1\nkind: Machine\nmetadata: {{name: master-0, namespace: openshift-machine-api, deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: [machine.machine.openshift.io]}}\nspec: {{lifecycleHooks: {{{hooks}}}}}\nstatus: {{phase: Deleting, nodeRef: {{kind: Node, name: master-0}}}}\n"
+            )
+        };
+        let held = machine("preDrain: [{name: EtcdQuorumOperator, owner: clusteroperator/etcd}]");
+        let steps = scenario(
+            "  - {at: 1m, removeHook: {machine: master-0, phase: preDrain, name: EtcdQuorumOperator}}\n",
+        );
+        let outcome = play(&[node.as_str(), &held, &steps].concat());
+        let machine_happenings: Vec<(i64, String)> = outcome
+            .disruption
+            .timeline
+            .iter()
+            .filter(|event| event.object.to_string().starts_with("Machine/"))
+            .map(|event| (event.at.0 / 1_000_000_000, event.reason.to_string()))
+            .collect();
+        let expected = [
+            (0, "Deleting"),
+            (0, "DrainBlocked"),
+            (60, "HookRemoved"),
+            (60, "DrainProceeds"),
+            (60, "Deleted"),
+            (60, "DrainSucceeded"),
+            (60, "Deleted"),
+        ];
+        let expected: Vec<(i64, String)> = expected
+            .iter()
+            .map(|(at, reason)| (*at, String::from(*reason)))
+            .collect();
+        assert_eq!(machine_happenings, expected);
+        assert!(outcome
+            .disruption
+            .timeline
+            .iter()
+            .any(|event| event.reason == "RemovingNode" && event.at.0 == 60_000_000_000));
+        let free = machine("");
+        let again = scenario("  - {at: 0s, deleteMachine: master-0}\n");
+        let events = machine_events(&play(&[node.as_str(), &free, &again].concat()));
+        assert_eq!(
+            events,
+            [
+                "DrainProceeds: Node drain proceeds",
+                "Deleted: Node \"master-0\" drained",
+                "DrainSucceeded: Node drain succeeded",
+                "Deleted: the instance was deleted"
+            ]
+        );
+    }
+
+    /// A deleting machine whose status already says `Drained=True` is not drained again
+    /// (drain_controller.go passes over it): the machine controller waits for its
+    /// preTerminate hook, then the instance and the Node go.
+    #[test]
+    fn a_machine_the_input_shows_drained_waits_for_its_pre_terminate_hooks() {
+        let input = [
+            NODE,
+            "---\napiVersion: machine.openshift.io/v1beta1\nkind: Machine\nmetadata: {name: m1, namespace: openshift-machine-api, deletionTimestamp: '2026-01-01T00:00:00Z'}\nspec: {lifecycleHooks: {preTerminate: [{name: Backup, owner: backup-ctrl}]}}\nstatus: {phase: Deleting, nodeRef: {kind: Node, name: node1}, conditions: [{type: Drained, status: 'True', message: Drain finished successfully}]}\n",
+            &scenario("  - {at: 1m, removeHook: {machine: m1, phase: preTerminate, name: Backup}}\n"),
+        ]
+        .concat();
+        let outcome = play(&input);
+        let events = machine_events(&outcome);
+        assert_eq!(
+            events,
+            [
+                "TerminateBlocked: Terminable=False (HookPresent): Terminate operation currently blocked by: [{Name:Backup Owner:backup-ctrl}]",
+                "HookRemoved: preTerminate hook Backup removed; Terminable=True",
+                "Deleted: the instance was deleted"
+            ]
+        );
+        let drained = outcome
+            .disruption
+            .machines
+            .first()
+            .and_then(|machine| machine.conditions.get(1))
+            .map(|condition| (condition.type_, condition.message.clone()));
+        assert_eq!(
+            drained,
+            Some(("Drained", String::from("Drain finished successfully")))
+        );
     }
 
     /// Removing one of two preDrain hooks updates the machine, and the drain controller's

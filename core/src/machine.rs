@@ -57,13 +57,25 @@ pub fn counts_for(
         }
     });
     // `hasMatchingLabels` (machineset/machine.go): an empty selector matches no machine.
-    let selector = &set.spec.selector;
-    let selects = !(selector.match_labels.is_empty() && selector.match_expressions.is_empty())
-        && crate::labels::selector_matches(selector, &machine.metadata.labels);
+    let selects = !empty_selector(set)
+        && crate::labels::selector_matches(&set.spec.selector, &machine.metadata.labels);
     controlled
         && selects
         && machine.metadata.deletion_timestamp.is_none()
         && machine.metadata.namespace == set.metadata.namespace
+}
+
+/// Whether the MachineSet controller syncs `set`'s replicas: `Reconcile` passes over a set
+/// being deleted, and `validateMachineset` (pkg/controller/machineset/controller.go)
+/// refuses an empty selector before counting anything.
+#[must_use]
+pub fn reconciles(set: &MachineSet) -> bool {
+    set.metadata.deletion_timestamp.is_none() && !empty_selector(set)
+}
+
+fn empty_selector(set: &MachineSet) -> bool {
+    let selector = &set.spec.selector;
+    selector.match_labels.is_empty() && selector.match_expressions.is_empty()
 }
 
 /// The controller reference a machine set puts on the machines it creates or adopts
@@ -81,7 +93,10 @@ pub fn controller_ref(set: &MachineSet) -> OwnerReference {
 
 /// Which `surplus` of a machine set's `members` (each with its index) it deletes when it
 /// scales down at `now` (`pkg/controller/machineset/delete_policy.go`); the indexes of
-/// those chosen, in order.
+/// those chosen, in order. Upstream reads the clock after every listed machine was
+/// created, so the reads here fall `READ_GAP` and twice that after `now`: an
+/// unmarked machine created at `now` is already older than zero, and under `Newest`
+/// ranks below 100, after a marked or failed one.
 ///
 /// Each policy gives every machine a priority from 0 to 100 (`priority`) and the
 /// highest go. machineset/controller.go sorts the names (`sort.Strings`) before
@@ -101,14 +116,15 @@ pub fn to_delete(
     surplus: usize,
     now: Option<Duration>,
 ) -> Vec<usize> {
-    let later = now.map(|now| now.saturating_add(READ_GAP));
+    let first = now.map(|now| now.saturating_add(READ_GAP));
+    let later = first.map(|first| first.saturating_add(READ_GAP));
     // (priority at the first read, at the second read, name, index)
     let mut ranked: Vec<(f64, f64, &str, usize)> = members
         .iter()
         .map(|&(index, machine)| {
             let name = machine.metadata.name.as_str();
             let (first, second) = (
-                priority(policy, machine, now),
+                priority(policy, machine, first),
                 priority(policy, machine, later),
             );
             (first, second, name, index)
@@ -388,6 +404,20 @@ mod tests {
         assert_eq!(pick("Oldest", &machines, 2, now()), [2, 0]);
         assert_eq!(pick("Newest", &machines, 2, now()), [1, 0]);
         assert_eq!(pick("Oldest", &machines, 3, now()), [1, 0, 2]);
+    }
+
+    /// A machine created at the very moment of the scale-down is read a little older than
+    /// that under `Newest`, so it ranks below 100 and a failed machine goes first (the
+    /// audit's min_newest).
+    #[test]
+    fn newest_reads_the_clock_after_the_newest_machine() {
+        let mut failed = machine("ws-b", "2026-01-01T00:00:00Z", false, false);
+        failed.status.error_message = Some("boom".into());
+        let machines = [
+            machine("ws-a", "2026-04-01T00:00:00Z", false, false),
+            failed,
+        ];
+        assert_eq!(pick("Newest", &machines, 1, now()), [1]);
     }
 
     /// The priorities of upstream's `TestMachineToDelete*` tables.

@@ -22,8 +22,8 @@ pub use descheduler::{
     DeschedulerPolicy, DeschedulerStrategy, NodeResourceUtilizationThresholds, StrategyParameters,
 };
 pub use machine::{
-    LifecycleHook, LifecycleHooks, Machine, MachineSet, MachineSetSpec, MachineSpec, MachineStatus,
-    MachineTemplateSpec, NodeReference,
+    LifecycleHook, LifecycleHooks, Machine, MachineCondition, MachineSet, MachineSetSpec,
+    MachineSpec, MachineStatus, MachineTemplateSpec, NodeReference,
 };
 pub use meta::{ObjectMeta, OwnerReference};
 pub use node::{ContainerImage, Node, NodeCondition, NodeSpec, NodeStatus, Taint};

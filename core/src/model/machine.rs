@@ -53,6 +53,18 @@ pub struct MachineStatus {
     pub error_reason: Option<String>,
     /// Set, even empty, with the terminal error's words.
     pub error_message: Option<String>,
+    /// The conditions the controllers set (kubefit reads `Drained`).
+    pub conditions: Vec<MachineCondition>,
+}
+
+/// An entry of a Machine's `status.conditions`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct MachineCondition {
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub status: String,
+    pub message: String,
 }
 
 /// `status.nodeRef`: the node the machine backs.

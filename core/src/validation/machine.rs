@@ -69,7 +69,7 @@ fn lifecycle_hooks(hooks: &[LifecycleHook], at: &At<'_>, sink: &mut Sink) {
         let entry = at.index(index);
         let name = entry.field("name");
         let given = required(hook.name.as_deref(), 3, 256, &name, sink);
-        if given.is_some_and(|given| given.len() >= 3 && !is_hook_name(given)) {
+        if given.is_some_and(|(given, fits)| fits && !is_hook_name(given)) {
             sink.error(
                 &name,
                 "machine/invalid-hook-name",
@@ -78,7 +78,8 @@ fn lifecycle_hooks(hooks: &[LifecycleHook], at: &At<'_>, sink: &mut Sink) {
         }
         required(hook.owner.as_deref(), 3, 512, &entry.field("owner"), sink);
         let earlier = hooks.get(..index).unwrap_or_default();
-        if let Some(given) = given.filter(|_| earlier.iter().any(|other| other.name == hook.name)) {
+        let duplicate = earlier.iter().any(|other| other.name == hook.name);
+        if let Some((given, _)) = given.filter(|_| duplicate) {
             sink.error(
                 &entry,
                 "machine/duplicate-hook",
@@ -91,33 +92,35 @@ fn lifecycle_hooks(hooks: &[LifecycleHook], at: &At<'_>, sink: &mut Sink) {
 }
 
 /// A field the CRD requires (`Required value` when missing, as apiextensions says it)
-/// with its length bounds; the value when given.
+/// with its length bounds in characters; the value when given, and whether its length
+/// fits. kube-openapi's string validator (`stringValidator.Validate` in
+/// `pkg/validation/validate/validator.go`) checks the most, then the least, then the
+/// pattern, and stops at the first that fails: a pattern is checked only on a length
+/// that fits.
 fn required<'v>(
     value: Option<&'v str>,
     min: usize,
     max: usize,
     at: &At<'_>,
     sink: &mut Sink,
-) -> Option<&'v str> {
+) -> Option<(&'v str, bool)> {
     let Some(value) = value else {
         sink.error(at, "machine/missing-hook-field", "Required value");
         return None;
     };
     let count = value.chars().count();
-    if count < min {
-        sink.error(
-            at,
-            "machine/invalid-hook-length",
-            alloc::format!("should be at least {min} chars long"),
-        );
-    } else if count > max {
-        sink.error(
-            at,
-            "machine/invalid-hook-length",
-            alloc::format!("should be at most {max} chars long"),
-        );
+    let broken = if count > max {
+        Some(alloc::format!("should be at most {max} chars long"))
+    } else if count < min {
+        Some(alloc::format!("should be at least {min} chars long"))
+    } else {
+        None
+    };
+    let fits = broken.is_none();
+    if let Some(message) = broken {
+        sink.error(at, "machine/invalid-hook-length", message);
     }
-    Some(value)
+    Some((value, fits))
 }
 
 /// [`HOOK_NAME_PATTERN`], checked by hand (no regex engine in a no_std core).
@@ -222,6 +225,46 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    /// One error per name, lengths in characters: `é1` (two characters, three bytes) is
+    /// only too short, a 257-character name that also breaks the pattern only too long,
+    /// and `éab` only breaks the pattern (the audit's hook_short and hook_long).
+    #[test]
+    fn a_hook_name_gets_its_first_error_only() {
+        let long = ["-", &"a".repeat(256)].concat();
+        let machine: Machine = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "m1"},
+            "spec": {"lifecycleHooks": {"preDrain": [
+                {"name": "é1", "owner": "me1"},
+                {"name": long, "owner": "me1"},
+                {"name": "éab", "owner": "me1"}
+            ]}}
+        }))
+        .unwrap();
+        let found: Vec<(String, &'static str)> =
+            violations(&crate::input::Resource::Machine(machine.into()))
+                .into_iter()
+                .map(|(path, code, _)| (path, code))
+                .collect();
+        let expected: Vec<(String, &'static str)> = [
+            (
+                "spec.lifecycleHooks.preDrain[0].name",
+                "machine/invalid-hook-length",
+            ),
+            (
+                "spec.lifecycleHooks.preDrain[1].name",
+                "machine/invalid-hook-length",
+            ),
+            (
+                "spec.lifecycleHooks.preDrain[2].name",
+                "machine/invalid-hook-name",
+            ),
+        ]
+        .into_iter()
+        .map(|(path, code)| (String::from(path), code))
+        .collect();
+        assert_eq!(found, expected);
     }
 
     #[test]
