@@ -122,7 +122,9 @@ pub struct KubeSchedulerConfiguration {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct KubeSchedulerProfile {
-    pub scheduler_name: String,
+    /// `None` (absent or `null`) is `default-scheduler` when the configuration has one
+    /// profile (`SetDefaults_KubeSchedulerConfiguration`); `""` is always invalid.
+    pub scheduler_name: Option<String>,
     pub percentage_of_nodes_to_score: Option<i32>,
     pub plugins: Option<Plugins>,
     pub plugin_config: Vec<PluginConfig>,

@@ -116,8 +116,10 @@ pub fn framework_profiles(
         .iter()
         .map(|given| {
             let mut profile = FrameworkProfile::default_profile(preemption);
-            if !given.scheduler_name.is_empty() {
-                profile.scheduler_name = given.scheduler_name.clone();
+            // An absent name is the default profile's (validation refuses it beside
+            // other profiles).
+            if let Some(name) = &given.scheduler_name {
+                profile.scheduler_name.clone_from(name);
             }
             profile.percentage_of_nodes_to_score = given
                 .percentage_of_nodes_to_score
@@ -279,6 +281,18 @@ mod tests {
         assert!(profile.scores.is_empty());
         assert!(profile.preemption && !profile.dynamic_resources);
         assert!(!profile.scheduling_gates);
+    }
+
+    /// A lone profile without a name is the default scheduler's, with its own plugins.
+    #[test]
+    fn an_unnamed_profile_is_the_default_scheduler() {
+        let configuration = serde_json::from_value(serde_json::json!({
+            "profiles": [{"plugins": {"score": {"enabled": [{"name": "ImageLocality", "weight": 7}]}}}]
+        }))
+        .unwrap();
+        let profile = framework_profiles(&configuration, true).remove(0);
+        assert_eq!(profile.scheduler_name, "default-scheduler");
+        assert_eq!(profile.scores.first(), Some(&(S::ImageLocality, 7)));
     }
 
     /// SchedulingGates is a default PreEnqueue plugin: a profile may disable it there (or

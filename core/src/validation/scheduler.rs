@@ -17,6 +17,7 @@ use crate::model::{
     go_bool, KubeSchedulerConfiguration, MasterConfig, Namespace, PluginArgs, Policy,
     PredicatePolicy, PriorityPolicy, UtilizationShapePoint,
 };
+use crate::schedule::framework::DEFAULT_SCHEDULER;
 use crate::schedule::legacy;
 
 use super::names;
@@ -176,16 +177,25 @@ pub(super) fn configuration(configuration: &KubeSchedulerConfiguration, sink: &m
     }
     let profiles = At::root("profiles");
     let mut names = BTreeSet::new();
+    let single = configuration.profiles.len() == 1;
     for (index, profile) in configuration.profiles.iter().enumerate() {
         let at = profiles.index(index);
         let name_at = at.field("schedulerName");
-        if profile.scheduler_name.is_empty() {
+        // `SetDefaults_KubeSchedulerConfiguration` names a lone profile without a name
+        // `default-scheduler`; an explicit `""`, or no name beside other profiles, stays
+        // empty.
+        let name = match (&profile.scheduler_name, single) {
+            (Some(name), _) => name.as_str(),
+            (None, true) => DEFAULT_SCHEDULER,
+            (None, false) => "",
+        };
+        if name.is_empty() {
             sink.error(&name_at, "scheduler-config/required-name", "Required value");
-        } else if !names.insert(profile.scheduler_name.as_str()) {
+        } else if !names.insert(name) {
             sink.error(
                 &name_at,
                 "scheduler-config/duplicate-profile",
-                duplicate(&profile.scheduler_name),
+                duplicate(name),
             );
         }
         if let Some(percentage) = profile.percentage_of_nodes_to_score {
@@ -453,6 +463,50 @@ mod tests {
             .into_iter()
             .map(|v| (v.path.to_string(), v.diagnostic.code, v.diagnostic.message))
             .collect()
+    }
+
+    fn configuration(json: serde_json::Value) -> Vec<(String, &'static str, String)> {
+        let configuration = serde_json::from_value(json).unwrap();
+        validate(&Resource::KubeSchedulerConfiguration(configuration))
+            .into_iter()
+            .map(|v| (v.path.to_string(), v.diagnostic.code, v.diagnostic.message))
+            .collect()
+    }
+
+    /// A lone profile without a name is `default-scheduler`; an explicit `""`, or a
+    /// missing name beside another profile, is required.
+    #[test]
+    fn a_lone_profile_may_omit_its_name() {
+        let required = |index: usize| {
+            (
+                alloc::format!("profiles[{index}].schedulerName"),
+                "scheduler-config/required-name",
+                String::from("Required value"),
+            )
+        };
+        assert_eq!(configuration(serde_json::json!({"profiles": [{}]})), []);
+        assert_eq!(
+            configuration(serde_json::json!({"profiles": [{"schedulerName": null}]})),
+            []
+        );
+        assert_eq!(
+            configuration(serde_json::json!({"profiles": [{"schedulerName": ""}]})),
+            [required(0)]
+        );
+        assert_eq!(
+            configuration(serde_json::json!({"profiles": [{"schedulerName": "a"}, {}]})),
+            [required(1)]
+        );
+        assert_eq!(
+            configuration(serde_json::json!({"profiles": [
+                {"schedulerName": "default-scheduler"}, {"schedulerName": "default-scheduler"}
+            ]})),
+            [(
+                "profiles[1].schedulerName".into(),
+                "scheduler-config/duplicate-profile",
+                "Duplicate value: \"default-scheduler\"".into()
+            )]
+        );
     }
 
     #[test]
