@@ -95,7 +95,10 @@
 //!   `scheduler-config/invalid-hard-pod-affinity-weight`,
 //!   `scheduler-config/invalid-defaulting-type`,
 //!   `scheduler-config/invalid-default-constraint`,
-//!   `scheduler-config/invalid-min-candidate-nodes`;
+//!   `scheduler-config/invalid-min-candidate-nodes`,
+//!   `scheduler-config/invalid-ignored-resource`, `scheduler-config/invalid-scoring-strategy`,
+//!   `scheduler-config/invalid-resource-weight`, `scheduler-config/invalid-shape`,
+//!   `scheduler-config/duplicate-resource`;
 //! - admission settings (namespace annotations, MasterConfig; warnings):
 //!   `admission/invalid-node-selector`, `admission/unread-configuration`;
 //! - the controllers' flags in a MasterConfig (an error: the controller manager does not

@@ -170,6 +170,7 @@ pub fn framework_profiles(
                                         })
                                         .collect(),
                                 ),
+                                // LeastAllocated (validation refuses any other type).
                                 _ => Strategy::LeastAllocated,
                             };
                             if !strategy.resources.is_empty() {

@@ -14,8 +14,8 @@ use alloc::collections::BTreeSet;
 
 use crate::admission;
 use crate::model::{
-    go_bool, KubeSchedulerConfiguration, MasterConfig, Namespace, PluginArgs, Policy,
-    PredicatePolicy, PriorityPolicy, UtilizationShapePoint,
+    go_bool, KubeSchedulerConfiguration, MasterConfig, Namespace, PluginArgs, PluginReference,
+    PluginSet, Plugins, Policy, PredicatePolicy, PriorityPolicy, UtilizationShapePoint,
 };
 use crate::schedule::framework::DEFAULT_SCHEDULER;
 use crate::schedule::legacy;
@@ -203,27 +203,193 @@ pub(super) fn configuration(configuration: &KubeSchedulerConfiguration, sink: &m
         }
         let plugin_config = at.field("pluginConfig");
         for (position, config) in profile.plugin_config.iter().enumerate() {
-            if config.name == "PodTopologySpread" {
-                let args = plugin_config.index(position);
-                spread_args(&config.args, &args.field("args"), sink);
+            let entry = plugin_config.index(position);
+            let args_at = entry.field("args");
+            let args = &config.args;
+            match config.name.as_str() {
+                "PodTopologySpread" => spread_args(args, &args_at, sink),
+                "DefaultPreemption" => preemption_args(args, &args_at, sink),
+                // `ValidateInterPodAffinityArgs` (validation_pluginargs.go); an absent
+                // weight defaults to 1.
+                "InterPodAffinity"
+                    if args
+                        .hard_pod_affinity_weight
+                        .is_some_and(|w| !(0..=100).contains(&w)) =>
+                {
+                    sink.error(
+                        &args_at.field("hardPodAffinityWeight"),
+                        "scheduler-config/invalid-hard-pod-affinity-weight",
+                        "not in valid range [0, 100]",
+                    );
+                }
+                // Checked by `NewFit` alone, so only when the profile runs the plugin.
+                "NodeResourcesFit" if instantiates(profile.plugins.as_ref(), &config.name) => {
+                    fit_args(args, &args_at, sink);
+                }
+                "NodeResourcesBalancedAllocation" => balanced_args(args, &args_at, sink),
+                _ => {}
             }
-            if config.name == "DefaultPreemption" {
-                let args = plugin_config.index(position);
-                preemption_args(&config.args, &args.field("args"), sink);
-            }
-            let weight = config.args.hard_pod_affinity_weight;
-            // `ValidateInterPodAffinityArgs` (validation_pluginargs.go); an absent weight
-            // defaults to 1.
-            if config.name == "InterPodAffinity" && weight.is_some_and(|w| !(0..=100).contains(&w))
-            {
-                let args = plugin_config.index(position);
-                let args = args.field("args");
-                sink.error(
-                    &args.field("hardPodAffinityWeight"),
-                    "scheduler-config/invalid-hard-pod-affinity-weight",
-                    "not in valid range [0, 100]",
-                );
-            }
+        }
+    }
+}
+
+/// A profile's plugin sets in the order `getExtensionPoints` (`runtime/framework.go`)
+/// visits them, each with its key.
+fn point_sets(plugins: &Plugins) -> [(&'static str, &PluginSet); 12] {
+    [
+        ("preFilter", &plugins.pre_filter),
+        ("filter", &plugins.filter),
+        ("postFilter", &plugins.post_filter),
+        ("reserve", &plugins.reserve),
+        ("preScore", &plugins.pre_score),
+        ("score", &plugins.score),
+        ("preBind", &plugins.pre_bind),
+        ("bind", &plugins.bind),
+        ("postBind", &plugins.post_bind),
+        ("permit", &plugins.permit),
+        ("preEnqueue", &plugins.pre_enqueue),
+        ("queueSort", &plugins.queue_sort),
+    ]
+}
+
+/// True if the profile builds the default plugin `name` (`pluginsNeeded` in
+/// `runtime/framework.go`): MultiPoint keeps it unless it disables it (or `*`), and any
+/// point that enables it needs it.
+fn instantiates(plugins: Option<&Plugins>, name: &str) -> bool {
+    let Some(plugins) = plugins else {
+        return true;
+    };
+    let named = |list: &[PluginReference], wanted: &str| list.iter().any(|p| p.name == wanted);
+    let multi_point = &plugins.multi_point;
+    !(named(&multi_point.disabled, "*") || named(&multi_point.disabled, name))
+        || named(&multi_point.enabled, name)
+        || point_sets(plugins)
+            .iter()
+            .any(|(_, set)| named(&set.enabled, name))
+}
+
+/// `ValidateNodeResourcesFitArgs` (validation_pluginargs.go), which `NewFit` runs on the
+/// defaulted args: ignored resources are label names, groups also without `/`; a
+/// `scoringStrategy` given at all needs a known `type` (`SetDefaults_NodeResourcesFitArgs`
+/// fills in only an absent strategy), weights in (0, 100] (0 is 1), and a curve exactly
+/// when the type is RequestedToCapacityRatio.
+fn fit_args(args: &PluginArgs, at: &At<'_>, sink: &mut Sink) {
+    let code = "scheduler-config/invalid-ignored-resource";
+    let ignored = at.field("ignoredResources");
+    for (index, name) in args.ignored_resources.iter().enumerate() {
+        sink.errors(&ignored.index(index), code, &names::qualified_name(name));
+    }
+    let groups = at.field("ignoredResourceGroups");
+    for (index, group) in args.ignored_resource_groups.iter().enumerate() {
+        let entry = groups.index(index);
+        if group.contains('/') {
+            sink.error(&entry, code, "resource group name can't contain '/'");
+        }
+        sink.errors(&entry, code, &names::qualified_name(group));
+    }
+    let Some(strategy) = &args.scoring_strategy else {
+        return;
+    };
+    let at = at.field("scoringStrategy");
+    let code = "scheduler-config/invalid-scoring-strategy";
+    let types = [
+        "LeastAllocated",
+        "MostAllocated",
+        "RequestedToCapacityRatio",
+    ];
+    if !types.contains(&strategy.type_.as_str()) {
+        sink.error(
+            &at.field("type"),
+            code,
+            unsupported(&strategy.type_, &types),
+        );
+    }
+    let resources = at.field("resources");
+    for (index, resource) in strategy.resources.iter().enumerate() {
+        if !(0..=100).contains(&resource.weight) {
+            sink.error(
+                &resources.index(index).field("weight"),
+                "scheduler-config/invalid-resource-weight",
+                alloc::format!(
+                    "resource weight of {} not in valid range (0, 100]",
+                    resource.name
+                ),
+            );
+        }
+    }
+    let ratio_at = at.field("requestedToCapacityRatio");
+    let ratio = strategy.requested_to_capacity_ratio.as_ref();
+    match (ratio, strategy.type_ == "RequestedToCapacityRatio") {
+        (None, true) => sink.error(
+            &ratio_at,
+            code,
+            "must be specified when type is RequestedToCapacityRatio",
+        ),
+        (Some(ratio), true) => function_shape(&ratio.shape, &ratio_at.field("shape"), sink),
+        (Some(_), false) => sink.error(
+            &ratio_at,
+            code,
+            "must be nil when type is not RequestedToCapacityRatio",
+        ),
+        (None, false) => {}
+    }
+}
+
+/// `validateFunctionShape` (validation_pluginargs.go): at least one point, utilisation
+/// increasing (the first break only), utilisation within [0, 100] and scores within
+/// [0, 10].
+fn function_shape(points: &[UtilizationShapePoint], at: &At<'_>, sink: &mut Sink) {
+    let code = "scheduler-config/invalid-shape";
+    if points.is_empty() {
+        sink.error(at, code, "at least one point must be specified");
+        return;
+    }
+    let unsorted = points.windows(2).position(
+        |pair| matches!(pair, [previous, next] if previous.utilization >= next.utilization),
+    );
+    if let Some(index) = unsorted {
+        let point = at.index(index + 1);
+        sink.error(
+            &point.field("utilization"),
+            code,
+            "values must be sorted in increasing order",
+        );
+    }
+    for (index, point) in points.iter().enumerate() {
+        let entry = at.index(index);
+        if !(0..=100).contains(&point.utilization) {
+            sink.error(
+                &entry.field("utilization"),
+                code,
+                "not in valid range [0, 100]",
+            );
+        }
+        if !(0..=10).contains(&point.score) {
+            sink.error(&entry.field("score"), code, "not in valid range [0, 10]");
+        }
+    }
+}
+
+/// `ValidateNodeResourcesBalancedAllocationArgs` (validation_pluginargs.go), on the
+/// defaulted args: each resource once, each weight 1 (0 is 1).
+fn balanced_args(args: &PluginArgs, at: &At<'_>, sink: &mut Sink) {
+    let resources = at.field("resources");
+    for (index, resource) in args.resources.iter().enumerate() {
+        let entry = resources.index(index);
+        let earlier = args.resources.get(..index).unwrap_or_default();
+        if earlier.iter().any(|other| other.name == resource.name) {
+            sink.error(
+                &entry.field("name"),
+                "scheduler-config/duplicate-resource",
+                duplicate(&resource.name),
+            );
+        }
+        if !matches!(resource.weight, 0 | 1) {
+            sink.error(
+                &entry.field("weight"),
+                "scheduler-config/invalid-resource-weight",
+                "must be 1",
+            );
         }
     }
 }
@@ -506,6 +672,148 @@ mod tests {
                 "scheduler-config/duplicate-profile",
                 "Duplicate value: \"default-scheduler\"".into()
             )]
+        );
+    }
+
+    /// `ValidateNodeResourcesFitArgs` as `NewFit` runs it: only for a profile that builds
+    /// the plugin.
+    #[test]
+    fn fit_args_are_validated() {
+        let found = |args: serde_json::Value, plugins: serde_json::Value| {
+            configuration(
+                serde_json::json!({"profiles": [{"plugins": plugins, "pluginConfig": [
+                    {"name": "NodeResourcesFit", "args": args}
+                ]}]}),
+            )
+        };
+        let at = |field: &str| alloc::format!("profiles[0].pluginConfig[0].args.{field}");
+        let none = serde_json::json!(null);
+        assert_eq!(
+            found(serde_json::json!({"scoringStrategy": null}), none.clone()),
+            []
+        );
+        let bogus = serde_json::json!({"scoringStrategy": {"type": "Bogus"}});
+        let types =
+            "supported values: \"LeastAllocated\", \"MostAllocated\", \"RequestedToCapacityRatio\"";
+        assert_eq!(
+            found(bogus.clone(), none.clone()),
+            [(
+                at("scoringStrategy.type"),
+                "scheduler-config/invalid-scoring-strategy",
+                alloc::format!("Unsupported value: \"Bogus\": {types}")
+            )]
+        );
+        // A strategy without a type is not defaulted.
+        assert_eq!(
+            found(serde_json::json!({"scoringStrategy": {}}), none.clone()),
+            [(
+                at("scoringStrategy.type"),
+                "scheduler-config/invalid-scoring-strategy",
+                alloc::format!("Unsupported value: \"\": {types}")
+            )]
+        );
+        // Not built, not checked; built by another point, checked.
+        let off = serde_json::json!({"multiPoint": {"disabled": [{"name": "NodeResourcesFit"}]}});
+        assert_eq!(found(bogus.clone(), off), []);
+        let filter = serde_json::json!({"multiPoint": {"disabled": [{"name": "*"}]},
+            "filter": {"enabled": [{"name": "NodeResourcesFit"}]}});
+        assert_eq!(found(bogus, filter).len(), 1);
+        let messages = |args| {
+            found(args, none.clone())
+                .into_iter()
+                .map(|(path, _, message)| (path, message))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            messages(serde_json::json!({
+                "ignoredResources": ["a/b/c"], "ignoredResourceGroups": ["example.com/x"],
+                "scoringStrategy": {"type": "RequestedToCapacityRatio",
+                    "resources": [{"name": "cpu", "weight": 0}, {"name": "memory", "weight": 101}],
+                    "requestedToCapacityRatio": {"shape": [
+                        {"utilization": 50, "score": 11}, {"utilization": 50, "score": 0},
+                        {"utilization": 101, "score": 5}]}}
+            })),
+            [
+                (
+                    at("ignoredResources[0]"),
+                    crate::validation::names::qualified_name("a/b/c")[0].into()
+                ),
+                (
+                    at("ignoredResourceGroups[0]"),
+                    "resource group name can't contain '/'".into()
+                ),
+                (
+                    at("scoringStrategy.resources[1].weight"),
+                    "resource weight of memory not in valid range (0, 100]".into()
+                ),
+                (
+                    at("scoringStrategy.requestedToCapacityRatio.shape[1].utilization"),
+                    "values must be sorted in increasing order".into()
+                ),
+                (
+                    at("scoringStrategy.requestedToCapacityRatio.shape[0].score"),
+                    "not in valid range [0, 10]".into()
+                ),
+                (
+                    at("scoringStrategy.requestedToCapacityRatio.shape[2].utilization"),
+                    "not in valid range [0, 100]".into()
+                ),
+            ]
+        );
+        assert_eq!(
+            messages(serde_json::json!({"scoringStrategy": {"type": "RequestedToCapacityRatio"}})),
+            [(
+                at("scoringStrategy.requestedToCapacityRatio"),
+                "must be specified when type is RequestedToCapacityRatio".into()
+            )]
+        );
+        assert_eq!(
+            messages(
+                serde_json::json!({"scoringStrategy": {"type": "MostAllocated",
+                "requestedToCapacityRatio": {"shape": []}}})
+            ),
+            [(
+                at("scoringStrategy.requestedToCapacityRatio"),
+                "must be nil when type is not RequestedToCapacityRatio".into()
+            )]
+        );
+        assert_eq!(
+            messages(
+                serde_json::json!({"scoringStrategy": {"type": "RequestedToCapacityRatio",
+                "requestedToCapacityRatio": {"shape": []}}})
+            ),
+            [(
+                at("scoringStrategy.requestedToCapacityRatio.shape"),
+                "at least one point must be specified".into()
+            )]
+        );
+    }
+
+    /// `ValidateNodeResourcesBalancedAllocationArgs`: every weight 1 once defaulted, each
+    /// resource once.
+    #[test]
+    fn balanced_allocation_args_are_validated() {
+        let found = configuration(serde_json::json!({"profiles": [{"pluginConfig": [
+            {"name": "NodeResourcesBalancedAllocation", "args": {"resources": [
+                {"name": "cpu", "weight": 0}, {"name": "memory", "weight": 1},
+                {"name": "cpu", "weight": 2}
+            ]}}
+        ]}]}));
+        let at = "profiles[0].pluginConfig[0].args.resources[2]";
+        assert_eq!(
+            found,
+            [
+                (
+                    alloc::format!("{at}.name"),
+                    "scheduler-config/duplicate-resource",
+                    "Duplicate value: \"cpu\"".into()
+                ),
+                (
+                    alloc::format!("{at}.weight"),
+                    "scheduler-config/invalid-resource-weight",
+                    "must be 1".into()
+                ),
+            ]
         );
     }
 
