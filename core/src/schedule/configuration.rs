@@ -77,8 +77,8 @@ fn expand<'s, T: Copy + PartialEq>(
     };
     let mut plugins: Vec<(T, i64)> = Vec::new();
     for (wanted, weight) in ordered {
-        // Names kubefit does not model drop out; a plugin named twice (an error upstream)
-        // keeps its first place.
+        // Validation refuses unknown names and plugins named twice; upstream plugins
+        // kubefit does not run at this point drop out.
         let plugin = defaults
             .iter()
             .map(|&(plugin, _)| plugin)

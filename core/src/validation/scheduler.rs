@@ -11,6 +11,7 @@
 //! `pkg/scheduler/apis/config/validation/validation.go` for the configuration file.
 
 use alloc::collections::BTreeSet;
+use alloc::string::String;
 
 use crate::admission;
 use crate::model::{
@@ -127,7 +128,7 @@ fn priority_entry(priority: &PriorityPolicy, at: &At<'_>, sink: &mut Sink) {
 
 /// `NewFunctionShape`'s checks: at least one point, utilisation strictly increasing
 /// within 0–100, scores within 0–10.
-fn shape_error(points: &[UtilizationShapePoint]) -> Option<alloc::string::String> {
+fn shape_error(points: &[UtilizationShapePoint]) -> Option<String> {
     if points.is_empty() {
         return Some("at least one point must be specified".into());
     }
@@ -201,12 +202,27 @@ pub(super) fn configuration(configuration: &KubeSchedulerConfiguration, sink: &m
         if let Some(percentage) = profile.percentage_of_nodes_to_score {
             percentage_in_range(percentage, &at.field("percentageOfNodesToScore"), sink);
         }
+        if let Some(plugins) = &profile.plugins {
+            plugin_sets(plugins, &at.field("plugins"), sink);
+        }
         let plugin_config = at.field("pluginConfig");
+        let mut configured = BTreeSet::new();
         for (position, config) in profile.plugin_config.iter().enumerate() {
             let entry = plugin_config.index(position);
+            // `validatePluginConfig` (validation.go).
+            if !configured.insert(config.name.as_str()) {
+                sink.error(
+                    &entry,
+                    "scheduler-config/duplicate-plugin-config",
+                    duplicate(&config.name),
+                );
+            }
             let args_at = entry.field("args");
             let args = &config.args;
             match config.name.as_str() {
+                name if REMOVED.contains(&name) => {
+                    sink.error(&entry, "scheduler-config/removed-plugin", REMOVED_MESSAGE);
+                }
                 "PodTopologySpread" => spread_args(args, &args_at, sink),
                 "DefaultPreemption" => preemption_args(args, &args_at, sink),
                 // `ValidateInterPodAffinityArgs` (validation_pluginargs.go); an absent
@@ -250,6 +266,150 @@ fn point_sets(plugins: &Plugins) -> [(&'static str, &PluginSet); 12] {
         ("preEnqueue", &plugins.pre_enqueue),
         ("queueSort", &plugins.queue_sort),
     ]
+}
+
+/// The plugins 1.34's in-tree registry holds (`plugins/registry.go`), each with the
+/// extension points it implements: bit `i` is entry `i` of [`point_sets`].
+const REGISTRY: [(&str, u16); 19] = [
+    ("SchedulingGates", PRE_ENQUEUE),
+    ("PrioritySort", QUEUE_SORT),
+    ("NodeUnschedulable", FILTER),
+    ("NodeName", FILTER),
+    ("TaintToleration", FILTER | SCORES),
+    ("NodeAffinity", FILTERS | SCORES),
+    ("NodePorts", FILTERS),
+    ("NodeResourcesFit", FILTERS | SCORES),
+    ("VolumeRestrictions", FILTERS),
+    ("NodeVolumeLimits", FILTERS),
+    ("VolumeBinding", FILTERS | RESERVE | SCORES | PRE_BIND),
+    ("VolumeZone", FILTERS),
+    ("PodTopologySpread", FILTERS | SCORES),
+    ("InterPodAffinity", FILTERS | SCORES),
+    (
+        "DynamicResources",
+        PRE_ENQUEUE | FILTERS | POST_FILTER | RESERVE | PRE_BIND,
+    ),
+    ("DefaultPreemption", PRE_ENQUEUE | POST_FILTER),
+    ("NodeResourcesBalancedAllocation", SCORES),
+    ("ImageLocality", SCORE),
+    ("DefaultBinder", BIND),
+];
+const FILTER: u16 = 1 << 1;
+const FILTERS: u16 = 1 | FILTER;
+const POST_FILTER: u16 = 1 << 2;
+const RESERVE: u16 = 1 << 3;
+const SCORE: u16 = 1 << 5;
+const SCORES: u16 = 1 << 4 | SCORE;
+const PRE_BIND: u16 = 1 << 6;
+const BIND: u16 = 1 << 7;
+const PRE_ENQUEUE: u16 = 1 << 10;
+const QUEUE_SORT: u16 = 1 << 11;
+
+/// Plugins v1 no longer has (`invalidPluginsByVersion` in validation.go).
+const REMOVED: [&str; 4] = [
+    "AzureDiskLimits",
+    "CinderLimits",
+    "EBSLimits",
+    "GCEPDLimits",
+];
+const REMOVED_MESSAGE: &str = "was invalid in version \"kubescheduler.config.k8s.io/v1\" (KubeSchedulerConfiguration is version \"kubescheduler.config.k8s.io/v1\")";
+
+/// Upstream's interface for the point `key`: `preFilter` is `PreFilterPlugin`.
+fn interface(key: &str) -> String {
+    let mut chars = key.chars();
+    let mut name: String = chars
+        .next()
+        .map(|c| c.to_ascii_uppercase())
+        .into_iter()
+        .collect();
+    name.extend(chars);
+    name.push_str("Plugin");
+    name
+}
+
+/// The plugin sets a profile names, as the scheduler builds its framework: removed
+/// plugins (`validatePluginSetForInvalidPlugins` in validation.go, per point only), then
+/// `updatePluginList` per point and `expandMultiPointPlugins` for MultiPoint
+/// (`runtime/framework.go`): a name the registry lacks, a plugin at a point it does not
+/// implement, and a plugin a point would run twice. Upstream stops at the first; each
+/// is reported here.
+fn plugin_sets(plugins: &Plugins, at: &At<'_>, sink: &mut Sink) {
+    let named = |list: &[PluginReference], wanted: &str| list.iter().any(|p| p.name == wanted);
+    let registered = |name: &str| REGISTRY.iter().find(|(other, _)| *other == name);
+    let points = point_sets(plugins);
+    let twice = |name: &str, interface: &str| {
+        alloc::format!("plugin \"{name}\" already registered as \"{interface}\"")
+    };
+    for (bit, (key, set)) in points.iter().enumerate() {
+        let point = at.field(key);
+        let enabled = point.field("enabled");
+        for (index, plugin) in set.enabled.iter().enumerate() {
+            let name = plugin.name.as_str();
+            let entry = enabled.index(index);
+            let kind = interface(key);
+            let (code, message) = match registered(name) {
+                _ if REMOVED.contains(&name) => {
+                    ("scheduler-config/removed-plugin", REMOVED_MESSAGE.into())
+                }
+                None => (
+                    "scheduler-config/unknown-plugin",
+                    alloc::format!("{kind} \"{name}\" does not exist"),
+                ),
+                Some((_, points)) if points & 1 << bit == 0 => (
+                    "scheduler-config/wrong-extension-point",
+                    alloc::format!("plugin \"{name}\" does not extend {kind} plugin"),
+                ),
+                _ if named(set.enabled.get(..index).unwrap_or_default(), name) => {
+                    ("scheduler-config/duplicate-plugin", twice(name, &kind))
+                }
+                _ => continue,
+            };
+            sink.error(&entry, code, message);
+        }
+    }
+    let multi_point = &plugins.multi_point.enabled;
+    let enabled = at.field("multiPoint");
+    let enabled = enabled.field("enabled");
+    // A point that disables `*` takes nothing from MultiPoint.
+    let expanded = |set: &PluginSet| !named(&set.disabled, "*");
+    for (index, plugin) in multi_point.iter().enumerate() {
+        let name = plugin.name.as_str();
+        let message = match registered(name) {
+            None => points
+                .iter()
+                .find(|(_, set)| expanded(set))
+                .map(|(key, _)| {
+                    let code = "scheduler-config/unknown-plugin";
+                    (
+                        code,
+                        alloc::format!("{} \"{name}\" does not exist", interface(key)),
+                    )
+                }),
+            // Named twice, the plugin is taken twice by the first point that implements
+            // it and neither disables nor enables it itself.
+            Some((_, implemented)) if named(multi_point.get(..index).unwrap_or_default(), name) => {
+                points
+                    .iter()
+                    .enumerate()
+                    .find(|(bit, (_, set))| {
+                        implemented & 1 << bit != 0
+                            && expanded(set)
+                            && !named(&set.disabled, name)
+                            && !named(&set.enabled, name)
+                    })
+                    .map(|(_, (key, _))| {
+                        (
+                            "scheduler-config/duplicate-plugin",
+                            twice(name, &interface(key)),
+                        )
+                    })
+            }
+            Some(_) => None,
+        };
+        if let Some((code, message)) = message {
+            sink.error(&enabled.index(index), code, message);
+        }
+    }
 }
 
 /// True if the profile builds the default plugin `name` (`pluginsNeeded` in
@@ -618,6 +778,7 @@ fn node_selector_text(text: &str, at: &At<'_>, sink: &mut Sink) {
 
 #[cfg(test)]
 mod tests {
+    use super::REMOVED_MESSAGE as REMOVED;
     use crate::input::Resource;
     use crate::validation::validate;
     use alloc::string::{String, ToString};
@@ -815,6 +976,92 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    /// `updatePluginList` and `expandMultiPointPlugins`: unknown names, points a plugin
+    /// does not implement, plugins taken twice; removed plugins per point and in
+    /// pluginConfig, and repeated pluginConfig names.
+    #[test]
+    fn plugin_sets_are_validated() {
+        let found = configuration(serde_json::json!({"profiles": [{
+            "plugins": {
+                "multiPoint": {"enabled": [
+                    {"name": "Foo"}, {"name": "ImageLocality"}, {"name": "ImageLocality"},
+                    {"name": "EBSLimits"}, {"name": "NodeName"}, {"name": "NodeName"}
+                ]},
+                "preFilter": {"disabled": [{"name": "*"}]},
+                "filter": {"enabled": [
+                    {"name": "NodeName"}, {"name": "ImageLocality"}, {"name": "DefaultBinder"},
+                    {"name": "GCEPDLimits"}, {"name": "Bar"}, {"name": "NodeName"}
+                ]},
+                "score": {"enabled": [{"name": "VolumeBinding"}]},
+                "reserve": {"enabled": [{"name": "VolumeBinding"}, {"name": "DynamicResources"}]}
+            },
+            "pluginConfig": [
+                {"name": "NodeAffinity", "args": {}}, {"name": "CinderLimits", "args": {}},
+                {"name": "NodeAffinity", "args": {}}
+            ]
+        }]}));
+        let at = "profiles[0].plugins";
+        let expected = [
+            (
+                "filter.enabled[1]",
+                "scheduler-config/wrong-extension-point",
+                "plugin \"ImageLocality\" does not extend FilterPlugin plugin",
+            ),
+            (
+                "filter.enabled[2]",
+                "scheduler-config/wrong-extension-point",
+                "plugin \"DefaultBinder\" does not extend FilterPlugin plugin",
+            ),
+            (
+                "filter.enabled[3]",
+                "scheduler-config/removed-plugin",
+                REMOVED,
+            ),
+            (
+                "filter.enabled[4]",
+                "scheduler-config/unknown-plugin",
+                "FilterPlugin \"Bar\" does not exist",
+            ),
+            (
+                "filter.enabled[5]",
+                "scheduler-config/duplicate-plugin",
+                "plugin \"NodeName\" already registered as \"FilterPlugin\"",
+            ),
+            // PreFilter takes nothing from MultiPoint, so Filter is the first point.
+            (
+                "multiPoint.enabled[0]",
+                "scheduler-config/unknown-plugin",
+                "FilterPlugin \"Foo\" does not exist",
+            ),
+            (
+                "multiPoint.enabled[2]",
+                "scheduler-config/duplicate-plugin",
+                "plugin \"ImageLocality\" already registered as \"ScorePlugin\"",
+            ),
+            (
+                "multiPoint.enabled[3]",
+                "scheduler-config/unknown-plugin",
+                "FilterPlugin \"EBSLimits\" does not exist",
+            ),
+            // NodeName's only point names it itself: no double registration.
+        ];
+        let mut expected: Vec<(String, &str, String)> = expected
+            .into_iter()
+            .map(|(path, code, message)| (alloc::format!("{at}.{path}"), code, message.into()))
+            .collect();
+        expected.push((
+            "profiles[0].pluginConfig[1]".into(),
+            "scheduler-config/removed-plugin",
+            REMOVED.into(),
+        ));
+        expected.push((
+            "profiles[0].pluginConfig[2]".into(),
+            "scheduler-config/duplicate-plugin-config",
+            "Duplicate value: \"NodeAffinity\"".into(),
+        ));
+        assert_eq!(found, expected);
     }
 
     #[test]
