@@ -100,7 +100,8 @@
 //!   `scheduler-config/invalid-resource-weight`, `scheduler-config/invalid-shape`,
 //!   `scheduler-config/duplicate-resource`, `scheduler-config/removed-plugin`,
 //!   `scheduler-config/unknown-plugin`, `scheduler-config/wrong-extension-point`,
-//!   `scheduler-config/duplicate-plugin`, `scheduler-config/duplicate-plugin-config`;
+//!   `scheduler-config/duplicate-plugin`, `scheduler-config/duplicate-plugin-config`,
+//!   `scheduler-config/invalid-queue-sort`;
 //! - admission settings (namespace annotations, MasterConfig; warnings):
 //!   `admission/invalid-node-selector`, `admission/unread-configuration`;
 //! - the controllers' flags in a MasterConfig (an error: the controller manager does not

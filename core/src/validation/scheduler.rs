@@ -15,8 +15,9 @@ use alloc::string::String;
 
 use crate::admission;
 use crate::model::{
-    go_bool, KubeSchedulerConfiguration, MasterConfig, Namespace, PluginArgs, PluginReference,
-    PluginSet, Plugins, Policy, PredicatePolicy, PriorityPolicy, UtilizationShapePoint,
+    go_bool, KubeSchedulerConfiguration, KubeSchedulerProfile, MasterConfig, Namespace, PluginArgs,
+    PluginReference, PluginSet, Plugins, Policy, PredicatePolicy, PriorityPolicy,
+    UtilizationShapePoint,
 };
 use crate::schedule::framework::DEFAULT_SCHEDULER;
 use crate::schedule::legacy;
@@ -244,6 +245,72 @@ pub(super) fn configuration(configuration: &KubeSchedulerConfiguration, sink: &m
                 }
                 "NodeResourcesBalancedAllocation" => balanced_args(args, &args_at, sink),
                 _ => {}
+            }
+        }
+    }
+    common_queue_sort(&configuration.profiles, &profiles, sink);
+}
+
+/// `validateCommonQueueSort` (validation.go): every profile's `queueSort` set as written
+/// (its default is empty) and the args of the first profile's queue sort plugin must be
+/// the first profile's. Upstream names `plugins.queueSort.Enabled` and
+/// `pluginConfig.args`; the paths here name the entry at fault.
+fn common_queue_sort<'p>(profiles: &'p [KubeSchedulerProfile], at: &At<'_>, sink: &mut Sink) {
+    let code = "scheduler-config/invalid-queue-sort";
+    let Some((first, rest)) = profiles.split_first() else {
+        return;
+    };
+    let empty = PluginSet::default();
+    let queue_sort = |profile: &'p KubeSchedulerProfile| {
+        (profile.plugins.as_ref()).map_or(&empty, |plugins| &plugins.queue_sort)
+    };
+    let canon = queue_sort(first);
+    if canon.enabled.len() > 1 {
+        let path = at.index(0);
+        let path = path.field("plugins");
+        let path = path.field("queueSort");
+        sink.error(
+            &path.field("enabled"),
+            code,
+            "only one queue sort plugin can be enabled",
+        );
+    }
+    let name = canon
+        .enabled
+        .first()
+        .map_or("", |plugin| plugin.name.as_str());
+    let args = (first.plugin_config.iter().rev())
+        .find(|config| !name.is_empty() && config.name == name)
+        .map(|config| &config.args);
+    // Weights and disabled names as the merged, internal set holds them.
+    let same = |a: &[PluginReference], b: &[PluginReference], weights: bool| {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(a, b)| {
+                a.name == b.name && (!weights || a.weight.unwrap_or(0) == b.weight.unwrap_or(0))
+            })
+    };
+    for (index, profile) in rest.iter().enumerate() {
+        let profile_at = at.index(index + 1);
+        let set = queue_sort(profile);
+        if !(same(&canon.enabled, &set.enabled, true)
+            && same(&canon.disabled, &set.disabled, false))
+        {
+            let plugins = profile_at.field("plugins");
+            sink.error(
+                &plugins.field("queueSort"),
+                code,
+                "must be the same for all profiles",
+            );
+        }
+        let configs = profile_at.field("pluginConfig");
+        for (position, config) in profile.plugin_config.iter().enumerate() {
+            if config.name == name && args != Some(&config.args) {
+                let entry = configs.index(position);
+                sink.error(
+                    &entry.field("args"),
+                    code,
+                    "queueSort must be the same for all profiles",
+                );
             }
         }
     }
@@ -1062,6 +1129,51 @@ mod tests {
             "Duplicate value: \"NodeAffinity\"".into(),
         ));
         assert_eq!(found, expected);
+    }
+
+    /// `validateCommonQueueSort`: the queueSort set as written, and the queue sort
+    /// plugin's args, must be the first profile's.
+    #[test]
+    fn queue_sort_is_common() {
+        let code = "scheduler-config/invalid-queue-sort";
+        let sort = serde_json::json!({"queueSort": {"enabled": [{"name": "PrioritySort"}]}});
+        assert_eq!(
+            configuration(serde_json::json!({"profiles": [
+                {"schedulerName": "a", "plugins": sort.clone()},
+                {"schedulerName": "b", "plugins": sort.clone(), "pluginConfig": [{"name": "NodeAffinity", "args": {}}]}
+            ]})),
+            []
+        );
+        assert_eq!(
+            configuration(serde_json::json!({"profiles": [
+                {"schedulerName": "a"},
+                {"schedulerName": "b", "plugins": sort.clone()},
+                {"schedulerName": "c", "plugins": {"queueSort": {"disabled": [{"name": "*"}]}}}
+            ]})),
+            [
+                (
+                    "profiles[1].plugins.queueSort".into(),
+                    code,
+                    "must be the same for all profiles".into()
+                ),
+                (
+                    "profiles[2].plugins.queueSort".into(),
+                    code,
+                    "must be the same for all profiles".into()
+                ),
+            ]
+        );
+        assert_eq!(
+            configuration(serde_json::json!({"profiles": [
+                {"schedulerName": "a", "plugins": sort.clone()},
+                {"schedulerName": "b", "plugins": sort, "pluginConfig": [{"name": "PrioritySort", "args": {"resources": [{"name": "cpu"}]}}]}
+            ]})),
+            [(
+                "profiles[1].pluginConfig[0].args".into(),
+                code,
+                "queueSort must be the same for all profiles".into()
+            )]
+        );
     }
 
     #[test]
