@@ -101,7 +101,8 @@
 //!   `scheduler-config/duplicate-resource`, `scheduler-config/removed-plugin`,
 //!   `scheduler-config/unknown-plugin`, `scheduler-config/wrong-extension-point`,
 //!   `scheduler-config/duplicate-plugin`, `scheduler-config/duplicate-plugin-config`,
-//!   `scheduler-config/invalid-queue-sort`;
+//!   `scheduler-config/invalid-queue-sort`, `scheduler-config/invalid-volume-binding`,
+//!   `scheduler-config/invalid-added-affinity`;
 //! - admission settings (namespace annotations, MasterConfig; warnings):
 //!   `admission/invalid-node-selector`, `admission/unread-configuration`;
 //! - the controllers' flags in a MasterConfig (an error: the controller manager does not

@@ -175,8 +175,9 @@ pub struct PluginConfig {
 
 /// The union of the argument fields of the in-tree plugins kubefit models
 /// (`NodeResourcesFitArgs`, `NodeResourcesBalancedAllocationArgs`, `PodTopologySpreadArgs`,
-/// `InterPodAffinityArgs`, `NodeAffinityArgs`, `DefaultPreemptionArgs`); each plugin reads
-/// its own fields. A union keeps decoding typed (and located) without a free-form value type.
+/// `InterPodAffinityArgs`, `NodeAffinityArgs`, `DefaultPreemptionArgs`, and the
+/// `VolumeBindingArgs` validation reads); each plugin reads its own fields. A union keeps
+/// decoding typed (and located) without a free-form value type.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct PluginArgs {
@@ -193,6 +194,10 @@ pub struct PluginArgs {
     pub added_affinity: Option<AddedAffinity>,
     pub min_candidate_nodes_percentage: Option<i32>,
     pub min_candidate_nodes_absolute: Option<i32>,
+    /// `VolumeBindingArgs.bindTimeoutSeconds` (default 600).
+    pub bind_timeout_seconds: Option<i64>,
+    /// `VolumeBindingArgs.shape`, refused while `StorageCapacityScoring` is off.
+    pub shape: Option<Vec<UtilizationShapePoint>>,
 }
 
 /// NodeResourcesFit's `scoringStrategy`.

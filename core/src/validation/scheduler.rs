@@ -14,10 +14,11 @@ use alloc::collections::BTreeSet;
 use alloc::string::String;
 
 use crate::admission;
+use crate::labels::{self, BadValue};
 use crate::model::{
-    go_bool, KubeSchedulerConfiguration, KubeSchedulerProfile, MasterConfig, Namespace, PluginArgs,
-    PluginReference, PluginSet, Plugins, Policy, PredicatePolicy, PriorityPolicy,
-    UtilizationShapePoint,
+    go_bool, KubeSchedulerConfiguration, KubeSchedulerProfile, MasterConfig, Namespace,
+    NodeSelectorTerm, PluginArgs, PluginReference, PluginSet, Plugins, Policy, PredicatePolicy,
+    PriorityPolicy, UtilizationShapePoint,
 };
 use crate::schedule::framework::DEFAULT_SCHEDULER;
 use crate::schedule::legacy;
@@ -244,6 +245,8 @@ pub(super) fn configuration(configuration: &KubeSchedulerConfiguration, sink: &m
                     fit_args(args, &args_at, sink);
                 }
                 "NodeResourcesBalancedAllocation" => balanced_args(args, &args_at, sink),
+                "VolumeBinding" => volume_binding_args(args, &args_at, sink),
+                "NodeAffinity" => node_affinity_args(args, &args_at, sink),
                 _ => {}
             }
         }
@@ -617,6 +620,112 @@ fn balanced_args(args: &PluginArgs, at: &At<'_>, sink: &mut Sink) {
                 "scheduler-config/invalid-resource-weight",
                 "must be 1",
             );
+        }
+    }
+}
+
+/// `ValidateVolumeBindingArgs` (validation_pluginargs.go): no negative timeout, and no
+/// `shape` while the `StorageCapacityScoring` gate is off, as it is in 1.34.
+fn volume_binding_args(args: &PluginArgs, at: &At<'_>, sink: &mut Sink) {
+    let code = "scheduler-config/invalid-volume-binding";
+    if args.bind_timeout_seconds.is_some_and(|seconds| seconds < 0) {
+        sink.error(
+            &at.field("bindTimeoutSeconds"),
+            code,
+            "invalid BindTimeoutSeconds, should not be a negative value",
+        );
+    }
+    if args.shape.is_some() {
+        sink.error(
+            &at.field("shape"),
+            code,
+            "unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring",
+        );
+    }
+}
+
+/// `ValidateNodeAffinityArgs` (validation_pluginargs.go): `addedAffinity` must parse as
+/// the scheduler parses node affinity (`NewNodeSelector`, `NewPreferredSchedulingTerms` in
+/// component-helpers' `nodeaffinity`; preferred terms of weight 0 are skipped). Upstream
+/// leaves `preference` out of a preferred term's path; the paths here name the entry.
+fn node_affinity_args(args: &PluginArgs, at: &At<'_>, sink: &mut Sink) {
+    let Some(added) = &args.added_affinity else {
+        return;
+    };
+    let at = at.field("addedAffinity");
+    if let Some(required) = &added.required_during_scheduling_ignored_during_execution {
+        let terms = at.field("requiredDuringSchedulingIgnoredDuringExecution");
+        let terms = terms.field("nodeSelectorTerms");
+        for (index, term) in required.node_selector_terms.iter().enumerate() {
+            parsed_node_term(term, &terms.index(index), sink);
+        }
+    }
+    let preferred = at.field("preferredDuringSchedulingIgnoredDuringExecution");
+    let terms = &added.preferred_during_scheduling_ignored_during_execution;
+    for (index, term) in terms
+        .iter()
+        .enumerate()
+        .filter(|(_, term)| term.weight != 0)
+    {
+        let entry = preferred.index(index);
+        parsed_node_term(&term.preference, &entry.field("preference"), sink);
+    }
+}
+
+/// A node selector term as `nodeSelectorRequirementsAsSelector` (each expression through
+/// `labels.NewRequirement`) and `nodeSelectorRequirementsAsFieldSelector` parse it.
+fn parsed_node_term(term: &NodeSelectorTerm, at: &At<'_>, sink: &mut Sink) {
+    let code = "scheduler-config/invalid-added-affinity";
+    let expressions = at.field("matchExpressions");
+    for (index, requirement) in term.match_expressions.iter().enumerate() {
+        let at = expressions.index(index);
+        let count = requirement.values.len();
+        let shape = match requirement.operator.as_str() {
+            "In" | "NotIn" => count == 0,
+            "Exists" | "DoesNotExist" => count != 0,
+            "Gt" | "Lt" => count != 1,
+            other => {
+                sink.error(&at.field("operator"), code, unsupported(other, &[]));
+                continue;
+            }
+        };
+        let key = names::qualified_name(&requirement.key);
+        if !key.is_empty() {
+            sink.error(&at.field("key"), code, key.join("; "));
+        }
+        let values = at.field("values");
+        if shape {
+            let message = match requirement.operator.as_str() {
+                "In" | "NotIn" => "for 'in', 'notin' operators, values set can't be empty",
+                "Gt" | "Lt" => "for 'Gt', 'Lt' operators, exactly one value is required",
+                _ => "values set must be empty for exists and does not exist",
+            };
+            sink.error(&values, code, message);
+        }
+        for bad in labels::bad_values(requirement) {
+            let (index, message) = match bad {
+                BadValue::NotInteger(index, _) => (
+                    index,
+                    String::from("for 'Gt', 'Lt' operators, the value must be an integer"),
+                ),
+                BadValue::NotLabelValue(index, _, complaints) => (index, complaints.join("; ")),
+            };
+            sink.error(&values.index(index), code, message);
+        }
+    }
+    let fields = at.field("matchFields");
+    for (index, requirement) in term.match_fields.iter().enumerate() {
+        let at = fields.index(index);
+        match requirement.operator.as_str() {
+            "In" | "NotIn" if requirement.values.len() != 1 => {
+                sink.error(&at.field("values"), code, "must have one element");
+            }
+            "In" | "NotIn" => {}
+            other => sink.error(
+                &at.field("operator"),
+                code,
+                unsupported(other, &["In", "NotIn"]),
+            ),
         }
     }
 }
@@ -1174,6 +1283,53 @@ mod tests {
                 "queueSort must be the same for all profiles".into()
             )]
         );
+    }
+
+    /// `ValidateVolumeBindingArgs` with `StorageCapacityScoring` off, and
+    /// `ValidateNodeAffinityArgs` parsing `addedAffinity` as the scheduler does.
+    #[test]
+    fn volume_binding_and_node_affinity_args_are_validated() {
+        let found = configuration(serde_json::json!({"profiles": [{"pluginConfig": [
+            {"name": "VolumeBinding", "args": {"bindTimeoutSeconds": -1, "shape": []}},
+            {"name": "NodeAffinity", "args": {"addedAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                    {"matchExpressions": [
+                        {"key": "zone", "operator": "Bogus"},
+                        {"key": "size", "operator": "Gt", "values": ["big", "2"]},
+                        {"key": "zone", "operator": "Exists", "values": ["a"]}
+                    ]},
+                    {"matchFields": [{"key": "metadata.name", "operator": "Exists"},
+                        {"key": "metadata.name", "operator": "In", "values": []}]}
+                ]},
+                "preferredDuringSchedulingIgnoredDuringExecution": [
+                    {"weight": 0, "preference": {"matchExpressions": [{"key": "a", "operator": "Nope"}]}},
+                    {"weight": 1, "preference": {"matchExpressions": [{"key": "a", "operator": "In"}]}}
+                ]
+            }}}
+        ]}]}));
+        let found: Vec<(String, String)> = found
+            .into_iter()
+            .map(|(path, _, message)| (path, message))
+            .collect();
+        let binding = "profiles[0].pluginConfig[0].args";
+        let required = "profiles[0].pluginConfig[1].args.addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms";
+        let preferred = "profiles[0].pluginConfig[1].args.addedAffinity.preferredDuringSchedulingIgnoredDuringExecution";
+        let expected = [
+            (alloc::format!("{binding}.bindTimeoutSeconds"), "invalid BindTimeoutSeconds, should not be a negative value"),
+            (alloc::format!("{binding}.shape"), "unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring"),
+            (alloc::format!("{required}[0].matchExpressions[0].operator"), "Unsupported value: \"Bogus\""),
+            (alloc::format!("{required}[0].matchExpressions[1].values"), "for 'Gt', 'Lt' operators, exactly one value is required"),
+            (alloc::format!("{required}[0].matchExpressions[1].values[0]"), "for 'Gt', 'Lt' operators, the value must be an integer"),
+            (alloc::format!("{required}[0].matchExpressions[2].values"), "values set must be empty for exists and does not exist"),
+            (alloc::format!("{required}[1].matchFields[0].operator"), "Unsupported value: \"Exists\": supported values: \"In\", \"NotIn\""),
+            (alloc::format!("{required}[1].matchFields[1].values"), "must have one element"),
+            (alloc::format!("{preferred}[1].preference.matchExpressions[0].values"), "for 'in', 'notin' operators, values set can't be empty"),
+        ];
+        let expected: Vec<(String, String)> = expected
+            .into_iter()
+            .map(|(path, message)| (path, message.into()))
+            .collect();
+        assert_eq!(found, expected);
     }
 
     #[test]
