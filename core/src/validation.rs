@@ -102,7 +102,8 @@
 //!   `scheduler-config/unknown-plugin`, `scheduler-config/wrong-extension-point`,
 //!   `scheduler-config/duplicate-plugin`, `scheduler-config/duplicate-plugin-config`,
 //!   `scheduler-config/invalid-queue-sort`, `scheduler-config/invalid-volume-binding`,
-//!   `scheduler-config/invalid-added-affinity`;
+//!   `scheduler-config/invalid-added-affinity`, `scheduler-config/unsupported-version`,
+//!   `scheduler-config/invalid-parallelism`, `scheduler-config/invalid-backoff`;
 //! - admission settings (namespace annotations, MasterConfig; warnings):
 //!   `admission/invalid-node-selector`, `admission/unread-configuration`;
 //! - the controllers' flags in a MasterConfig (an error: the controller manager does not

@@ -113,9 +113,17 @@ pub struct UtilizationShapePoint {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct KubeSchedulerConfiguration {
+    /// 1.34 reads `kubescheduler.config.k8s.io/v1` alone; empty when not written.
+    pub api_version: String,
     pub metadata: ObjectMeta,
     pub profiles: Vec<KubeSchedulerProfile>,
     pub percentage_of_nodes_to_score: Option<i32>,
+    /// Defaults to 16; validated only, as kubefit evaluates filters in order.
+    pub parallelism: Option<i32>,
+    /// Defaults to 1; validated only.
+    pub pod_initial_backoff_seconds: Option<i64>,
+    /// Defaults to 10; validated only.
+    pub pod_max_backoff_seconds: Option<i64>,
 }
 
 /// One scheduler profile.

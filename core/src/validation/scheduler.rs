@@ -25,6 +25,7 @@ use crate::schedule::legacy;
 
 use super::names;
 use super::path::{duplicate, unsupported, At, Sink};
+use super::Violation;
 
 /// 1.11 `MaxWeight`: `MaxInt / 10` (Go's 64-bit `int`).
 const MAX_WEIGHT: i64 = i64::MAX / 10;
@@ -175,6 +176,27 @@ fn shape_error(points: &[UtilizationShapePoint]) -> Option<String> {
 
 /// Every rule a KubeSchedulerConfiguration breaks.
 pub(super) fn configuration(configuration: &KubeSchedulerConfiguration, sink: &mut Sink) {
+    // v1beta2 and v1beta3 were removed in 1.28 and 1.29; the decoder knows v1 alone.
+    let version = configuration.api_version.as_str();
+    if !version.is_empty() && version != "kubescheduler.config.k8s.io/v1" {
+        sink.push(
+            Violation::error(
+                At::root("apiVersion").path(),
+                "scheduler-config/unsupported-version",
+                alloc::format!(
+                    "no kind \"KubeSchedulerConfiguration\" is registered for version \"{version}\""
+                ),
+            )
+            .with_help("Kubernetes 1.34 reads `kubescheduler.config.k8s.io/v1` only"),
+        );
+    }
+    if configuration.parallelism.is_some_and(|value| value <= 0) {
+        sink.error(
+            &At::root("parallelism"),
+            "scheduler-config/invalid-parallelism",
+            "should be an integer value greater than zero",
+        );
+    }
     if let Some(percentage) = configuration.percentage_of_nodes_to_score {
         percentage_in_range(percentage, &At::root("percentageOfNodesToScore"), sink);
     }
@@ -252,6 +274,22 @@ pub(super) fn configuration(configuration: &KubeSchedulerConfiguration, sink: &m
         }
     }
     common_queue_sort(&configuration.profiles, &profiles, sink);
+    // The defaults of `SetDefaults_KubeSchedulerConfiguration`: 1 and 10 seconds.
+    let initial = configuration.pod_initial_backoff_seconds.unwrap_or(1);
+    if initial <= 0 {
+        sink.error(
+            &At::root("podInitialBackoffSeconds"),
+            "scheduler-config/invalid-backoff",
+            "must be greater than 0",
+        );
+    }
+    if configuration.pod_max_backoff_seconds.unwrap_or(10) < initial {
+        sink.error(
+            &At::root("podMaxBackoffSeconds"),
+            "scheduler-config/invalid-backoff",
+            "must be greater than or equal to PodInitialBackoffSeconds",
+        );
+    }
 }
 
 /// `validateCommonQueueSort` (validation.go): every profile's `queueSort` set as written
@@ -1330,6 +1368,48 @@ mod tests {
             .map(|(path, message)| (path, message.into()))
             .collect();
         assert_eq!(found, expected);
+    }
+
+    /// `ValidateKubeSchedulerConfiguration`'s top-level fields, after defaulting, and the
+    /// API versions 1.34 decodes.
+    #[test]
+    fn top_level_fields_are_validated() {
+        let v1 = "kubescheduler.config.k8s.io/v1";
+        assert_eq!(configuration(serde_json::json!({"apiVersion": v1})), []);
+        assert_eq!(
+            configuration(serde_json::json!({
+                "apiVersion": "kubescheduler.config.k8s.io/v1beta3",
+                "parallelism": 0, "podInitialBackoffSeconds": 20
+            })),
+            [
+                (
+                    "apiVersion".into(),
+                    "scheduler-config/unsupported-version",
+                    "no kind \"KubeSchedulerConfiguration\" is registered for version \"kubescheduler.config.k8s.io/v1beta3\"".into()
+                ),
+                (
+                    "parallelism".into(),
+                    "scheduler-config/invalid-parallelism",
+                    "should be an integer value greater than zero".into()
+                ),
+                // The default maximum, 10 seconds, is below the initial backoff.
+                (
+                    "podMaxBackoffSeconds".into(),
+                    "scheduler-config/invalid-backoff",
+                    "must be greater than or equal to PodInitialBackoffSeconds".into()
+                ),
+            ]
+        );
+        assert_eq!(
+            configuration(
+                serde_json::json!({"podInitialBackoffSeconds": 0, "podMaxBackoffSeconds": 0})
+            ),
+            [(
+                "podInitialBackoffSeconds".into(),
+                "scheduler-config/invalid-backoff",
+                "must be greater than 0".into()
+            )]
+        );
     }
 
     #[test]
