@@ -103,7 +103,8 @@
 //!   `scheduler-config/duplicate-plugin`, `scheduler-config/duplicate-plugin-config`,
 //!   `scheduler-config/invalid-queue-sort`, `scheduler-config/invalid-volume-binding`,
 //!   `scheduler-config/invalid-added-affinity`, `scheduler-config/unsupported-version`,
-//!   `scheduler-config/invalid-parallelism`, `scheduler-config/invalid-backoff`;
+//!   `scheduler-config/invalid-parallelism`, `scheduler-config/invalid-backoff`,
+//!   `scheduler-config/missing-bind-plugin`;
 //! - admission settings (namespace annotations, MasterConfig; warnings):
 //!   `admission/invalid-node-selector`, `admission/unread-configuration`;
 //! - the controllers' flags in a MasterConfig (an error: the controller manager does not

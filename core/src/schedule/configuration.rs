@@ -270,11 +270,14 @@ mod tests {
         assert_eq!(profile.scores, [(S::NodeAffinity, 1)]);
     }
 
-    /// MultiPoint's `*` drops every default, but a point may still enable one.
+    /// MultiPoint's `*` drops every default, but a point may still enable one (and must
+    /// enable a queue sort and a bind plugin).
     #[test]
     fn a_point_enables_what_multi_point_dropped() {
         let profile = profile(serde_json::json!({
             "multiPoint": {"disabled": [{"name": "*"}]},
+            "queueSort": {"enabled": [{"name": "PrioritySort"}]},
+            "bind": {"enabled": [{"name": "DefaultBinder"}]},
             "filter": {"enabled": [{"name": "NodePorts"}]},
             "postFilter": {"enabled": [{"name": "DefaultPreemption"}]},
         }));

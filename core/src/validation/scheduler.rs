@@ -227,7 +227,9 @@ pub(super) fn configuration(configuration: &KubeSchedulerConfiguration, sink: &m
             percentage_in_range(percentage, &at.field("percentageOfNodesToScore"), sink);
         }
         if let Some(plugins) = &profile.plugins {
-            plugin_sets(plugins, &at.field("plugins"), sink);
+            let plugins_at = at.field("plugins");
+            plugin_sets(plugins, &plugins_at, sink);
+            required_plugins(plugins, name, &plugins_at, sink);
         }
         let plugin_config = at.field("pluginConfig");
         let mut configured = BTreeSet::new();
@@ -517,6 +519,52 @@ fn plugin_sets(plugins: &Plugins, at: &At<'_>, sink: &mut Sink) {
         if let Some((code, message)) = message {
             sink.error(&enabled.index(index), code, message);
         }
+    }
+}
+
+/// `NewFramework` (`runtime/framework.go`) wants one queue sort plugin and a bind plugin
+/// once MultiPoint is expanded: a MultiPoint that disables the defaults (every 1.34
+/// plugin is one) takes both away unless a set enables them again.
+fn required_plugins(plugins: &Plugins, profile: &str, at: &At<'_>, sink: &mut Sink) {
+    let named = |list: &[PluginReference], wanted: &str| list.iter().any(|p| p.name == wanted);
+    let multi_point = &plugins.multi_point;
+    let merged = REGISTRY.iter().filter(|(name, _)| {
+        !(named(&multi_point.disabled, "*") || named(&multi_point.disabled, name))
+            || named(&multi_point.enabled, name)
+    });
+    let count = |set: &PluginSet, point: u16| {
+        let mut names: BTreeSet<&str> = (set.enabled.iter())
+            .map(|plugin| plugin.name.as_str())
+            .filter(|name| {
+                (REGISTRY.iter()).any(|(other, points)| other == name && points & point != 0)
+            })
+            .collect();
+        if !named(&set.disabled, "*") {
+            names.extend(
+                merged
+                    .clone()
+                    .filter(|(name, points)| points & point != 0 && !named(&set.disabled, name))
+                    .map(|(name, _)| *name),
+            );
+        }
+        names.len()
+    };
+    let queue_sort = count(&plugins.queue_sort, QUEUE_SORT);
+    if queue_sort != 1 {
+        sink.error(
+            &at.field("queueSort"),
+            "scheduler-config/invalid-queue-sort",
+            alloc::format!("only one queue sort plugin required for profile with scheduler name \"{profile}\", but got {queue_sort}"),
+        );
+    }
+    if count(&plugins.bind, BIND) == 0 {
+        sink.error(
+            &at.field("bind"),
+            "scheduler-config/missing-bind-plugin",
+            alloc::format!(
+                "at least one bind plugin is needed for profile with scheduler name \"{profile}\""
+            ),
+        );
     }
 }
 
@@ -1090,7 +1138,7 @@ mod tests {
         // Not built, not checked; built by another point, checked.
         let off = serde_json::json!({"multiPoint": {"disabled": [{"name": "NodeResourcesFit"}]}});
         assert_eq!(found(bogus.clone(), off), []);
-        let filter = serde_json::json!({"multiPoint": {"disabled": [{"name": "*"}]},
+        let filter = serde_json::json!({"multiPoint": {"disabled": [{"name": "NodeResourcesFit"}]},
             "filter": {"enabled": [{"name": "NodeResourcesFit"}]}});
         assert_eq!(found(bogus, filter).len(), 1);
         let messages = |args| {
@@ -1295,7 +1343,8 @@ mod tests {
             configuration(serde_json::json!({"profiles": [
                 {"schedulerName": "a"},
                 {"schedulerName": "b", "plugins": sort.clone()},
-                {"schedulerName": "c", "plugins": {"queueSort": {"disabled": [{"name": "*"}]}}}
+                {"schedulerName": "c", "plugins": {"queueSort": {"disabled": [{"name": "*"}],
+                    "enabled": [{"name": "PrioritySort"}]}}}
             ]})),
             [
                 (
@@ -1409,6 +1458,50 @@ mod tests {
                 "scheduler-config/invalid-backoff",
                 "must be greater than 0".into()
             )]
+        );
+    }
+
+    /// `NewFramework` wants one queue sort and a bind plugin after MultiPoint expansion.
+    #[test]
+    fn a_profile_needs_queue_sort_and_bind_plugins() {
+        let found = |plugins: serde_json::Value| {
+            configuration(
+                serde_json::json!({"profiles": [{"schedulerName": "s", "plugins": plugins}]}),
+            )
+            .into_iter()
+            .map(|(path, _, message)| (path, message))
+            .collect::<Vec<_>>()
+        };
+        let all = serde_json::json!({"disabled": [{"name": "*"}]});
+        assert_eq!(
+            found(serde_json::json!({"multiPoint": all.clone()})),
+            [
+                (
+                    "profiles[0].plugins.queueSort".into(),
+                    "only one queue sort plugin required for profile with scheduler name \"s\", but got 0".into()
+                ),
+                (
+                    "profiles[0].plugins.bind".into(),
+                    "at least one bind plugin is needed for profile with scheduler name \"s\"".into()
+                ),
+            ]
+        );
+        assert_eq!(
+            found(serde_json::json!({"multiPoint": all.clone(),
+                "queueSort": {"enabled": [{"name": "PrioritySort"}]},
+                "bind": {"enabled": [{"name": "DefaultBinder"}]}})),
+            []
+        );
+        assert_eq!(
+            found(
+                serde_json::json!({"multiPoint": {"disabled": [{"name": "*"}],
+                "enabled": [{"name": "PrioritySort"}, {"name": "DefaultBinder"}]}})
+            ),
+            []
+        );
+        assert_eq!(
+            found(serde_json::json!({"bind": all.clone(), "queueSort": all})).len(),
+            2
         );
     }
 
