@@ -7,8 +7,10 @@
 //! `RegisterCustomPriorityFunction` in `pkg/scheduler/factory/plugins.go` (arguments and
 //! names), `CreateFromConfig` in `pkg/scheduler/factory/factory.go` (the symmetric
 //! weight) and `NewFunctionShape` in `priorities/requested_to_capacity_ratio.go` (curves),
-//! all 1.11; `ValidateKubeSchedulerConfiguration` in
-//! `pkg/scheduler/apis/config/validation/validation.go` for the configuration file.
+//! all 1.11; for the configuration file, 1.34's `ValidateKubeSchedulerConfiguration` in
+//! `pkg/scheduler/apis/config/validation/validation.go` (with the args checks of
+//! `validation_pluginargs.go`) and the checks `NewFramework` in
+//! `pkg/scheduler/framework/runtime/framework.go` makes as it builds each profile.
 
 use alloc::collections::BTreeSet;
 use alloc::string::String;
