@@ -95,7 +95,16 @@
 //!   `scheduler-config/invalid-hard-pod-affinity-weight`,
 //!   `scheduler-config/invalid-defaulting-type`,
 //!   `scheduler-config/invalid-default-constraint`,
-//!   `scheduler-config/invalid-min-candidate-nodes`;
+//!   `scheduler-config/invalid-min-candidate-nodes`,
+//!   `scheduler-config/invalid-ignored-resource`, `scheduler-config/invalid-scoring-strategy`,
+//!   `scheduler-config/invalid-resource-weight`, `scheduler-config/invalid-shape`,
+//!   `scheduler-config/duplicate-resource`, `scheduler-config/removed-plugin`,
+//!   `scheduler-config/unknown-plugin`, `scheduler-config/wrong-extension-point`,
+//!   `scheduler-config/duplicate-plugin`, `scheduler-config/duplicate-plugin-config`,
+//!   `scheduler-config/invalid-queue-sort`, `scheduler-config/invalid-volume-binding`,
+//!   `scheduler-config/invalid-added-affinity`, `scheduler-config/unsupported-version`,
+//!   `scheduler-config/invalid-parallelism`, `scheduler-config/invalid-backoff`,
+//!   `scheduler-config/missing-bind-plugin`;
 //! - admission settings (namespace annotations, MasterConfig; warnings):
 //!   `admission/invalid-node-selector`, `admission/unread-configuration`;
 //! - the controllers' flags in a MasterConfig (an error: the controller manager does not

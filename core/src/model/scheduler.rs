@@ -113,16 +113,26 @@ pub struct UtilizationShapePoint {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct KubeSchedulerConfiguration {
+    /// 1.34 reads `kubescheduler.config.k8s.io/v1` alone; empty when not written.
+    pub api_version: String,
     pub metadata: ObjectMeta,
     pub profiles: Vec<KubeSchedulerProfile>,
     pub percentage_of_nodes_to_score: Option<i32>,
+    /// Defaults to 16; validated only, as kubefit evaluates filters in order.
+    pub parallelism: Option<i32>,
+    /// Defaults to 1; validated only.
+    pub pod_initial_backoff_seconds: Option<i64>,
+    /// Defaults to 10; validated only.
+    pub pod_max_backoff_seconds: Option<i64>,
 }
 
 /// One scheduler profile.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct KubeSchedulerProfile {
-    pub scheduler_name: String,
+    /// `None` (absent or `null`) is `default-scheduler` when the configuration has one
+    /// profile (`SetDefaults_KubeSchedulerConfiguration`); `""` is always invalid.
+    pub scheduler_name: Option<String>,
     pub percentage_of_nodes_to_score: Option<i32>,
     pub plugins: Option<Plugins>,
     pub plugin_config: Vec<PluginConfig>,
@@ -173,8 +183,9 @@ pub struct PluginConfig {
 
 /// The union of the argument fields of the in-tree plugins kubefit models
 /// (`NodeResourcesFitArgs`, `NodeResourcesBalancedAllocationArgs`, `PodTopologySpreadArgs`,
-/// `InterPodAffinityArgs`, `NodeAffinityArgs`, `DefaultPreemptionArgs`); each plugin reads
-/// its own fields. A union keeps decoding typed (and located) without a free-form value type.
+/// `InterPodAffinityArgs`, `NodeAffinityArgs`, `DefaultPreemptionArgs`, and the
+/// `VolumeBindingArgs` validation reads); each plugin reads its own fields. A union keeps
+/// decoding typed (and located) without a free-form value type.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct PluginArgs {
@@ -191,6 +202,10 @@ pub struct PluginArgs {
     pub added_affinity: Option<AddedAffinity>,
     pub min_candidate_nodes_percentage: Option<i32>,
     pub min_candidate_nodes_absolute: Option<i32>,
+    /// `VolumeBindingArgs.bindTimeoutSeconds` (default 600).
+    pub bind_timeout_seconds: Option<i64>,
+    /// `VolumeBindingArgs.shape`, refused while `StorageCapacityScoring` is off.
+    pub shape: Option<Vec<UtilizationShapePoint>>,
 }
 
 /// NodeResourcesFit's `scoringStrategy`.

@@ -77,8 +77,8 @@ fn expand<'s, T: Copy + PartialEq>(
     };
     let mut plugins: Vec<(T, i64)> = Vec::new();
     for (wanted, weight) in ordered {
-        // Names kubefit does not model drop out; a plugin named twice (an error upstream)
-        // keeps its first place.
+        // Validation refuses unknown names and plugins named twice; upstream plugins
+        // kubefit does not run at this point drop out.
         let plugin = defaults
             .iter()
             .map(|&(plugin, _)| plugin)
@@ -116,8 +116,10 @@ pub fn framework_profiles(
         .iter()
         .map(|given| {
             let mut profile = FrameworkProfile::default_profile(preemption);
-            if !given.scheduler_name.is_empty() {
-                profile.scheduler_name = given.scheduler_name.clone();
+            // An absent name is the default profile's (validation refuses it beside
+            // other profiles).
+            if let Some(name) = &given.scheduler_name {
+                profile.scheduler_name.clone_from(name);
             }
             profile.percentage_of_nodes_to_score = given
                 .percentage_of_nodes_to_score
@@ -168,6 +170,7 @@ pub fn framework_profiles(
                                         })
                                         .collect(),
                                 ),
+                                // LeastAllocated (validation refuses any other type).
                                 _ => Strategy::LeastAllocated,
                             };
                             if !strategy.resources.is_empty() {
@@ -267,11 +270,14 @@ mod tests {
         assert_eq!(profile.scores, [(S::NodeAffinity, 1)]);
     }
 
-    /// MultiPoint's `*` drops every default, but a point may still enable one.
+    /// MultiPoint's `*` drops every default, but a point may still enable one (and must
+    /// enable a queue sort and a bind plugin).
     #[test]
     fn a_point_enables_what_multi_point_dropped() {
         let profile = profile(serde_json::json!({
             "multiPoint": {"disabled": [{"name": "*"}]},
+            "queueSort": {"enabled": [{"name": "PrioritySort"}]},
+            "bind": {"enabled": [{"name": "DefaultBinder"}]},
             "filter": {"enabled": [{"name": "NodePorts"}]},
             "postFilter": {"enabled": [{"name": "DefaultPreemption"}]},
         }));
@@ -279,6 +285,18 @@ mod tests {
         assert!(profile.scores.is_empty());
         assert!(profile.preemption && !profile.dynamic_resources);
         assert!(!profile.scheduling_gates);
+    }
+
+    /// A lone profile without a name is the default scheduler's, with its own plugins.
+    #[test]
+    fn an_unnamed_profile_is_the_default_scheduler() {
+        let configuration = serde_json::from_value(serde_json::json!({
+            "profiles": [{"plugins": {"score": {"enabled": [{"name": "ImageLocality", "weight": 7}]}}}]
+        }))
+        .unwrap();
+        let profile = framework_profiles(&configuration, true).remove(0);
+        assert_eq!(profile.scheduler_name, "default-scheduler");
+        assert_eq!(profile.scores.first(), Some(&(S::ImageLocality, 7)));
     }
 
     /// SchedulingGates is a default PreEnqueue plugin: a profile may disable it there (or

@@ -7,20 +7,27 @@
 //! `RegisterCustomPriorityFunction` in `pkg/scheduler/factory/plugins.go` (arguments and
 //! names), `CreateFromConfig` in `pkg/scheduler/factory/factory.go` (the symmetric
 //! weight) and `NewFunctionShape` in `priorities/requested_to_capacity_ratio.go` (curves),
-//! all 1.11; `ValidateKubeSchedulerConfiguration` in
-//! `pkg/scheduler/apis/config/validation/validation.go` for the configuration file.
+//! all 1.11; for the configuration file, 1.34's `ValidateKubeSchedulerConfiguration` in
+//! `pkg/scheduler/apis/config/validation/validation.go` (with the args checks of
+//! `validation_pluginargs.go`) and the checks `NewFramework` in
+//! `pkg/scheduler/framework/runtime/framework.go` makes as it builds each profile.
 
 use alloc::collections::BTreeSet;
+use alloc::string::String;
 
 use crate::admission;
+use crate::labels::{self, BadValue};
 use crate::model::{
-    go_bool, KubeSchedulerConfiguration, MasterConfig, Namespace, PluginArgs, Policy,
-    PredicatePolicy, PriorityPolicy, UtilizationShapePoint,
+    go_bool, KubeSchedulerConfiguration, KubeSchedulerProfile, MasterConfig, Namespace,
+    NodeSelectorTerm, PluginArgs, PluginReference, PluginSet, Plugins, Policy, PredicatePolicy,
+    PriorityPolicy, UtilizationShapePoint,
 };
+use crate::schedule::framework::DEFAULT_SCHEDULER;
 use crate::schedule::legacy;
 
 use super::names;
 use super::path::{duplicate, unsupported, At, Sink};
+use super::Violation;
 
 /// 1.11 `MaxWeight`: `MaxInt / 10` (Go's 64-bit `int`).
 const MAX_WEIGHT: i64 = i64::MAX / 10;
@@ -126,7 +133,7 @@ fn priority_entry(priority: &PriorityPolicy, at: &At<'_>, sink: &mut Sink) {
 
 /// `NewFunctionShape`'s checks: at least one point, utilisation strictly increasing
 /// within 0–100, scores within 0–10.
-fn shape_error(points: &[UtilizationShapePoint]) -> Option<alloc::string::String> {
+fn shape_error(points: &[UtilizationShapePoint]) -> Option<String> {
     if points.is_empty() {
         return Some("at least one point must be specified".into());
     }
@@ -171,49 +178,642 @@ fn shape_error(points: &[UtilizationShapePoint]) -> Option<alloc::string::String
 
 /// Every rule a KubeSchedulerConfiguration breaks.
 pub(super) fn configuration(configuration: &KubeSchedulerConfiguration, sink: &mut Sink) {
+    // v1beta2 and v1beta3 were removed in 1.28 and 1.29; the decoder knows v1 alone.
+    let version = configuration.api_version.as_str();
+    if !version.is_empty() && version != "kubescheduler.config.k8s.io/v1" {
+        sink.push(
+            Violation::error(
+                At::root("apiVersion").path(),
+                "scheduler-config/unsupported-version",
+                alloc::format!(
+                    "no kind \"KubeSchedulerConfiguration\" is registered for version \"{version}\""
+                ),
+            )
+            .with_help("Kubernetes 1.34 reads `kubescheduler.config.k8s.io/v1` only"),
+        );
+    }
+    if configuration.parallelism.is_some_and(|value| value <= 0) {
+        sink.error(
+            &At::root("parallelism"),
+            "scheduler-config/invalid-parallelism",
+            "should be an integer value greater than zero",
+        );
+    }
     if let Some(percentage) = configuration.percentage_of_nodes_to_score {
         percentage_in_range(percentage, &At::root("percentageOfNodesToScore"), sink);
     }
     let profiles = At::root("profiles");
     let mut names = BTreeSet::new();
+    let single = configuration.profiles.len() == 1;
     for (index, profile) in configuration.profiles.iter().enumerate() {
         let at = profiles.index(index);
         let name_at = at.field("schedulerName");
-        if profile.scheduler_name.is_empty() {
+        // `SetDefaults_KubeSchedulerConfiguration` names a lone profile without a name
+        // `default-scheduler`; an explicit `""`, or no name beside other profiles, stays
+        // empty.
+        let name = match (&profile.scheduler_name, single) {
+            (Some(name), _) => name.as_str(),
+            (None, true) => DEFAULT_SCHEDULER,
+            (None, false) => "",
+        };
+        if name.is_empty() {
             sink.error(&name_at, "scheduler-config/required-name", "Required value");
-        } else if !names.insert(profile.scheduler_name.as_str()) {
+        } else if !names.insert(name) {
             sink.error(
                 &name_at,
                 "scheduler-config/duplicate-profile",
-                duplicate(&profile.scheduler_name),
+                duplicate(name),
             );
         }
         if let Some(percentage) = profile.percentage_of_nodes_to_score {
             percentage_in_range(percentage, &at.field("percentageOfNodesToScore"), sink);
         }
+        if let Some(plugins) = &profile.plugins {
+            let plugins_at = at.field("plugins");
+            plugin_sets(plugins, &plugins_at, sink);
+            required_plugins(plugins, name, &plugins_at, sink);
+        }
         let plugin_config = at.field("pluginConfig");
+        let mut configured = BTreeSet::new();
         for (position, config) in profile.plugin_config.iter().enumerate() {
-            if config.name == "PodTopologySpread" {
-                let args = plugin_config.index(position);
-                spread_args(&config.args, &args.field("args"), sink);
-            }
-            if config.name == "DefaultPreemption" {
-                let args = plugin_config.index(position);
-                preemption_args(&config.args, &args.field("args"), sink);
-            }
-            let weight = config.args.hard_pod_affinity_weight;
-            // `ValidateInterPodAffinityArgs` (validation_pluginargs.go); an absent weight
-            // defaults to 1.
-            if config.name == "InterPodAffinity" && weight.is_some_and(|w| !(0..=100).contains(&w))
-            {
-                let args = plugin_config.index(position);
-                let args = args.field("args");
+            let entry = plugin_config.index(position);
+            // `validatePluginConfig` (validation.go).
+            if !configured.insert(config.name.as_str()) {
                 sink.error(
-                    &args.field("hardPodAffinityWeight"),
-                    "scheduler-config/invalid-hard-pod-affinity-weight",
-                    "not in valid range [0, 100]",
+                    &entry,
+                    "scheduler-config/duplicate-plugin-config",
+                    duplicate(&config.name),
                 );
             }
+            let args_at = entry.field("args");
+            let args = &config.args;
+            match config.name.as_str() {
+                name if REMOVED.contains(&name) => {
+                    sink.error(&entry, "scheduler-config/removed-plugin", REMOVED_MESSAGE);
+                }
+                "PodTopologySpread" => spread_args(args, &args_at, sink),
+                "DefaultPreemption" => preemption_args(args, &args_at, sink),
+                // `ValidateInterPodAffinityArgs` (validation_pluginargs.go); an absent
+                // weight defaults to 1.
+                "InterPodAffinity"
+                    if args
+                        .hard_pod_affinity_weight
+                        .is_some_and(|w| !(0..=100).contains(&w)) =>
+                {
+                    sink.error(
+                        &args_at.field("hardPodAffinityWeight"),
+                        "scheduler-config/invalid-hard-pod-affinity-weight",
+                        "not in valid range [0, 100]",
+                    );
+                }
+                // Checked by `NewFit` alone, so only when the profile runs the plugin.
+                "NodeResourcesFit" if instantiates(profile.plugins.as_ref(), &config.name) => {
+                    fit_args(args, &args_at, sink);
+                }
+                "NodeResourcesBalancedAllocation" => balanced_args(args, &args_at, sink),
+                "VolumeBinding" => volume_binding_args(args, &args_at, sink),
+                "NodeAffinity" => node_affinity_args(args, &args_at, sink),
+                _ => {}
+            }
+        }
+    }
+    common_queue_sort(&configuration.profiles, &profiles, sink);
+    // The defaults of `SetDefaults_KubeSchedulerConfiguration`: 1 and 10 seconds.
+    let initial = configuration.pod_initial_backoff_seconds.unwrap_or(1);
+    if initial <= 0 {
+        sink.error(
+            &At::root("podInitialBackoffSeconds"),
+            "scheduler-config/invalid-backoff",
+            "must be greater than 0",
+        );
+    }
+    if configuration.pod_max_backoff_seconds.unwrap_or(10) < initial {
+        sink.error(
+            &At::root("podMaxBackoffSeconds"),
+            "scheduler-config/invalid-backoff",
+            "must be greater than or equal to PodInitialBackoffSeconds",
+        );
+    }
+}
+
+/// `validateCommonQueueSort` (validation.go): every profile's `queueSort` set as written
+/// (its default is empty) and the args of the first profile's queue sort plugin must be
+/// the first profile's. Upstream names `plugins.queueSort.Enabled` and
+/// `pluginConfig.args`; the paths here name the entry at fault.
+fn common_queue_sort<'p>(profiles: &'p [KubeSchedulerProfile], at: &At<'_>, sink: &mut Sink) {
+    let code = "scheduler-config/invalid-queue-sort";
+    let Some((first, rest)) = profiles.split_first() else {
+        return;
+    };
+    let empty = PluginSet::default();
+    let queue_sort = |profile: &'p KubeSchedulerProfile| {
+        (profile.plugins.as_ref()).map_or(&empty, |plugins| &plugins.queue_sort)
+    };
+    let canon = queue_sort(first);
+    if canon.enabled.len() > 1 {
+        let path = at.index(0);
+        let path = path.field("plugins");
+        let path = path.field("queueSort");
+        sink.error(
+            &path.field("enabled"),
+            code,
+            "only one queue sort plugin can be enabled",
+        );
+    }
+    let name = canon
+        .enabled
+        .first()
+        .map_or("", |plugin| plugin.name.as_str());
+    let args = (first.plugin_config.iter().rev())
+        .find(|config| !name.is_empty() && config.name == name)
+        .map(|config| &config.args);
+    // Weights and disabled names as the merged, internal set holds them.
+    let same = |a: &[PluginReference], b: &[PluginReference], weights: bool| {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(a, b)| {
+                a.name == b.name && (!weights || a.weight.unwrap_or(0) == b.weight.unwrap_or(0))
+            })
+    };
+    for (index, profile) in rest.iter().enumerate() {
+        let profile_at = at.index(index + 1);
+        let set = queue_sort(profile);
+        if !(same(&canon.enabled, &set.enabled, true)
+            && same(&canon.disabled, &set.disabled, false))
+        {
+            let plugins = profile_at.field("plugins");
+            sink.error(
+                &plugins.field("queueSort"),
+                code,
+                "must be the same for all profiles",
+            );
+        }
+        let configs = profile_at.field("pluginConfig");
+        for (position, config) in profile.plugin_config.iter().enumerate() {
+            if config.name == name && args != Some(&config.args) {
+                let entry = configs.index(position);
+                sink.error(
+                    &entry.field("args"),
+                    code,
+                    "queueSort must be the same for all profiles",
+                );
+            }
+        }
+    }
+}
+
+/// A profile's plugin sets in the order `getExtensionPoints` (`runtime/framework.go`)
+/// visits them, each with its key.
+fn point_sets(plugins: &Plugins) -> [(&'static str, &PluginSet); 12] {
+    [
+        ("preFilter", &plugins.pre_filter),
+        ("filter", &plugins.filter),
+        ("postFilter", &plugins.post_filter),
+        ("reserve", &plugins.reserve),
+        ("preScore", &plugins.pre_score),
+        ("score", &plugins.score),
+        ("preBind", &plugins.pre_bind),
+        ("bind", &plugins.bind),
+        ("postBind", &plugins.post_bind),
+        ("permit", &plugins.permit),
+        ("preEnqueue", &plugins.pre_enqueue),
+        ("queueSort", &plugins.queue_sort),
+    ]
+}
+
+/// The plugins 1.34's in-tree registry holds (`plugins/registry.go`), each with the
+/// extension points it implements: bit `i` is entry `i` of [`point_sets`].
+const REGISTRY: [(&str, u16); 19] = [
+    ("SchedulingGates", PRE_ENQUEUE),
+    ("PrioritySort", QUEUE_SORT),
+    ("NodeUnschedulable", FILTER),
+    ("NodeName", FILTER),
+    ("TaintToleration", FILTER | SCORES),
+    ("NodeAffinity", FILTERS | SCORES),
+    ("NodePorts", FILTERS),
+    ("NodeResourcesFit", FILTERS | SCORES),
+    ("VolumeRestrictions", FILTERS),
+    ("NodeVolumeLimits", FILTERS),
+    ("VolumeBinding", FILTERS | RESERVE | SCORES | PRE_BIND),
+    ("VolumeZone", FILTERS),
+    ("PodTopologySpread", FILTERS | SCORES),
+    ("InterPodAffinity", FILTERS | SCORES),
+    (
+        "DynamicResources",
+        PRE_ENQUEUE | FILTERS | POST_FILTER | RESERVE | PRE_BIND,
+    ),
+    ("DefaultPreemption", PRE_ENQUEUE | POST_FILTER),
+    ("NodeResourcesBalancedAllocation", SCORES),
+    ("ImageLocality", SCORE),
+    ("DefaultBinder", BIND),
+];
+const FILTER: u16 = 1 << 1;
+const FILTERS: u16 = 1 | FILTER;
+const POST_FILTER: u16 = 1 << 2;
+const RESERVE: u16 = 1 << 3;
+const SCORE: u16 = 1 << 5;
+const SCORES: u16 = 1 << 4 | SCORE;
+const PRE_BIND: u16 = 1 << 6;
+const BIND: u16 = 1 << 7;
+const PRE_ENQUEUE: u16 = 1 << 10;
+const QUEUE_SORT: u16 = 1 << 11;
+
+/// Plugins v1 no longer has (`invalidPluginsByVersion` in validation.go).
+const REMOVED: [&str; 4] = [
+    "AzureDiskLimits",
+    "CinderLimits",
+    "EBSLimits",
+    "GCEPDLimits",
+];
+const REMOVED_MESSAGE: &str = "was invalid in version \"kubescheduler.config.k8s.io/v1\" (KubeSchedulerConfiguration is version \"kubescheduler.config.k8s.io/v1\")";
+
+/// Upstream's interface for the point `key`: `preFilter` is `PreFilterPlugin`.
+fn interface(key: &str) -> String {
+    let mut chars = key.chars();
+    let mut name: String = chars
+        .next()
+        .map(|c| c.to_ascii_uppercase())
+        .into_iter()
+        .collect();
+    name.extend(chars);
+    name.push_str("Plugin");
+    name
+}
+
+/// The plugin sets a profile names, as the scheduler builds its framework: removed
+/// plugins (`validatePluginSetForInvalidPlugins` in validation.go, per point only), then
+/// `updatePluginList` per point and `expandMultiPointPlugins` for MultiPoint
+/// (`runtime/framework.go`): a name the registry lacks, a plugin at a point it does not
+/// implement, and a plugin a point would run twice. Upstream stops at the first; each
+/// is reported here.
+fn plugin_sets(plugins: &Plugins, at: &At<'_>, sink: &mut Sink) {
+    let named = |list: &[PluginReference], wanted: &str| list.iter().any(|p| p.name == wanted);
+    let registered = |name: &str| REGISTRY.iter().find(|(other, _)| *other == name);
+    let points = point_sets(plugins);
+    let twice = |name: &str, interface: &str| {
+        alloc::format!("plugin \"{name}\" already registered as \"{interface}\"")
+    };
+    for (bit, (key, set)) in points.iter().enumerate() {
+        let point = at.field(key);
+        let enabled = point.field("enabled");
+        for (index, plugin) in set.enabled.iter().enumerate() {
+            let name = plugin.name.as_str();
+            let entry = enabled.index(index);
+            let kind = interface(key);
+            let (code, message) = match registered(name) {
+                _ if REMOVED.contains(&name) => {
+                    ("scheduler-config/removed-plugin", REMOVED_MESSAGE.into())
+                }
+                None => (
+                    "scheduler-config/unknown-plugin",
+                    alloc::format!("{kind} \"{name}\" does not exist"),
+                ),
+                Some((_, points)) if points & 1 << bit == 0 => (
+                    "scheduler-config/wrong-extension-point",
+                    alloc::format!("plugin \"{name}\" does not extend {kind} plugin"),
+                ),
+                _ if named(set.enabled.get(..index).unwrap_or_default(), name) => {
+                    ("scheduler-config/duplicate-plugin", twice(name, &kind))
+                }
+                _ => continue,
+            };
+            sink.error(&entry, code, message);
+        }
+    }
+    let multi_point = &plugins.multi_point.enabled;
+    let enabled = at.field("multiPoint");
+    let enabled = enabled.field("enabled");
+    // A point that disables `*` takes nothing from MultiPoint.
+    let expanded = |set: &PluginSet| !named(&set.disabled, "*");
+    for (index, plugin) in multi_point.iter().enumerate() {
+        let name = plugin.name.as_str();
+        let message = match registered(name) {
+            None => points
+                .iter()
+                .find(|(_, set)| expanded(set))
+                .map(|(key, _)| {
+                    let code = "scheduler-config/unknown-plugin";
+                    (
+                        code,
+                        alloc::format!("{} \"{name}\" does not exist", interface(key)),
+                    )
+                }),
+            // Named twice, the plugin is taken twice by the first point that implements
+            // it and neither disables nor enables it itself.
+            Some((_, implemented)) if named(multi_point.get(..index).unwrap_or_default(), name) => {
+                points
+                    .iter()
+                    .enumerate()
+                    .find(|(bit, (_, set))| {
+                        implemented & 1 << bit != 0
+                            && expanded(set)
+                            && !named(&set.disabled, name)
+                            && !named(&set.enabled, name)
+                    })
+                    .map(|(_, (key, _))| {
+                        (
+                            "scheduler-config/duplicate-plugin",
+                            twice(name, &interface(key)),
+                        )
+                    })
+            }
+            Some(_) => None,
+        };
+        if let Some((code, message)) = message {
+            sink.error(&enabled.index(index), code, message);
+        }
+    }
+}
+
+/// `NewFramework` (`runtime/framework.go`) wants one queue sort plugin and a bind plugin
+/// once MultiPoint is expanded: a MultiPoint that disables the defaults (every 1.34
+/// plugin is one) takes both away unless a set enables them again.
+fn required_plugins(plugins: &Plugins, profile: &str, at: &At<'_>, sink: &mut Sink) {
+    let named = |list: &[PluginReference], wanted: &str| list.iter().any(|p| p.name == wanted);
+    let multi_point = &plugins.multi_point;
+    let merged = REGISTRY.iter().filter(|(name, _)| {
+        !(named(&multi_point.disabled, "*") || named(&multi_point.disabled, name))
+            || named(&multi_point.enabled, name)
+    });
+    let count = |set: &PluginSet, point: u16| {
+        let mut names: BTreeSet<&str> = (set.enabled.iter())
+            .map(|plugin| plugin.name.as_str())
+            .filter(|name| {
+                (REGISTRY.iter()).any(|(other, points)| other == name && points & point != 0)
+            })
+            .collect();
+        if !named(&set.disabled, "*") {
+            names.extend(
+                merged
+                    .clone()
+                    .filter(|(name, points)| points & point != 0 && !named(&set.disabled, name))
+                    .map(|(name, _)| *name),
+            );
+        }
+        names.len()
+    };
+    let queue_sort = count(&plugins.queue_sort, QUEUE_SORT);
+    if queue_sort != 1 {
+        sink.error(
+            &at.field("queueSort"),
+            "scheduler-config/invalid-queue-sort",
+            alloc::format!("only one queue sort plugin required for profile with scheduler name \"{profile}\", but got {queue_sort}"),
+        );
+    }
+    if count(&plugins.bind, BIND) == 0 {
+        sink.error(
+            &at.field("bind"),
+            "scheduler-config/missing-bind-plugin",
+            alloc::format!(
+                "at least one bind plugin is needed for profile with scheduler name \"{profile}\""
+            ),
+        );
+    }
+}
+
+/// True if the profile builds the default plugin `name` (`pluginsNeeded` in
+/// `runtime/framework.go`): MultiPoint keeps it unless it disables it (or `*`), and any
+/// point that enables it needs it.
+fn instantiates(plugins: Option<&Plugins>, name: &str) -> bool {
+    let Some(plugins) = plugins else {
+        return true;
+    };
+    let named = |list: &[PluginReference], wanted: &str| list.iter().any(|p| p.name == wanted);
+    let multi_point = &plugins.multi_point;
+    !(named(&multi_point.disabled, "*") || named(&multi_point.disabled, name))
+        || named(&multi_point.enabled, name)
+        || point_sets(plugins)
+            .iter()
+            .any(|(_, set)| named(&set.enabled, name))
+}
+
+/// `ValidateNodeResourcesFitArgs` (validation_pluginargs.go), which `NewFit` runs on the
+/// defaulted args: ignored resources are label names, groups also without `/`; a
+/// `scoringStrategy` given at all needs a known `type` (`SetDefaults_NodeResourcesFitArgs`
+/// fills in only an absent strategy), weights in (0, 100] (0 is 1), and a curve exactly
+/// when the type is RequestedToCapacityRatio.
+fn fit_args(args: &PluginArgs, at: &At<'_>, sink: &mut Sink) {
+    let code = "scheduler-config/invalid-ignored-resource";
+    let ignored = at.field("ignoredResources");
+    for (index, name) in args.ignored_resources.iter().enumerate() {
+        sink.errors(&ignored.index(index), code, &names::qualified_name(name));
+    }
+    let groups = at.field("ignoredResourceGroups");
+    for (index, group) in args.ignored_resource_groups.iter().enumerate() {
+        let entry = groups.index(index);
+        if group.contains('/') {
+            sink.error(&entry, code, "resource group name can't contain '/'");
+        }
+        sink.errors(&entry, code, &names::qualified_name(group));
+    }
+    let Some(strategy) = &args.scoring_strategy else {
+        return;
+    };
+    let at = at.field("scoringStrategy");
+    let code = "scheduler-config/invalid-scoring-strategy";
+    let types = [
+        "LeastAllocated",
+        "MostAllocated",
+        "RequestedToCapacityRatio",
+    ];
+    if !types.contains(&strategy.type_.as_str()) {
+        sink.error(
+            &at.field("type"),
+            code,
+            unsupported(&strategy.type_, &types),
+        );
+    }
+    let resources = at.field("resources");
+    for (index, resource) in strategy.resources.iter().enumerate() {
+        if !(0..=100).contains(&resource.weight) {
+            sink.error(
+                &resources.index(index).field("weight"),
+                "scheduler-config/invalid-resource-weight",
+                alloc::format!(
+                    "resource weight of {} not in valid range (0, 100]",
+                    resource.name
+                ),
+            );
+        }
+    }
+    let ratio_at = at.field("requestedToCapacityRatio");
+    let ratio = strategy.requested_to_capacity_ratio.as_ref();
+    match (ratio, strategy.type_ == "RequestedToCapacityRatio") {
+        (None, true) => sink.error(
+            &ratio_at,
+            code,
+            "must be specified when type is RequestedToCapacityRatio",
+        ),
+        (Some(ratio), true) => function_shape(&ratio.shape, &ratio_at.field("shape"), sink),
+        (Some(_), false) => sink.error(
+            &ratio_at,
+            code,
+            "must be nil when type is not RequestedToCapacityRatio",
+        ),
+        (None, false) => {}
+    }
+}
+
+/// `validateFunctionShape` (validation_pluginargs.go): at least one point, utilisation
+/// increasing (the first break only), utilisation within [0, 100] and scores within
+/// [0, 10].
+fn function_shape(points: &[UtilizationShapePoint], at: &At<'_>, sink: &mut Sink) {
+    let code = "scheduler-config/invalid-shape";
+    if points.is_empty() {
+        sink.error(at, code, "at least one point must be specified");
+        return;
+    }
+    let unsorted = points.windows(2).position(
+        |pair| matches!(pair, [previous, next] if previous.utilization >= next.utilization),
+    );
+    if let Some(index) = unsorted {
+        let point = at.index(index + 1);
+        sink.error(
+            &point.field("utilization"),
+            code,
+            "values must be sorted in increasing order",
+        );
+    }
+    for (index, point) in points.iter().enumerate() {
+        let entry = at.index(index);
+        if !(0..=100).contains(&point.utilization) {
+            sink.error(
+                &entry.field("utilization"),
+                code,
+                "not in valid range [0, 100]",
+            );
+        }
+        if !(0..=10).contains(&point.score) {
+            sink.error(&entry.field("score"), code, "not in valid range [0, 10]");
+        }
+    }
+}
+
+/// `ValidateNodeResourcesBalancedAllocationArgs` (validation_pluginargs.go), on the
+/// defaulted args: each resource once, each weight 1 (0 is 1).
+fn balanced_args(args: &PluginArgs, at: &At<'_>, sink: &mut Sink) {
+    let resources = at.field("resources");
+    for (index, resource) in args.resources.iter().enumerate() {
+        let entry = resources.index(index);
+        let earlier = args.resources.get(..index).unwrap_or_default();
+        if earlier.iter().any(|other| other.name == resource.name) {
+            sink.error(
+                &entry.field("name"),
+                "scheduler-config/duplicate-resource",
+                duplicate(&resource.name),
+            );
+        }
+        if !matches!(resource.weight, 0 | 1) {
+            sink.error(
+                &entry.field("weight"),
+                "scheduler-config/invalid-resource-weight",
+                "must be 1",
+            );
+        }
+    }
+}
+
+/// `ValidateVolumeBindingArgs` (validation_pluginargs.go): no negative timeout, and no
+/// `shape` while the `StorageCapacityScoring` gate is off, as it is in 1.34.
+fn volume_binding_args(args: &PluginArgs, at: &At<'_>, sink: &mut Sink) {
+    let code = "scheduler-config/invalid-volume-binding";
+    if args.bind_timeout_seconds.is_some_and(|seconds| seconds < 0) {
+        sink.error(
+            &at.field("bindTimeoutSeconds"),
+            code,
+            "invalid BindTimeoutSeconds, should not be a negative value",
+        );
+    }
+    if args.shape.is_some() {
+        sink.error(
+            &at.field("shape"),
+            code,
+            "unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring",
+        );
+    }
+}
+
+/// `ValidateNodeAffinityArgs` (validation_pluginargs.go): `addedAffinity` must parse as
+/// the scheduler parses node affinity (`NewNodeSelector`, `NewPreferredSchedulingTerms` in
+/// component-helpers' `nodeaffinity`; preferred terms of weight 0 are skipped). Upstream
+/// leaves `preference` out of a preferred term's path; the paths here name the entry.
+fn node_affinity_args(args: &PluginArgs, at: &At<'_>, sink: &mut Sink) {
+    let Some(added) = &args.added_affinity else {
+        return;
+    };
+    let at = at.field("addedAffinity");
+    if let Some(required) = &added.required_during_scheduling_ignored_during_execution {
+        let terms = at.field("requiredDuringSchedulingIgnoredDuringExecution");
+        let terms = terms.field("nodeSelectorTerms");
+        for (index, term) in required.node_selector_terms.iter().enumerate() {
+            parsed_node_term(term, &terms.index(index), sink);
+        }
+    }
+    let preferred = at.field("preferredDuringSchedulingIgnoredDuringExecution");
+    let terms = &added.preferred_during_scheduling_ignored_during_execution;
+    for (index, term) in terms
+        .iter()
+        .enumerate()
+        .filter(|(_, term)| term.weight != 0)
+    {
+        let entry = preferred.index(index);
+        parsed_node_term(&term.preference, &entry.field("preference"), sink);
+    }
+}
+
+/// A node selector term as `nodeSelectorRequirementsAsSelector` (each expression through
+/// `labels.NewRequirement`) and `nodeSelectorRequirementsAsFieldSelector` parse it.
+fn parsed_node_term(term: &NodeSelectorTerm, at: &At<'_>, sink: &mut Sink) {
+    let code = "scheduler-config/invalid-added-affinity";
+    let expressions = at.field("matchExpressions");
+    for (index, requirement) in term.match_expressions.iter().enumerate() {
+        let at = expressions.index(index);
+        let count = requirement.values.len();
+        let shape = match requirement.operator.as_str() {
+            "In" | "NotIn" => count == 0,
+            "Exists" | "DoesNotExist" => count != 0,
+            "Gt" | "Lt" => count != 1,
+            other => {
+                sink.error(&at.field("operator"), code, unsupported(other, &[]));
+                continue;
+            }
+        };
+        let key = names::qualified_name(&requirement.key);
+        if !key.is_empty() {
+            sink.error(&at.field("key"), code, key.join("; "));
+        }
+        let values = at.field("values");
+        if shape {
+            let message = match requirement.operator.as_str() {
+                "In" | "NotIn" => "for 'in', 'notin' operators, values set can't be empty",
+                "Gt" | "Lt" => "for 'Gt', 'Lt' operators, exactly one value is required",
+                _ => "values set must be empty for exists and does not exist",
+            };
+            sink.error(&values, code, message);
+        }
+        for bad in labels::bad_values(requirement) {
+            let (index, message) = match bad {
+                BadValue::NotInteger(index, _) => (
+                    index,
+                    String::from("for 'Gt', 'Lt' operators, the value must be an integer"),
+                ),
+                BadValue::NotLabelValue(index, _, complaints) => (index, complaints.join("; ")),
+            };
+            sink.error(&values.index(index), code, message);
+        }
+    }
+    let fields = at.field("matchFields");
+    for (index, requirement) in term.match_fields.iter().enumerate() {
+        let at = fields.index(index);
+        match requirement.operator.as_str() {
+            "In" | "NotIn" if requirement.values.len() != 1 => {
+                sink.error(&at.field("values"), code, "must have one element");
+            }
+            "In" | "NotIn" => {}
+            other => sink.error(
+                &at.field("operator"),
+                code,
+                unsupported(other, &["In", "NotIn"]),
+            ),
         }
     }
 }
@@ -442,6 +1042,7 @@ fn node_selector_text(text: &str, at: &At<'_>, sink: &mut Sink) {
 
 #[cfg(test)]
 mod tests {
+    use super::REMOVED_MESSAGE as REMOVED;
     use crate::input::Resource;
     use crate::validation::validate;
     use alloc::string::{String, ToString};
@@ -453,6 +1054,457 @@ mod tests {
             .into_iter()
             .map(|v| (v.path.to_string(), v.diagnostic.code, v.diagnostic.message))
             .collect()
+    }
+
+    fn configuration(json: serde_json::Value) -> Vec<(String, &'static str, String)> {
+        let configuration = serde_json::from_value(json).unwrap();
+        validate(&Resource::KubeSchedulerConfiguration(configuration))
+            .into_iter()
+            .map(|v| (v.path.to_string(), v.diagnostic.code, v.diagnostic.message))
+            .collect()
+    }
+
+    /// A lone profile without a name is `default-scheduler`; an explicit `""`, or a
+    /// missing name beside another profile, is required.
+    #[test]
+    fn a_lone_profile_may_omit_its_name() {
+        let required = |index: usize| {
+            (
+                alloc::format!("profiles[{index}].schedulerName"),
+                "scheduler-config/required-name",
+                String::from("Required value"),
+            )
+        };
+        assert_eq!(configuration(serde_json::json!({"profiles": [{}]})), []);
+        assert_eq!(
+            configuration(serde_json::json!({"profiles": [{"schedulerName": null}]})),
+            []
+        );
+        assert_eq!(
+            configuration(serde_json::json!({"profiles": [{"schedulerName": ""}]})),
+            [required(0)]
+        );
+        assert_eq!(
+            configuration(serde_json::json!({"profiles": [{"schedulerName": "a"}, {}]})),
+            [required(1)]
+        );
+        assert_eq!(
+            configuration(serde_json::json!({"profiles": [
+                {"schedulerName": "default-scheduler"}, {"schedulerName": "default-scheduler"}
+            ]})),
+            [(
+                "profiles[1].schedulerName".into(),
+                "scheduler-config/duplicate-profile",
+                "Duplicate value: \"default-scheduler\"".into()
+            )]
+        );
+    }
+
+    /// `ValidateNodeResourcesFitArgs` as `NewFit` runs it: only for a profile that builds
+    /// the plugin.
+    #[test]
+    fn fit_args_are_validated() {
+        let found = |args: serde_json::Value, plugins: serde_json::Value| {
+            configuration(
+                serde_json::json!({"profiles": [{"plugins": plugins, "pluginConfig": [
+                    {"name": "NodeResourcesFit", "args": args}
+                ]}]}),
+            )
+        };
+        let at = |field: &str| alloc::format!("profiles[0].pluginConfig[0].args.{field}");
+        let none = serde_json::json!(null);
+        assert_eq!(
+            found(serde_json::json!({"scoringStrategy": null}), none.clone()),
+            []
+        );
+        let bogus = serde_json::json!({"scoringStrategy": {"type": "Bogus"}});
+        let types =
+            "supported values: \"LeastAllocated\", \"MostAllocated\", \"RequestedToCapacityRatio\"";
+        assert_eq!(
+            found(bogus.clone(), none.clone()),
+            [(
+                at("scoringStrategy.type"),
+                "scheduler-config/invalid-scoring-strategy",
+                alloc::format!("Unsupported value: \"Bogus\": {types}")
+            )]
+        );
+        // A strategy without a type is not defaulted.
+        assert_eq!(
+            found(serde_json::json!({"scoringStrategy": {}}), none.clone()),
+            [(
+                at("scoringStrategy.type"),
+                "scheduler-config/invalid-scoring-strategy",
+                alloc::format!("Unsupported value: \"\": {types}")
+            )]
+        );
+        // Not built, not checked; built by another point, checked.
+        let off = serde_json::json!({"multiPoint": {"disabled": [{"name": "NodeResourcesFit"}]}});
+        assert_eq!(found(bogus.clone(), off), []);
+        let filter = serde_json::json!({"multiPoint": {"disabled": [{"name": "NodeResourcesFit"}]},
+            "filter": {"enabled": [{"name": "NodeResourcesFit"}]}});
+        assert_eq!(found(bogus, filter).len(), 1);
+        let messages = |args| {
+            found(args, none.clone())
+                .into_iter()
+                .map(|(path, _, message)| (path, message))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            messages(serde_json::json!({
+                "ignoredResources": ["a/b/c"], "ignoredResourceGroups": ["example.com/x"],
+                "scoringStrategy": {"type": "RequestedToCapacityRatio",
+                    "resources": [{"name": "cpu", "weight": 0}, {"name": "memory", "weight": 101}],
+                    "requestedToCapacityRatio": {"shape": [
+                        {"utilization": 50, "score": 11}, {"utilization": 50, "score": 0},
+                        {"utilization": 101, "score": 5}]}}
+            })),
+            [
+                (
+                    at("ignoredResources[0]"),
+                    crate::validation::names::qualified_name("a/b/c")[0].into()
+                ),
+                (
+                    at("ignoredResourceGroups[0]"),
+                    "resource group name can't contain '/'".into()
+                ),
+                (
+                    at("scoringStrategy.resources[1].weight"),
+                    "resource weight of memory not in valid range (0, 100]".into()
+                ),
+                (
+                    at("scoringStrategy.requestedToCapacityRatio.shape[1].utilization"),
+                    "values must be sorted in increasing order".into()
+                ),
+                (
+                    at("scoringStrategy.requestedToCapacityRatio.shape[0].score"),
+                    "not in valid range [0, 10]".into()
+                ),
+                (
+                    at("scoringStrategy.requestedToCapacityRatio.shape[2].utilization"),
+                    "not in valid range [0, 100]".into()
+                ),
+            ]
+        );
+        assert_eq!(
+            messages(serde_json::json!({"scoringStrategy": {"type": "RequestedToCapacityRatio"}})),
+            [(
+                at("scoringStrategy.requestedToCapacityRatio"),
+                "must be specified when type is RequestedToCapacityRatio".into()
+            )]
+        );
+        assert_eq!(
+            messages(
+                serde_json::json!({"scoringStrategy": {"type": "MostAllocated",
+                "requestedToCapacityRatio": {"shape": []}}})
+            ),
+            [(
+                at("scoringStrategy.requestedToCapacityRatio"),
+                "must be nil when type is not RequestedToCapacityRatio".into()
+            )]
+        );
+        assert_eq!(
+            messages(
+                serde_json::json!({"scoringStrategy": {"type": "RequestedToCapacityRatio",
+                "requestedToCapacityRatio": {"shape": []}}})
+            ),
+            [(
+                at("scoringStrategy.requestedToCapacityRatio.shape"),
+                "at least one point must be specified".into()
+            )]
+        );
+    }
+
+    /// `ValidateNodeResourcesBalancedAllocationArgs`: every weight 1 once defaulted, each
+    /// resource once.
+    #[test]
+    fn balanced_allocation_args_are_validated() {
+        let found = configuration(serde_json::json!({"profiles": [{"pluginConfig": [
+            {"name": "NodeResourcesBalancedAllocation", "args": {"resources": [
+                {"name": "cpu", "weight": 0}, {"name": "memory", "weight": 1},
+                {"name": "cpu", "weight": 2}
+            ]}}
+        ]}]}));
+        let at = "profiles[0].pluginConfig[0].args.resources[2]";
+        assert_eq!(
+            found,
+            [
+                (
+                    alloc::format!("{at}.name"),
+                    "scheduler-config/duplicate-resource",
+                    "Duplicate value: \"cpu\"".into()
+                ),
+                (
+                    alloc::format!("{at}.weight"),
+                    "scheduler-config/invalid-resource-weight",
+                    "must be 1".into()
+                ),
+            ]
+        );
+    }
+
+    /// `updatePluginList` and `expandMultiPointPlugins`: unknown names, points a plugin
+    /// does not implement, plugins taken twice; removed plugins per point and in
+    /// pluginConfig, and repeated pluginConfig names.
+    #[test]
+    fn plugin_sets_are_validated() {
+        let found = configuration(serde_json::json!({"profiles": [{
+            "plugins": {
+                "multiPoint": {"enabled": [
+                    {"name": "Foo"}, {"name": "ImageLocality"}, {"name": "ImageLocality"},
+                    {"name": "EBSLimits"}, {"name": "NodeName"}, {"name": "NodeName"}
+                ]},
+                "preFilter": {"disabled": [{"name": "*"}]},
+                "filter": {"enabled": [
+                    {"name": "NodeName"}, {"name": "ImageLocality"}, {"name": "DefaultBinder"},
+                    {"name": "GCEPDLimits"}, {"name": "Bar"}, {"name": "NodeName"}
+                ]},
+                "score": {"enabled": [{"name": "VolumeBinding"}]},
+                "reserve": {"enabled": [{"name": "VolumeBinding"}, {"name": "DynamicResources"}]}
+            },
+            "pluginConfig": [
+                {"name": "NodeAffinity", "args": {}}, {"name": "CinderLimits", "args": {}},
+                {"name": "NodeAffinity", "args": {}}
+            ]
+        }]}));
+        let at = "profiles[0].plugins";
+        let expected = [
+            (
+                "filter.enabled[1]",
+                "scheduler-config/wrong-extension-point",
+                "plugin \"ImageLocality\" does not extend FilterPlugin plugin",
+            ),
+            (
+                "filter.enabled[2]",
+                "scheduler-config/wrong-extension-point",
+                "plugin \"DefaultBinder\" does not extend FilterPlugin plugin",
+            ),
+            (
+                "filter.enabled[3]",
+                "scheduler-config/removed-plugin",
+                REMOVED,
+            ),
+            (
+                "filter.enabled[4]",
+                "scheduler-config/unknown-plugin",
+                "FilterPlugin \"Bar\" does not exist",
+            ),
+            (
+                "filter.enabled[5]",
+                "scheduler-config/duplicate-plugin",
+                "plugin \"NodeName\" already registered as \"FilterPlugin\"",
+            ),
+            // PreFilter takes nothing from MultiPoint, so Filter is the first point.
+            (
+                "multiPoint.enabled[0]",
+                "scheduler-config/unknown-plugin",
+                "FilterPlugin \"Foo\" does not exist",
+            ),
+            (
+                "multiPoint.enabled[2]",
+                "scheduler-config/duplicate-plugin",
+                "plugin \"ImageLocality\" already registered as \"ScorePlugin\"",
+            ),
+            (
+                "multiPoint.enabled[3]",
+                "scheduler-config/unknown-plugin",
+                "FilterPlugin \"EBSLimits\" does not exist",
+            ),
+            // NodeName's only point names it itself: no double registration.
+        ];
+        let mut expected: Vec<(String, &str, String)> = expected
+            .into_iter()
+            .map(|(path, code, message)| (alloc::format!("{at}.{path}"), code, message.into()))
+            .collect();
+        expected.push((
+            "profiles[0].pluginConfig[1]".into(),
+            "scheduler-config/removed-plugin",
+            REMOVED.into(),
+        ));
+        expected.push((
+            "profiles[0].pluginConfig[2]".into(),
+            "scheduler-config/duplicate-plugin-config",
+            "Duplicate value: \"NodeAffinity\"".into(),
+        ));
+        assert_eq!(found, expected);
+    }
+
+    /// `validateCommonQueueSort`: the queueSort set as written, and the queue sort
+    /// plugin's args, must be the first profile's.
+    #[test]
+    fn queue_sort_is_common() {
+        let code = "scheduler-config/invalid-queue-sort";
+        let sort = serde_json::json!({"queueSort": {"enabled": [{"name": "PrioritySort"}]}});
+        assert_eq!(
+            configuration(serde_json::json!({"profiles": [
+                {"schedulerName": "a", "plugins": sort.clone()},
+                {"schedulerName": "b", "plugins": sort.clone(), "pluginConfig": [{"name": "NodeAffinity", "args": {}}]}
+            ]})),
+            []
+        );
+        assert_eq!(
+            configuration(serde_json::json!({"profiles": [
+                {"schedulerName": "a"},
+                {"schedulerName": "b", "plugins": sort.clone()},
+                {"schedulerName": "c", "plugins": {"queueSort": {"disabled": [{"name": "*"}],
+                    "enabled": [{"name": "PrioritySort"}]}}}
+            ]})),
+            [
+                (
+                    "profiles[1].plugins.queueSort".into(),
+                    code,
+                    "must be the same for all profiles".into()
+                ),
+                (
+                    "profiles[2].plugins.queueSort".into(),
+                    code,
+                    "must be the same for all profiles".into()
+                ),
+            ]
+        );
+        assert_eq!(
+            configuration(serde_json::json!({"profiles": [
+                {"schedulerName": "a", "plugins": sort.clone()},
+                {"schedulerName": "b", "plugins": sort, "pluginConfig": [{"name": "PrioritySort", "args": {"resources": [{"name": "cpu"}]}}]}
+            ]})),
+            [(
+                "profiles[1].pluginConfig[0].args".into(),
+                code,
+                "queueSort must be the same for all profiles".into()
+            )]
+        );
+    }
+
+    /// `ValidateVolumeBindingArgs` with `StorageCapacityScoring` off, and
+    /// `ValidateNodeAffinityArgs` parsing `addedAffinity` as the scheduler does.
+    #[test]
+    fn volume_binding_and_node_affinity_args_are_validated() {
+        let found = configuration(serde_json::json!({"profiles": [{"pluginConfig": [
+            {"name": "VolumeBinding", "args": {"bindTimeoutSeconds": -1, "shape": []}},
+            {"name": "NodeAffinity", "args": {"addedAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                    {"matchExpressions": [
+                        {"key": "zone", "operator": "Bogus"},
+                        {"key": "size", "operator": "Gt", "values": ["big", "2"]},
+                        {"key": "zone", "operator": "Exists", "values": ["a"]}
+                    ]},
+                    {"matchFields": [{"key": "metadata.name", "operator": "Exists"},
+                        {"key": "metadata.name", "operator": "In", "values": []}]}
+                ]},
+                "preferredDuringSchedulingIgnoredDuringExecution": [
+                    {"weight": 0, "preference": {"matchExpressions": [{"key": "a", "operator": "Nope"}]}},
+                    {"weight": 1, "preference": {"matchExpressions": [{"key": "a", "operator": "In"}]}}
+                ]
+            }}}
+        ]}]}));
+        let found: Vec<(String, String)> = found
+            .into_iter()
+            .map(|(path, _, message)| (path, message))
+            .collect();
+        let binding = "profiles[0].pluginConfig[0].args";
+        let required = "profiles[0].pluginConfig[1].args.addedAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms";
+        let preferred = "profiles[0].pluginConfig[1].args.addedAffinity.preferredDuringSchedulingIgnoredDuringExecution";
+        let expected = [
+            (alloc::format!("{binding}.bindTimeoutSeconds"), "invalid BindTimeoutSeconds, should not be a negative value"),
+            (alloc::format!("{binding}.shape"), "unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring"),
+            (alloc::format!("{required}[0].matchExpressions[0].operator"), "Unsupported value: \"Bogus\""),
+            (alloc::format!("{required}[0].matchExpressions[1].values"), "for 'Gt', 'Lt' operators, exactly one value is required"),
+            (alloc::format!("{required}[0].matchExpressions[1].values[0]"), "for 'Gt', 'Lt' operators, the value must be an integer"),
+            (alloc::format!("{required}[0].matchExpressions[2].values"), "values set must be empty for exists and does not exist"),
+            (alloc::format!("{required}[1].matchFields[0].operator"), "Unsupported value: \"Exists\": supported values: \"In\", \"NotIn\""),
+            (alloc::format!("{required}[1].matchFields[1].values"), "must have one element"),
+            (alloc::format!("{preferred}[1].preference.matchExpressions[0].values"), "for 'in', 'notin' operators, values set can't be empty"),
+        ];
+        let expected: Vec<(String, String)> = expected
+            .into_iter()
+            .map(|(path, message)| (path, message.into()))
+            .collect();
+        assert_eq!(found, expected);
+    }
+
+    /// `ValidateKubeSchedulerConfiguration`'s top-level fields, after defaulting, and the
+    /// API versions 1.34 decodes.
+    #[test]
+    fn top_level_fields_are_validated() {
+        let v1 = "kubescheduler.config.k8s.io/v1";
+        assert_eq!(configuration(serde_json::json!({"apiVersion": v1})), []);
+        assert_eq!(
+            configuration(serde_json::json!({
+                "apiVersion": "kubescheduler.config.k8s.io/v1beta3",
+                "parallelism": 0, "podInitialBackoffSeconds": 20
+            })),
+            [
+                (
+                    "apiVersion".into(),
+                    "scheduler-config/unsupported-version",
+                    "no kind \"KubeSchedulerConfiguration\" is registered for version \"kubescheduler.config.k8s.io/v1beta3\"".into()
+                ),
+                (
+                    "parallelism".into(),
+                    "scheduler-config/invalid-parallelism",
+                    "should be an integer value greater than zero".into()
+                ),
+                // The default maximum, 10 seconds, is below the initial backoff.
+                (
+                    "podMaxBackoffSeconds".into(),
+                    "scheduler-config/invalid-backoff",
+                    "must be greater than or equal to PodInitialBackoffSeconds".into()
+                ),
+            ]
+        );
+        assert_eq!(
+            configuration(
+                serde_json::json!({"podInitialBackoffSeconds": 0, "podMaxBackoffSeconds": 0})
+            ),
+            [(
+                "podInitialBackoffSeconds".into(),
+                "scheduler-config/invalid-backoff",
+                "must be greater than 0".into()
+            )]
+        );
+    }
+
+    /// `NewFramework` wants one queue sort and a bind plugin after MultiPoint expansion.
+    #[test]
+    fn a_profile_needs_queue_sort_and_bind_plugins() {
+        let found = |plugins: serde_json::Value| {
+            configuration(
+                serde_json::json!({"profiles": [{"schedulerName": "s", "plugins": plugins}]}),
+            )
+            .into_iter()
+            .map(|(path, _, message)| (path, message))
+            .collect::<Vec<_>>()
+        };
+        let all = serde_json::json!({"disabled": [{"name": "*"}]});
+        assert_eq!(
+            found(serde_json::json!({"multiPoint": all.clone()})),
+            [
+                (
+                    "profiles[0].plugins.queueSort".into(),
+                    "only one queue sort plugin required for profile with scheduler name \"s\", but got 0".into()
+                ),
+                (
+                    "profiles[0].plugins.bind".into(),
+                    "at least one bind plugin is needed for profile with scheduler name \"s\"".into()
+                ),
+            ]
+        );
+        assert_eq!(
+            found(serde_json::json!({"multiPoint": all.clone(),
+                "queueSort": {"enabled": [{"name": "PrioritySort"}]},
+                "bind": {"enabled": [{"name": "DefaultBinder"}]}})),
+            []
+        );
+        assert_eq!(
+            found(
+                serde_json::json!({"multiPoint": {"disabled": [{"name": "*"}],
+                "enabled": [{"name": "PrioritySort"}, {"name": "DefaultBinder"}]}})
+            ),
+            []
+        );
+        assert_eq!(
+            found(serde_json::json!({"bind": all.clone(), "queueSort": all})).len(),
+            2
+        );
     }
 
     #[test]
