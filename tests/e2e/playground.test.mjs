@@ -530,12 +530,17 @@ test('the disruption panel plays a Scenario, and a what-if button adds a step to
 // accounting) to 546.9 KB, and session 31's fourth round (the controllers starting on
 // the input's taints and not-ready nodes, kubelets coming back, running pods' own
 // priorities, validation of controller flags and preemption arguments, List anchors,
-// status-aware report rows) to 549.0 KB (548 970 B).
+// status-aware report rows) to 549.0 KB (548 970 B), and session 32's fifth round
+// (the 1.34 scheduler configuration's validation: plugin sets, queue sort and plugin
+// arguments; YAML tags, merge keys and integral floats; Scenario field checks; the 3.11
+// node lifecycle's deletions and taints; kubectl's drain filters and skip-wait; Machine
+// sets' replica sync and machines deleting in the input; last scheduling attempts) to
+// 559.3 KB (559 282 B).
 // The budget stops unnoticed growth; raising it is a decision recorded there.
-test('the site fits its 549 KB brotli budget', () => {
+test('the site fits its 560 KB brotli budget', () => {
   const total = readdirSync(SITE).reduce((sum, name) => sum + brotliCompressSync(readFileSync(join(SITE, name))).length, 0);
   measurements.siteBrotliBytes = total;
-  assert.ok(total <= 549_000, `${total} bytes brotli`);
+  assert.ok(total <= 560_000, `${total} bytes brotli`);
 });
 
 test('a large dump is evaluated in the worker while the page stays responsive', { skip: !DUMP && 'KUBEFIT_E2E_DUMP is not set' }, async () => {
