@@ -75,15 +75,18 @@ pub fn counts_as_ready(pod: &Pod) -> bool {
     pod.status.conditions.ready != Readiness::NotReady
 }
 
-/// Whether the disruption controller counts a bound pod healthy (`countHealthyPods`):
-/// running (not Pending, not finished), not being deleted, and `ready`.
+/// Whether the disruption controller counts a bound pod healthy (`countHealthyPods`): not
+/// being deleted, and `ready`. Upstream reads the `Ready` condition alone, whatever the
+/// phase; a pod that states none (kubefit's reading of a manifest) counts only while its
+/// phase says it runs.
 fn healthy(pod: &Pod, ready: bool) -> bool {
     ready
         && pod.metadata.deletion_timestamp.is_none()
-        && !matches!(
-            pod.status.phase.as_str(),
-            "Pending" | "Succeeded" | "Failed"
-        )
+        && (pod.status.conditions.ready == Readiness::Ready
+            || !matches!(
+                pod.status.phase.as_str(),
+                "Pending" | "Succeeded" | "Failed"
+            ))
 }
 
 /// A budget the controller never lets go of a pod: its margin stays below zero however
@@ -108,15 +111,17 @@ fn margin(
         };
         return (margin, i64::from(status.desired_healthy));
     }
+    // Every pod the selector matches, finished ones too (`getPodsForPdb` lists them all):
+    // a finished Job pod fails the sync as a running one does.
     let covered: Vec<&Pod> = pods
         .iter()
-        .filter(|entry| matches!(entry.state, PodState::Bound | PodState::Pending))
+        .filter(|entry| entry.state != PodState::Rejected)
         .filter(|entry| selects(budget, &entry.pod, version))
         .map(|entry| &*entry.pod)
         .collect();
     let healthy = pods
         .iter()
-        .filter(|entry| entry.state == PodState::Bound)
+        .filter(|entry| matches!(entry.state, PodState::Bound | PodState::Terminated))
         .filter(|entry| healthy(&entry.pod, counts_as_ready(&entry.pod)))
         .filter(|entry| selects(budget, &entry.pod, version))
         .count();
@@ -222,12 +227,15 @@ fn add_once<'a>(
     }
 }
 
-/// How many covered pods `owner` controls.
+/// How many covered pods `owner` controls, finished ones left out (kubefit's stand-in for
+/// the scale of a controller the input does not list).
 fn pods_of(covered: &[&Pod], owner: &OwnerReference) -> i64 {
     let owned = covered.iter().filter(|pod| {
-        pod.metadata
-            .controller()
-            .is_some_and(|other| other.kind == owner.kind && other.name == owner.name)
+        !matches!(pod.status.phase.as_str(), "Succeeded" | "Failed")
+            && pod
+                .metadata
+                .controller()
+                .is_some_and(|other| other.kind == owner.kind && other.name == owner.name)
     });
     i64::try_from(owned.count()).unwrap_or(i64::MAX)
 }
@@ -611,6 +619,54 @@ mod tests {
             Err(VIOLATES_BUDGET.into())
         );
         assert_eq!(state.evict(&pods[1].pod, true, false), Ok(()));
+    }
+
+    /// `getPodsForPdb` lists every pod the selector matches, finished ones too: a finished
+    /// Job pod fails the sync (a Job has no scale), so nothing may go
+    /// (`failSafe`); a finished pod that states `Ready` is healthy (`countHealthyPods`
+    /// reads the condition alone).
+    #[test]
+    fn finished_pods_are_covered_too() {
+        let mut budgets = [budget("web", None, None)];
+        budgets[0].spec.max_unavailable = Some(IntOrString::Int(1));
+        let finished = |mut entry: PodEntry, ready: Readiness| {
+            let pod = alloc::sync::Arc::make_mut(&mut entry.pod);
+            pod.status.phase = "Succeeded".into();
+            pod.status.conditions.ready = ready;
+            PodEntry::new((*entry.pod).clone(), PodState::Terminated, 0)
+        };
+        let sets = [workload(WorkloadKind::ReplicaSet, "rs", 2, None)];
+        let running = [
+            owned("a", "ReplicaSet", "rs"),
+            owned("b", "ReplicaSet", "rs"),
+        ];
+        assert_eq!(
+            disruptions_allowed(&budgets[0], &running, &sets, Version::Current),
+            1
+        );
+        let job = finished(owned("migrate", "Job", "migrate"), Readiness::NotReady);
+        let with_job = [running[0].clone(), running[1].clone(), job];
+        assert_eq!(
+            disruptions_allowed(&budgets[0], &with_job, &sets, Version::Current),
+            0
+        );
+        let mut min = [budget("web", Some(IntOrString::Int(2)), None)];
+        min[0].spec.max_unavailable = None;
+        let done = finished(web("done"), Readiness::Ready);
+        let with_ready = [running[0].clone(), done];
+        assert_eq!(
+            disruptions_allowed(&min[0], &with_ready, &[], Version::Current),
+            0
+        );
+        let with_three = [
+            running[0].clone(),
+            running[1].clone(),
+            with_ready[1].clone(),
+        ];
+        assert_eq!(
+            disruptions_allowed(&min[0], &with_three, &[], Version::Current),
+            1
+        );
     }
 
     fn owned(name: &str, kind: &str, owner: &str) -> PodEntry {
