@@ -168,6 +168,15 @@ mod tests {
         (loaded.objects, loaded.diagnostics)
     }
 
+    /// A pod's labels as pairs of text, in order.
+    fn labels_of(pod: &Pod) -> Vec<(&str, &str)> {
+        pod.metadata
+            .labels
+            .iter()
+            .map(|(key, value)| (key.as_str(), value.as_str()))
+            .collect()
+    }
+
     fn first_pod(text: &str) -> Pod {
         match pods(text)
             .0
@@ -196,12 +205,7 @@ mod tests {
         let pod = first_pod(
             "kind: Pod\nmetadata:\n  name: p\n  labels:\n    <<: [{a: '1', b: '1'}, {b: '2', c: '2'}]\n    a: '0'\nspec: {containers: [{name: c}]}\n",
         );
-        let labels: Vec<(&str, &str)> = pod
-            .metadata
-            .labels
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect();
+        let labels = labels_of(&pod);
         assert_eq!(labels, [("a", "0"), ("b", "1"), ("c", "2")]);
     }
 
@@ -251,12 +255,7 @@ mod tests {
     #[test]
     fn yaml_tags_resolve_like_go_yaml() {
         let pod = first_pod("kind: Pod\nmetadata:\n  name: p\n  labels: {a: !!str 4, b: !!str yes, c: !foo 4, d: ! 1.5, !!str 5: e}\nspec:\n  priority: !!int \"7\"\n  containers: [{name: c, resources: {requests: {cpu: !!float '2'}}}]\n");
-        let labels: Vec<(&str, &str)> = pod
-            .metadata
-            .labels
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect();
+        let labels = labels_of(&pod);
         assert_eq!(
             labels,
             [
