@@ -2686,6 +2686,12 @@ impl<'c> World<'c> {
             })
             .unwrap_or_default();
         for pod in blocked {
+            // A refused pod that went meanwhile (deleted by another controller, or at the
+            // end of a deletion already under way) is done: the eviction finds no pod
+            // (NotFound ends that pod's goroutine in `evictPods`, 1.11 and 1.34).
+            if self.life.get(pod) == Some(&Life::Gone) {
+                continue;
+            }
             self.evict_for_drain(at, index, pod);
         }
         // A refusal above planned the next retry (the list was empty again).
@@ -4038,6 +4044,49 @@ mod tests {
             .iter()
             .any(|event| event.kind == EventKind::EvictionCancelled);
         assert!(!cancelled, "{events:?}");
+    }
+
+    /// A pod whose eviction a budget refuses, and that goes meanwhile (here at the end of
+    /// an earlier drain's grace period), is done at the next retry: the eviction finds no
+    /// pod (`NotFound` ends its goroutine in `evictPods`), and the drain completes.
+    #[test]
+    fn a_refused_pod_that_goes_meanwhile_ends_its_retries() {
+        let yaml = r#"apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Policy, predicates: [{name: PodFitsResources}], priorities: [{name: LeastRequestedPriority, weight: 1}]}
+- {apiVersion: v1, kind: Node, metadata: {name: n1}, status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}, conditions: [{type: Ready, status: "True"}]}}
+- {apiVersion: policy/v1beta1, kind: PodDisruptionBudget, metadata: {name: web, namespace: default}, spec: {minAvailable: 1, selector: {matchLabels: {app: web}}}}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: web-a, namespace: default, labels: {app: web}, ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u1, controller: true}]}
+  spec: {nodeName: n1, terminationGracePeriodSeconds: 22, containers: [{name: c, image: c}]}
+  status: {phase: Running, conditions: [{type: Ready, status: "True"}]}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: web-mirror, namespace: default, labels: {app: web}, annotations: {kubernetes.io/config.mirror: x}}
+  spec: {nodeName: n1, containers: [{name: c, image: c}]}
+  status: {phase: Running, conditions: [{type: Ready, status: "True"}]}
+- {apiVersion: kubefit.dev/v1alpha1, kind: Scenario, metadata: {name: s}, spec: {steps: [{at: 0s, drain: {node: n1, timeout: 2s}}, {at: 3s, drain: {node: n1, timeout: 60s}}]}}
+"#;
+        let outcome = play_as(yaml, Some(Version::Legacy));
+        let drain: Vec<(i64, String)> = outcome
+            .disruption
+            .timeline
+            .iter()
+            .filter(|event| event.object == "Node/n1")
+            .map(|event| {
+                (
+                    event.at.0 / crate::duration::SECOND,
+                    event.reason.to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            drain.last(),
+            Some(&(23, "Drained".to_string())),
+            "{drain:?}"
+        );
     }
 
     /// A StatefulSet's pod comes back under its own name only once it is gone, and its
