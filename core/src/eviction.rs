@@ -33,6 +33,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::cell::OnceCell;
 
+use crate::admission::{Chain, Decision as Admitted};
 use crate::cluster::{Cluster, Controller, NodeIndex, PodEntry, PodState, PodsByNode};
 use crate::descheduler::Evicted;
 use crate::diagnostic::Diagnostic;
@@ -316,6 +317,8 @@ fn pod_eviction_timeout(cluster: &Cluster) -> Option<Duration> {
 struct World<'c> {
     cluster: &'c Cluster,
     schedule: &'c ScheduleOptions,
+    /// The release's admission chain, which every replacement passes as it is created.
+    admission: Chain<'c>,
     version: Version,
     until: Duration,
     spans: &'c [Span],
@@ -439,6 +442,12 @@ impl<'c> World<'c> {
             .collect();
         Self {
             version,
+            admission: Chain::new(
+                &cluster.namespaces,
+                &cluster.priority_classes,
+                cluster.master_config.as_ref(),
+                version,
+            ),
             budgets: Budgets::new(
                 &cluster.disruption_budgets,
                 &cluster.pods,
@@ -2134,15 +2143,16 @@ impl<'c> World<'c> {
             pod.spec.node_name = String::new();
             pod.metadata.deletion_timestamp = None;
             pod.metadata.deletion_grace_period_seconds = None;
-            // Its controller creates it from its template, without `spec.priority`, and
-            // admission resolves its class as it is now: a running pod that kept an older
-            // priority (a default class added since) does not pass it on. A class missing
-            // from the input leaves the old pod's values.
+            // Its controller creates it through the API server, from its template and
+            // without `spec.priority`: the release's whole creation chain admits it as it
+            // stands now (Priority resolves its class, so a running pod that kept an older
+            // priority does not pass it on; DefaultTolerationSeconds gives it the
+            // not-ready and unreachable tolerations it lacks). A refusal (a class missing
+            // from the input) leaves the old pod's priority, which it ran with.
             let kept = (pod.spec.priority, pod.spec.preemption_policy.take());
             pod.spec.priority = None;
-            let classes = &self.cluster.priority_classes;
-            match crate::admission::priority::admit(pod, classes, self.version, true) {
-                crate::admission::priority::Decision::Rejected(_) => {
+            match self.admission.admit(pod, true) {
+                Admitted::Rejected(_) => {
                     (pod.spec.priority, pod.spec.preemption_policy) = kept;
                 }
                 _ => facts.priority = pod.spec.priority.unwrap_or(facts.priority),
@@ -2161,6 +2171,10 @@ impl<'c> World<'c> {
             facts.spans = None;
             if let Some(key) = key {
                 facts.key = Arc::from(key);
+            }
+            // The taint eviction controller reads the tolerations admission gave it.
+            if *entry.deletion.tolerations != *entry.pod.spec.tolerations {
+                entry.deletion.tolerations = Arc::from(entry.pod.spec.tolerations.as_slice());
             }
             let index = self.pods.len();
             self.pods.push(Shared::Own(Box::new(entry)));
@@ -4220,6 +4234,24 @@ mod tests {
             assert_eq!(second.at.0 / crate::duration::SECOND, 60);
             assert_eq!(second.cause, cause);
         }
+    }
+
+    /// A replacement is created through the API server: the creation chain's
+    /// DefaultTolerationSeconds lets it stay five minutes on a node that goes not ready,
+    /// where the old pod, dumped without those tolerations, would go at once.
+    #[test]
+    fn a_replacement_passes_the_creation_admission_chain() {
+        let node2 = NODE.replace("node1", "node2");
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n  - {at: 1m, nodeCondition: {node: node2, type: Ready, status: 'False'}}\n",
+        );
+        let outcome = play(&[NODE, &node2, &web_pod("web-1", "node1", "", ""), &steps].concat());
+        let [first, second] = &outcome.disruption.evictions[..] else {
+            panic!("two evictions: {:?}", outcome.disruption.evictions);
+        };
+        assert_eq!(first.rescheduled_to.as_deref(), Some("node2"));
+        assert_eq!(Some(&second.pod), first.replacement.as_ref());
+        assert_eq!(second.at.0 / crate::duration::SECOND, 360);
     }
 
     /// The rounds share the nodes' image table until a node is removed: then positions
