@@ -4161,17 +4161,18 @@ mod tests {
         );
         let steps = scenario("  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n");
         let yaml = [NODE, &node2, class, &web, &low, &steps].concat();
-        let replacement = "Pod/default/web-a-";
+        // Named after its ReplicaSet, not after the pod it replaces (`getPodsPrefix`).
+        let replacement = "Pod/default/web-";
         for (version, failed, preempted) in [
             (
                 Version::Legacy,
                 "0/2 nodes are available: 2 Insufficient cpu.",
-                "by default/web-a-",
+                "by default/web-",
             ),
             (
                 Version::Current,
                 "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s).",
-                "Preempted by pod default/web-a-",
+                "Preempted by pod default/web-",
             ),
         ] {
             let outcome = play_as(&yaml, Some(version));
@@ -4201,10 +4202,15 @@ mod tests {
                 ("FailedScheduling", failed),
                 "{version:?}"
             );
-            assert!(object.starts_with(replacement), "{object}");
+            assert!(
+                object.starts_with(replacement) && object.len() == replacement.len() + 5,
+                "{object}"
+            );
             assert_eq!((&**second, &**victim), ("Preempted", "Pod/default/low"));
             assert!(
-                text.starts_with(preempted) && text.ends_with(" on node node2"),
+                text.starts_with(preempted)
+                    && text.len() == preempted.len() + 5 + " on node node2".len()
+                    && text.ends_with(" on node node2"),
                 "{text}"
             );
             assert_eq!(third, "Scheduled");
