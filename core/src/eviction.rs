@@ -11,7 +11,8 @@
 //! and the descheduler ([`crate::descheduler`]). Evicted pods terminate after their grace
 //! period (the longest a kubelet lets them run; never on a node that is not Ready, whose
 //! kubelet cannot confirm; at once for a grace period of zero, which the API server
-//! applies without the kubelet). Their controllers create replacements at once (a StatefulSet
+//! applies without the kubelet). Their controllers create replacements, from their
+//! template when the input has the controller, at once (a StatefulSet
 //! only once the old pod is gone; DaemonSets and bare pods never; none for a pod the
 //! input already shows being deleted, which was replaced then), and the scheduling
 //! engine places every replacement on the cluster as it is at that moment, retrying the
@@ -2108,8 +2109,8 @@ impl<'c> World<'c> {
         }
     }
 
-    /// The controller's new pod for the pod of `eviction`: the same spec, not bound (a
-    /// StatefulSet's keeps the name). Without rescheduling only its name is recorded.
+    /// The controller's new pod for the pod of `eviction`, not bound (a StatefulSet's
+    /// keeps the name). Without rescheduling only its name is recorded.
     fn replace(&mut self, pod: usize, eviction: usize, stateful: bool) {
         let (Some(old), Some(record)) =
             (self.pods.get(pod), self.disruption.evictions.get(eviction))
@@ -2126,17 +2127,42 @@ impl<'c> World<'c> {
             }
         };
         if self.reschedule {
-            let mut entry = PodEntry::clone(old);
-            entry.state = PodState::Pending;
-            entry.deletion.being_deleted = false;
             let key = (!stateful).then(|| replacement.to_string());
-            let own_name = key.as_deref().and_then(|key| key.split_once('/'));
-            if let Some((_, own_name)) = own_name {
-                entry.deletion.name_seed = crate::owners::seed_digest(own_name);
-            }
+            let own_name = key
+                .as_deref()
+                .and_then(|key| key.split_once('/'))
+                .map(|(_, name)| name);
+            // Made from its controller's template when the input has the controller
+            // (`GetPodFromTemplate`); a dump without it leaves the old pod as the best copy
+            // of the template there is. Either way it keeps the old pod's priority for
+            // when admission refuses its class.
+            let templated = if self.cluster.workloads.is_empty() {
+                None
+            } else {
+                let name = own_name.unwrap_or(&old.pod.metadata.name);
+                crate::owners::replacement(&self.cluster.workloads, &old.pod, name, self.version)
+            };
+            let mut entry = match templated {
+                Some(mut pod) => {
+                    pod.spec.priority = old.pod.spec.priority;
+                    pod.spec
+                        .preemption_policy
+                        .clone_from(&old.pod.spec.preemption_policy);
+                    PodEntry::new(pod, PodState::Pending, old.priority)
+                }
+                None => {
+                    let mut entry = PodEntry::clone(old);
+                    entry.state = PodState::Pending;
+                    entry.deletion.being_deleted = false;
+                    if let Some(own_name) = own_name {
+                        entry.deletion.name_seed = crate::owners::seed_digest(own_name);
+                    }
+                    entry
+                }
+            };
             let facts = &mut *entry;
             let pod = Arc::make_mut(&mut facts.pod);
-            if let Some((_, own_name)) = own_name {
+            if let Some(own_name) = own_name {
                 pod.metadata.name = own_name.to_string();
                 pod.metadata.uid = String::new();
             }
@@ -4258,6 +4284,72 @@ mod tests {
         assert_eq!(first.rescheduled_to.as_deref(), Some("node2"));
         assert_eq!(Some(&second.pod), first.replacement.as_ref());
         assert_eq!(second.at.0 / crate::duration::SECOND, 360);
+    }
+
+    /// The replacement is made from its controller's template when the input has the
+    /// controller (`GetPodFromTemplate`): a ReplicaSet's template selects `disk=ssd`,
+    /// which the old pod, created before, did not; a StatefulSet's template adds a
+    /// priority class too. Without the controller's object the old pod stands in for it.
+    #[test]
+    fn a_replacement_is_made_from_its_controllers_template() {
+        let node = |name: &str, labels: &str| {
+            NODE.replace(
+                "{name: node1}",
+                &alloc::format!("{{name: {name}, labels: {{{labels}}}}}"),
+            )
+        };
+        let nodes = [
+            node("node1", ""),
+            node("node2", "old: 'yes'"),
+            node("node3", "disk: ssd"),
+        ]
+        .concat();
+        let class = "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n";
+        let template = "  template:\n    metadata: {labels: {app: web}}\n    spec:\n      priorityClassName: high\n      nodeSelector: {disk: ssd}\n      containers: [{name: c, image: c}]\n";
+        let replica_set = alloc::format!(
+            "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {{name: web, namespace: default, uid: u1}}\nspec:\n  replicas: 1\n  selector: {{matchLabels: {{app: web}}}}\n{template}"
+        );
+        let stateful_set = replica_set
+            .replace("kind: ReplicaSet", "kind: StatefulSet")
+            .replace("replicas: 1", "replicas: 1\n  serviceName: web");
+        let steps = scenario("  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n");
+        let pod = web_pod("web-0", "node1", "  nodeSelector: {old: 'yes'}\n", "");
+        let stateful = pod.replace("kind: ReplicaSet", "kind: StatefulSet");
+        for (owner, pod, landed) in [
+            (&replica_set, &pod, "node3"),
+            (&stateful_set, &stateful, "node3"),
+            (&String::new(), &pod, "node2"),
+        ] {
+            let outcome = play(&[&nodes, class, owner, pod, &steps].concat());
+            let [eviction] = &outcome.disruption.evictions[..] else {
+                panic!("one eviction: {:?}", outcome.disruption.evictions);
+            };
+            assert_eq!(eviction.rescheduled_to.as_deref(), Some(landed), "{owner}");
+        }
+        // The StatefulSet's pod comes back with the template's class.
+        let yaml = [&nodes, class, &stateful_set, &stateful, &steps].concat();
+        let sources = [Source::new("test", &yaml)];
+        let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources, None);
+        let options = Options {
+            at: Some(Duration::from_seconds(60)),
+            ..Options::default()
+        };
+        let outcome = run(&cluster, &ScheduleOptions::default(), &options).expect("a Scenario");
+        let back = outcome
+            .pods
+            .iter()
+            .find(|entry| &*entry.key == "default/web-0" && entry.state == PodState::Bound)
+            .expect("web-0 back");
+        assert_eq!(back.priority, 1000);
+        assert_eq!(back.pod.spec.priority_class_name, "high");
+        assert_eq!(
+            back.pod
+                .metadata
+                .labels
+                .get("statefulset.kubernetes.io/pod-name")
+                .map(String::as_str),
+            Some("web-0")
+        );
     }
 
     /// The rounds share the nodes' image table until a node is removed: then positions

@@ -11,8 +11,9 @@ use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
+use crate::digest;
 use crate::model::{OwnerReference, Pod, Toleration};
-use crate::{digest, owners};
+use crate::owners::{self, COMPLETION_INDEX};
 
 /// What the taint eviction controller and a pod's controller read when the pod goes, and
 /// what the descheduler reads to decide whether and why it goes.
@@ -200,9 +201,6 @@ impl Sharing {
 /// before its five random characters (`SimpleNameGenerator` in apiserver's
 /// `pkg/storage/names/generate.go`).
 const MAX_GENERATED_NAME_LENGTH: usize = 58;
-
-/// The annotation that gives an Indexed Job's pod its completion index.
-const COMPLETION_INDEX: &str = "batch.kubernetes.io/job-completion-index";
 
 /// Writes into `out` the generateName under which the pod's controller creates the pods
 /// that replace it, as the API server keeps it; empty when there is none. A ReplicaSet,
