@@ -13,7 +13,8 @@
 //! kubelet cannot confirm; at once for a grace period of zero, which the API server
 //! applies without the kubelet). Their controllers create replacements, from their
 //! template when the input has the controller, at once (a StatefulSet
-//! only once the old pod is gone; DaemonSets and bare pods never; none for a pod the
+//! only once the old pod is gone; a 1.34 Job of the input after its failure backoff, and
+//! none past its backoff limit; DaemonSets and bare pods never; none for a pod the
 //! input already shows being deleted, which was replaced then), and the scheduling
 //! engine places every replacement on the cluster as it is at that moment, retrying the
 //! ones left Pending whenever the cluster changes. A replacement is Ready as soon as it
@@ -126,7 +127,28 @@ enum Happening {
     NodeMonitor,
     /// A zone's next NoExecute taint may go.
     TaintingPass,
+    /// A Job's failure backoff has passed: it creates the pod that replaces a pod (the
+    /// pod, its eviction).
+    JobPod(usize, usize),
 }
+
+/// When a 1.34 Job replaces a pod deleted from under it (`podReplacementPolicy` in
+/// `pkg/controller/job/job_controller.go`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JobReplacement {
+    /// `TerminatingOrFailed`, the default: the pod counts as failed once deleted.
+    WhenDeleted,
+    /// `Failed`, asked for or the default with a `podFailurePolicy`: once it is gone.
+    WhenGone,
+}
+
+/// `DefaultJobPodFailureBackOff`: a Job waits this long after a pod's failure before it
+/// creates the next, doubling with every failure since the last success.
+const JOB_BACKOFF: Duration = Duration::from_seconds(10);
+/// `MaxJobPodFailureBackOff`.
+const MAX_JOB_BACKOFF: Duration = Duration::from_seconds(600);
+/// A Job's `spec.backoffLimit` when it gives none.
+const DEFAULT_BACKOFF_LIMIT: i32 = 6;
 
 /// Where a pod is in its life. (Small: the timeline writes one for each of 150 000 pods
 /// when it starts.)
@@ -392,6 +414,9 @@ struct World<'c> {
     replaces: BTreeMap<usize, usize>,
     /// Replacements already reported Pending.
     reported_pending: BTreeSet<usize>,
+    /// Per Job of the input (its position in the workloads), the pods that failed on the
+    /// timeline.
+    job_failures: BTreeMap<usize, i32>,
     reschedule: bool,
     state_wanted: bool,
     /// The wall-clock moment the timeline starts at ([`timeline_start`]), once needed.
@@ -496,6 +521,7 @@ impl<'c> World<'c> {
             changed: false,
             replaces: BTreeMap::new(),
             reported_pending: BTreeSet::new(),
+            job_failures: BTreeMap::new(),
             reschedule: true,
             state_wanted: false,
             started: OnceCell::new(),
@@ -576,6 +602,7 @@ impl<'c> World<'c> {
                 }
             }
             Happening::PodGone(pod) => self.pod_gone(at, pod),
+            Happening::JobPod(pod, eviction) => self.replace(pod, eviction, false),
             Happening::TaintEviction(pod) => {
                 let due = self
                     .taint_queue
@@ -2000,7 +2027,72 @@ impl<'c> World<'c> {
             message,
         );
         if replaced_now {
+            match self.job_replacement(pod) {
+                Some((job, JobReplacement::WhenDeleted)) => {
+                    self.job_pod_failed(at, at, pod, eviction, job);
+                }
+                Some((_, JobReplacement::WhenGone)) => {}
+                None => self.replace(pod, eviction, false),
+            }
+        }
+    }
+
+    /// The Job of the input that owns `pod` and how it replaces it; `None` for any other
+    /// pod, and in OpenShift 3.11, whose Job controller (1.11) replaces a deleted pod at
+    /// once as a ReplicaSet does. A Job missing from the input leaves its pods replaced
+    /// at once too: its backoff limit and failure policy are unknown.
+    fn job_replacement(&self, pod: usize) -> Option<(usize, JobReplacement)> {
+        if self.version == Version::Legacy || self.cluster.workloads.is_empty() {
+            return None;
+        }
+        let entry = self.pods.get(pod)?;
+        let workloads = &self.cluster.workloads;
+        let job = crate::owners::controller_object(workloads, &entry.pod)?;
+        let (WorkloadKind::Job, workload) = workloads.get(job)? else {
+            return None;
+        };
+        let spec = &workload.spec;
+        let when = match spec.pod_replacement_policy.as_deref() {
+            Some("Failed") => JobReplacement::WhenGone,
+            Some(_) => JobReplacement::WhenDeleted,
+            None if spec.pod_failure_policy.is_some() => JobReplacement::WhenGone,
+            None => JobReplacement::WhenDeleted,
+        };
+        Some((job, when))
+    }
+
+    /// A pod of the Job at `job` failed, its finish time `finished` (the moment it was
+    /// deleted: `getFinishedTime` in `pkg/controller/job/backoff_utils.go`): past its
+    /// backoff limit the Job fails (`BackoffLimitExceeded`) and creates nothing more;
+    /// otherwise it creates the replacement once the failure backoff has passed since
+    /// `finished` (`getRemainingTime`).
+    fn job_pod_failed(
+        &mut self,
+        at: Duration,
+        finished: Duration,
+        pod: usize,
+        eviction: usize,
+        job: usize,
+    ) {
+        let failures = self.job_failures.entry(job).or_insert(0);
+        *failures = failures.saturating_add(1);
+        let failures = *failures;
+        let Some((_, workload)) = self.cluster.workloads.get(job) else {
+            return;
+        };
+        let failed = workload.status.failed.unwrap_or(0).saturating_add(failures);
+        if failed > workload.spec.backoff_limit.unwrap_or(DEFAULT_BACKOFF_LIMIT) {
+            return;
+        }
+        let mut backoff = JOB_BACKOFF;
+        for _ in 1..failures {
+            backoff = backoff.saturating_add(backoff).min(MAX_JOB_BACKOFF);
+        }
+        let due = finished.saturating_add(backoff);
+        if due <= at {
             self.replace(pod, eviction, false);
+        } else {
+            self.agenda_push(due, Happening::JobPod(pod, eviction));
         }
     }
 
@@ -2070,9 +2162,13 @@ impl<'c> World<'c> {
             return;
         };
         let object = record.pod.prefixed("Pod/");
-        // A StatefulSet's pod comes back under its name.
+        let deleted = record.at;
+        // A StatefulSet's pod comes back under its name; a Job that waits for its pods
+        // to be gone counts it failed now.
         if stateful {
             self.replace(pod, eviction, true);
+        } else if let Some((job, JobReplacement::WhenGone)) = self.job_replacement(pod) {
+            self.job_pod_failed(at, deleted, pod, eviction, job);
         }
         let message = match goes {
             Goes::AtOnce => "grace period 0: the API server deleted the pod at once",
@@ -4350,6 +4446,42 @@ mod tests {
                 .map(String::as_str),
             Some("web-0")
         );
+    }
+
+    /// A 1.34 Job counts a deleted pod failed: by default at once, and creates the next
+    /// pod after its failure backoff (10 s); with a `podFailurePolicy` once the pod is
+    /// gone (its 30 s grace period, past the backoff); past its backoff limit, never.
+    /// OpenShift 3.11's Job controller replaces it at once.
+    #[test]
+    fn a_job_replaces_a_deleted_pod_after_its_backoff() {
+        let node2 = NODE.replace("node1", "node2");
+        let job = |extra: &str| {
+            alloc::format!(
+                "---\napiVersion: batch/v1\nkind: Job\nmetadata: {{name: jb, namespace: default, uid: j1}}\nspec:\n  manualSelector: true\n  selector: {{matchLabels: {{app: jb}}}}\n{extra}  template:\n    metadata: {{labels: {{app: jb}}}}\n    spec: {{restartPolicy: Never, containers: [{{name: c, image: c}}]}}\n"
+            )
+        };
+        let pod = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: jb-abcde, namespace: default, labels: {app: jb}, ownerReferences: [{apiVersion: batch/v1, kind: Job, name: jb, uid: j1, controller: true}]}\nspec:\n  nodeName: node1\n  restartPolicy: Never\n  containers: [{name: c, image: c}]\nstatus: {phase: Running}\n";
+        let steps = scenario("  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n");
+        let policy = "  podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {operator: In, values: [42]}}]}\n";
+        for (extra, version, scheduled) in [
+            ("", Version::Current, Some(10)),
+            (policy, Version::Current, Some(30)),
+            ("  backoffLimit: 0\n", Version::Current, None),
+            ("  backoffLimit: 0\n", Version::Legacy, Some(0)),
+        ] {
+            let outcome = play_as(
+                &[NODE, &node2, &job(extra), pod, &steps].concat(),
+                Some(version),
+            );
+            let seen: Vec<i64> = happenings(&outcome)
+                .into_iter()
+                .filter(|(_, reason, _)| reason == "Scheduled")
+                .map(|(at, ..)| at)
+                .collect();
+            assert_eq!(seen, Vec::from_iter(scheduled), "{extra} {version:?}");
+            let replacement = outcome.disruption.evictions[0].replacement.as_ref();
+            assert_eq!(replacement.is_some(), scheduled.is_some(), "{extra}");
+        }
     }
 
     /// The rounds share the nodes' image table until a node is removed: then positions

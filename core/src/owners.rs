@@ -678,10 +678,7 @@ pub(crate) fn replacement(
     name: &str,
     version: Version,
 ) -> Option<Pod> {
-    let controller = old.metadata.controller()?;
-    let (kind, workload) = workloads.iter().find(|(kind, workload)| {
-        kind.as_str() == controller.kind && is_owned_by(&old.metadata, *kind, workload)
-    })?;
+    let (kind, workload) = workloads.get(controller_object(workloads, old)?)?;
     let owner = owner_ref(*kind, workload);
     match kind {
         WorkloadKind::ReplicaSet | WorkloadKind::ReplicationController => {
@@ -713,6 +710,17 @@ pub(crate) fn replacement(
         }
         WorkloadKind::Deployment | WorkloadKind::DaemonSet => None,
     }
+}
+
+/// Where in `workloads` the object of `pod`'s controller is, if the input has it.
+pub(crate) fn controller_object(
+    workloads: &[(WorkloadKind, Workload)],
+    pod: &Pod,
+) -> Option<usize> {
+    let controller = pod.metadata.controller()?;
+    workloads.iter().position(|(kind, workload)| {
+        kind.as_str() == controller.kind && is_owned_by(&pod.metadata, *kind, workload)
+    })
 }
 
 /// The annotation (and in 1.34 label) that gives an Indexed Job's pod its completion
