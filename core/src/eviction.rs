@@ -13,7 +13,8 @@
 //! kubelet cannot confirm; at once for a grace period of zero, which the API server
 //! applies without the kubelet). Their controllers create replacements, from their
 //! template when the input has the controller, at once (a StatefulSet
-//! only once the old pod is gone; a 1.34 Job of the input after its failure backoff, and
+//! only once the old pod is gone, lowest ordinal first and, unless its policy is
+//! Parallel, once every lower ordinal runs; a 1.34 Job of the input after its failure backoff, and
 //! none past its backoff limit; DaemonSets and bare pods never; none for a pod the
 //! input already shows being deleted, which was replaced then), and the scheduling
 //! engine places every replacement on the cluster as it is at that moment, retrying the
@@ -417,6 +418,16 @@ struct World<'c> {
     /// Per Job of the input (its position in the workloads), the pods that failed on the
     /// timeline.
     job_failures: BTreeMap<usize, i32>,
+    /// Per StatefulSet (`namespace/name`), its pods deleted on the timeline and its
+    /// replacements, with their ordinals: the pods that may hold its next one back (its
+    /// other pods run, as bound).
+    set_pods: BTreeMap<String, Vec<(u64, usize)>>,
+    /// Per StatefulSet, the ordinals gone and not yet recreated, with the old pod and
+    /// its eviction.
+    set_missing: BTreeMap<String, BTreeMap<u64, (usize, usize)>>,
+    /// A StatefulSet created a pod while the replacements were being placed: they are
+    /// placed again at the same moment.
+    set_created: bool,
     reschedule: bool,
     state_wanted: bool,
     /// The wall-clock moment the timeline starts at ([`timeline_start`]), once needed.
@@ -522,6 +533,9 @@ impl<'c> World<'c> {
             replaces: BTreeMap::new(),
             reported_pending: BTreeSet::new(),
             job_failures: BTreeMap::new(),
+            set_pods: BTreeMap::new(),
+            set_missing: BTreeMap::new(),
+            set_created: false,
             reschedule: true,
             state_wanted: false,
             started: OnceCell::new(),
@@ -591,6 +605,10 @@ impl<'c> World<'c> {
                 self.happen(at, happening, steps);
             }
             self.place_replacements(at);
+            while core::mem::take(&mut self.set_created) {
+                self.changed = true;
+                self.place_replacements(at);
+            }
         }
     }
 
@@ -2017,6 +2035,9 @@ impl<'c> World<'c> {
         if goes != Goes::Never {
             self.agenda_push(due.unwrap_or(at), Happening::PodGone(pod));
         }
+        if let Some((set, ordinal)) = stateful.then(|| self.stateful_identity(pod)).flatten() {
+            self.set_pods.entry(set).or_default().push((ordinal, pod));
+        }
         // A deletion the taint eviction controller planned stays planned: the pod is still
         // there until it is gone (`pod_gone` calls it off then).
         self.event(
@@ -2035,6 +2056,92 @@ impl<'c> World<'c> {
                 None => self.replace(pod, eviction, false),
             }
         }
+    }
+
+    /// A StatefulSet's pod is gone: its set recreates it under its name when its turn
+    /// comes ([`World::sync_stateful`]).
+    fn stateful_gone(&mut self, pod: usize, eviction: usize) {
+        let Some((set, ordinal)) = self.stateful_identity(pod) else {
+            self.replace(pod, eviction, true);
+            return;
+        };
+        self.set_missing
+            .entry(set.clone())
+            .or_default()
+            .insert(ordinal, (pod, eviction));
+        // Placed with the other replacements of this moment.
+        self.sync_stateful(&set);
+    }
+
+    /// The StatefulSet (`namespace/name`) of a pod it controls, and the pod's ordinal
+    /// (`getParentNameAndOrdinal`: the digits after the name's last dash).
+    fn stateful_identity(&self, pod: usize) -> Option<(String, u64)> {
+        let metadata = &self.pods.get(pod)?.pod.metadata;
+        let owner = metadata.controller()?;
+        let ordinal = metadata.name.rsplit_once('-')?.1.parse().ok()?;
+        Some((
+            alloc::format!("{}/{}", metadata.namespace, owner.name),
+            ordinal,
+        ))
+    }
+
+    /// A StatefulSet recreates its missing pods, lowest ordinal first
+    /// (`updateStatefulSet` in `pkg/controller/statefulset/stateful_set_control.go`).
+    /// Under the default `OrderedReady` policy it creates one and only when every pod of
+    /// a lower ordinal is running and ready and none is terminating (a replacement is
+    /// ready once bound); under `Parallel`, all of them at once. Without rescheduling
+    /// nothing becomes ready: all are named at once. True if it created a pod.
+    fn sync_stateful(&mut self, set: &str) -> bool {
+        let parallel = !self.reschedule || self.parallel_set(set);
+        let mut created = false;
+        loop {
+            let lowest = self
+                .set_missing
+                .get(set)
+                .and_then(BTreeMap::first_key_value);
+            let Some((&ordinal, &(pod, eviction))) = lowest else {
+                return created;
+            };
+            if !parallel && self.ordinal_blocked(set, ordinal) {
+                return created;
+            }
+            if let Some(missing) = self.set_missing.get_mut(set) {
+                missing.remove(&ordinal);
+            }
+            let index = self.pods.len();
+            self.replace(pod, eviction, true);
+            if self.pods.len() > index {
+                created = true;
+                if let Some(pods) = self.set_pods.get_mut(set) {
+                    pods.push((ordinal, index));
+                }
+            }
+        }
+    }
+
+    /// Whether a StatefulSet of the input with this `namespace/name` asks for the
+    /// `Parallel` pod management policy.
+    fn parallel_set(&self, set: &str) -> bool {
+        self.cluster.workloads.iter().any(|(kind, workload)| {
+            *kind == WorkloadKind::StatefulSet
+                && workload.spec.pod_management_policy.as_deref() == Some("Parallel")
+                && set.split_once('/')
+                    == Some((&workload.metadata.namespace, &workload.metadata.name))
+        })
+    }
+
+    /// Whether a pod of a lower ordinal than `ordinal` holds an `OrderedReady` set back:
+    /// terminating, waiting for a node, or marked not ready.
+    fn ordinal_blocked(&self, set: &str, ordinal: u64) -> bool {
+        let pods = self.set_pods.get(set);
+        pods.into_iter().flatten().any(|&(lower, pod)| {
+            lower < ordinal
+                && match self.life.get(pod) {
+                    Some(Life::Terminating { .. } | Life::Waiting) => true,
+                    Some(Life::Running) => self.marked_not_ready.get(pod) == Some(&true),
+                    _ => false,
+                }
+        })
     }
 
     /// The Job of the input that owns `pod` and how it replaces it; `None` for any other
@@ -2166,7 +2273,7 @@ impl<'c> World<'c> {
         // A StatefulSet's pod comes back under its name; a Job that waits for its pods
         // to be gone counts it failed now.
         if stateful {
-            self.replace(pod, eviction, true);
+            self.stateful_gone(pod, eviction);
         } else if let Some((job, JobReplacement::WhenGone)) = self.job_replacement(pod) {
             self.job_pod_failed(at, deleted, pod, eviction, job);
         }
@@ -2449,6 +2556,14 @@ impl<'c> World<'c> {
         // `handlePodUpdate`: the taint manager looks at the pod on its new node.
         if self.taint_manager {
             self.process_pod(at, node, pod);
+        }
+        // A StatefulSet's pod running and ready lets its set go on.
+        let stateful = self
+            .pods
+            .get(pod)
+            .is_some_and(|entry| entry.deletion.controller == Some(Controller::StatefulSet));
+        if let Some((set, _)) = stateful.then(|| self.stateful_identity(pod)).flatten() {
+            self.set_created |= self.sync_stateful(&set);
         }
     }
 
@@ -4481,6 +4596,57 @@ mod tests {
             assert_eq!(seen, Vec::from_iter(scheduled), "{extra} {version:?}");
             let replacement = outcome.disruption.evictions[0].replacement.as_ref();
             assert_eq!(replacement.is_some(), scheduled.is_some(), "{extra}");
+        }
+    }
+
+    /// An `OrderedReady` StatefulSet recreates its lowest missing ordinal first, and the
+    /// next only once that one runs: `db-0` takes the one free CPU whatever the order of
+    /// the input, and `db-1` then waits. Listed first, `db-1` is gone first, but `db-0`,
+    /// still terminating, holds it back.
+    #[test]
+    fn a_stateful_set_recreates_its_lowest_ordinal_first() {
+        let node2 = NODE.replace("node1", "node2");
+        let small = NODE.replace("cpu: '4'", "cpu: '1'");
+        let set = "---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db, namespace: default, uid: s1}\nspec:\n  replicas: 2\n  serviceName: db\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec: {containers: [{name: c, image: c, resources: {requests: {cpu: '1'}}}]}\n";
+        let pod = |name: &str, grace: u32| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default, labels: {{app: db}}, ownerReferences: [{{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: s1, controller: true}}]}}\nspec:\n  nodeName: node2\n  terminationGracePeriodSeconds: {grace}\n  containers: [{{name: c, image: c, resources: {{requests: {{cpu: '1'}}}}}}]\nstatus: {{phase: Running}}\n"
+            )
+        };
+        let steps = scenario("  - {at: 0s, taint: 'node2 k=v:NoExecute'}\n");
+        for grace in [30, 10] {
+            let yaml = [
+                &small,
+                &node2,
+                set,
+                &pod("db-1", grace),
+                &pod("db-0", 30),
+                &steps,
+            ]
+            .concat();
+            let outcome = play(&yaml);
+            let placed: Vec<(String, Option<String>)> = outcome
+                .disruption
+                .evictions
+                .iter()
+                .map(|eviction| (eviction.pod.to_string(), eviction.rescheduled_to.clone()))
+                .collect();
+            assert_eq!(
+                placed,
+                [
+                    ("default/db-1".into(), None),
+                    ("default/db-0".into(), Some("node1".into())),
+                ],
+                "{grace}"
+            );
+            let pending = happenings(&outcome)
+                .into_iter()
+                .filter(|(_, reason, _)| reason == "FailedScheduling")
+                .collect::<Vec<_>>();
+            assert_eq!(
+                pending,
+                [(30, "FailedScheduling".into(), "Pod/default/db-1".into())]
+            );
         }
     }
 
