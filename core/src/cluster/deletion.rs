@@ -29,7 +29,8 @@ pub struct Deletion {
     /// controller no longer counts it, and a new deletion only shortens the one under way.
     pub being_deleted: bool,
     /// `namespace/generateName` of the pod's replacements, shared by the pods of one
-    /// owner ([`replacement_generate_name`]); `None` when the controller names them
+    /// owner: `<controller>-` for a ReplicaSet's, ReplicationController's or Job's pod,
+    /// the pod's own generateName otherwise; `None` when the controller names them
     /// otherwise (a StatefulSet, a pod without generateName and without such an owner).
     pub generated_base: Option<Arc<str>>,
     /// The digest of the pod's name that seeds its replacements' generated suffixes.
