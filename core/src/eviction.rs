@@ -11,8 +11,11 @@
 //! and the descheduler ([`crate::descheduler`]). Evicted pods terminate after their grace
 //! period (the longest a kubelet lets them run; never on a node that is not Ready, whose
 //! kubelet cannot confirm; at once for a grace period of zero, which the API server
-//! applies without the kubelet). Their controllers create replacements at once (a StatefulSet
-//! only once the old pod is gone; DaemonSets and bare pods never; none for a pod the
+//! applies without the kubelet). Their controllers create replacements, from their
+//! template when the input has the controller, at once (a StatefulSet
+//! only once the old pod is gone, lowest ordinal first and, unless its policy is
+//! Parallel, once every lower ordinal runs; a 1.34 Job of the input after its failure backoff, and
+//! none past its backoff limit; DaemonSets and bare pods never; none for a pod the
 //! input already shows being deleted, which was replaced then), and the scheduling
 //! engine places every replacement on the cluster as it is at that moment, retrying the
 //! ones left Pending whenever the cluster changes. A replacement is Ready as soon as it
@@ -33,6 +36,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::cell::OnceCell;
 
+use crate::admission::{Chain, Decision as Admitted};
 use crate::cluster::{Cluster, Controller, NodeIndex, PodEntry, PodState, PodsByNode};
 use crate::descheduler::Evicted;
 use crate::diagnostic::Diagnostic;
@@ -124,7 +128,28 @@ enum Happening {
     NodeMonitor,
     /// A zone's next NoExecute taint may go.
     TaintingPass,
+    /// A Job's failure backoff has passed: it creates the pod that replaces a pod (the
+    /// pod, its eviction).
+    JobPod(usize, usize),
 }
+
+/// When a 1.34 Job replaces a pod deleted from under it (`podReplacementPolicy` in
+/// `pkg/controller/job/job_controller.go`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JobReplacement {
+    /// `TerminatingOrFailed`, the default: the pod counts as failed once deleted.
+    WhenDeleted,
+    /// `Failed`, asked for or the default with a `podFailurePolicy`: once it is gone.
+    WhenGone,
+}
+
+/// `DefaultJobPodFailureBackOff`: a Job waits this long after a pod's failure before it
+/// creates the next, doubling with every failure since the last success.
+const JOB_BACKOFF: Duration = Duration::from_seconds(10);
+/// `MaxJobPodFailureBackOff`.
+const MAX_JOB_BACKOFF: Duration = Duration::from_seconds(600);
+/// A Job's `spec.backoffLimit` when it gives none.
+const DEFAULT_BACKOFF_LIMIT: i32 = 6;
 
 /// Where a pod is in its life. (Small: the timeline writes one for each of 150 000 pods
 /// when it starts.)
@@ -316,6 +341,8 @@ fn pod_eviction_timeout(cluster: &Cluster) -> Option<Duration> {
 struct World<'c> {
     cluster: &'c Cluster,
     schedule: &'c ScheduleOptions,
+    /// The release's admission chain, which every replacement passes as it is created.
+    admission: Chain<'c>,
     version: Version,
     until: Duration,
     spans: &'c [Span],
@@ -388,6 +415,19 @@ struct World<'c> {
     replaces: BTreeMap<usize, usize>,
     /// Replacements already reported Pending.
     reported_pending: BTreeSet<usize>,
+    /// Per Job of the input (its position in the workloads), the pods that failed on the
+    /// timeline.
+    job_failures: BTreeMap<usize, i32>,
+    /// Per StatefulSet (`namespace/name`), its pods deleted on the timeline and its
+    /// replacements, with their ordinals: the pods that may hold its next one back (its
+    /// other pods run, as bound).
+    set_pods: BTreeMap<String, Vec<(u64, usize)>>,
+    /// Per StatefulSet, the ordinals gone and not yet recreated, with the old pod and
+    /// its eviction.
+    set_missing: BTreeMap<String, BTreeMap<u64, (usize, usize)>>,
+    /// A StatefulSet created a pod while the replacements were being placed: they are
+    /// placed again at the same moment.
+    set_created: bool,
     reschedule: bool,
     state_wanted: bool,
     /// The wall-clock moment the timeline starts at ([`timeline_start`]), once needed.
@@ -439,6 +479,12 @@ impl<'c> World<'c> {
             .collect();
         Self {
             version,
+            admission: Chain::new(
+                &cluster.namespaces,
+                &cluster.priority_classes,
+                cluster.master_config.as_ref(),
+                version,
+            ),
             budgets: Budgets::new(
                 &cluster.disruption_budgets,
                 &cluster.pods,
@@ -486,6 +532,10 @@ impl<'c> World<'c> {
             changed: false,
             replaces: BTreeMap::new(),
             reported_pending: BTreeSet::new(),
+            job_failures: BTreeMap::new(),
+            set_pods: BTreeMap::new(),
+            set_missing: BTreeMap::new(),
+            set_created: false,
             reschedule: true,
             state_wanted: false,
             started: OnceCell::new(),
@@ -555,6 +605,10 @@ impl<'c> World<'c> {
                 self.happen(at, happening, steps);
             }
             self.place_replacements(at);
+            while core::mem::take(&mut self.set_created) {
+                self.changed = true;
+                self.place_replacements(at);
+            }
         }
     }
 
@@ -566,6 +620,7 @@ impl<'c> World<'c> {
                 }
             }
             Happening::PodGone(pod) => self.pod_gone(at, pod),
+            Happening::JobPod(pod, eviction) => self.replace(pod, eviction, false),
             Happening::TaintEviction(pod) => {
                 let due = self
                     .taint_queue
@@ -1980,6 +2035,9 @@ impl<'c> World<'c> {
         if goes != Goes::Never {
             self.agenda_push(due.unwrap_or(at), Happening::PodGone(pod));
         }
+        if let Some((set, ordinal)) = stateful.then(|| self.stateful_identity(pod)).flatten() {
+            self.set_pods.entry(set).or_default().push((ordinal, pod));
+        }
         // A deletion the taint eviction controller planned stays planned: the pod is still
         // there until it is gone (`pod_gone` calls it off then).
         self.event(
@@ -1990,7 +2048,158 @@ impl<'c> World<'c> {
             message,
         );
         if replaced_now {
+            match self.job_replacement(pod) {
+                Some((job, JobReplacement::WhenDeleted)) => {
+                    self.job_pod_failed(at, at, pod, eviction, job);
+                }
+                Some((_, JobReplacement::WhenGone)) => {}
+                None => self.replace(pod, eviction, false),
+            }
+        }
+    }
+
+    /// A StatefulSet's pod is gone: its set recreates it under its name when its turn
+    /// comes ([`World::sync_stateful`]).
+    fn stateful_gone(&mut self, pod: usize, eviction: usize) {
+        let Some((set, ordinal)) = self.stateful_identity(pod) else {
+            self.replace(pod, eviction, true);
+            return;
+        };
+        self.set_missing
+            .entry(set.clone())
+            .or_default()
+            .insert(ordinal, (pod, eviction));
+        // Placed with the other replacements of this moment.
+        self.sync_stateful(&set);
+    }
+
+    /// The StatefulSet (`namespace/name`) of a pod it controls, and the pod's ordinal
+    /// (`getParentNameAndOrdinal`: the digits after the name's last dash).
+    fn stateful_identity(&self, pod: usize) -> Option<(String, u64)> {
+        let metadata = &self.pods.get(pod)?.pod.metadata;
+        let owner = metadata.controller()?;
+        let ordinal = metadata.name.rsplit_once('-')?.1.parse().ok()?;
+        Some((
+            alloc::format!("{}/{}", metadata.namespace, owner.name),
+            ordinal,
+        ))
+    }
+
+    /// A StatefulSet recreates its missing pods, lowest ordinal first
+    /// (`updateStatefulSet` in `pkg/controller/statefulset/stateful_set_control.go`).
+    /// Under the default `OrderedReady` policy it creates one and only when every pod of
+    /// a lower ordinal is running and ready and none is terminating (a replacement is
+    /// ready once bound); under `Parallel`, all of them at once. Without rescheduling
+    /// nothing becomes ready: all are named at once. True if it created a pod.
+    fn sync_stateful(&mut self, set: &str) -> bool {
+        let parallel = !self.reschedule || self.parallel_set(set);
+        let mut created = false;
+        loop {
+            let lowest = self
+                .set_missing
+                .get(set)
+                .and_then(BTreeMap::first_key_value);
+            let Some((&ordinal, &(pod, eviction))) = lowest else {
+                return created;
+            };
+            if !parallel && self.ordinal_blocked(set, ordinal) {
+                return created;
+            }
+            if let Some(missing) = self.set_missing.get_mut(set) {
+                missing.remove(&ordinal);
+            }
+            let index = self.pods.len();
+            self.replace(pod, eviction, true);
+            if self.pods.len() > index {
+                created = true;
+                if let Some(pods) = self.set_pods.get_mut(set) {
+                    pods.push((ordinal, index));
+                }
+            }
+        }
+    }
+
+    /// Whether a StatefulSet of the input with this `namespace/name` asks for the
+    /// `Parallel` pod management policy.
+    fn parallel_set(&self, set: &str) -> bool {
+        self.cluster.workloads.iter().any(|(kind, workload)| {
+            *kind == WorkloadKind::StatefulSet
+                && workload.spec.pod_management_policy.as_deref() == Some("Parallel")
+                && set.split_once('/')
+                    == Some((&workload.metadata.namespace, &workload.metadata.name))
+        })
+    }
+
+    /// Whether a pod of a lower ordinal than `ordinal` holds an `OrderedReady` set back:
+    /// terminating, waiting for a node, or marked not ready.
+    fn ordinal_blocked(&self, set: &str, ordinal: u64) -> bool {
+        let pods = self.set_pods.get(set);
+        pods.into_iter().flatten().any(|&(lower, pod)| {
+            lower < ordinal
+                && match self.life.get(pod) {
+                    Some(Life::Terminating { .. } | Life::Waiting) => true,
+                    Some(Life::Running) => self.marked_not_ready.get(pod) == Some(&true),
+                    _ => false,
+                }
+        })
+    }
+
+    /// The Job of the input that owns `pod` and how it replaces it; `None` for any other
+    /// pod, and in OpenShift 3.11, whose Job controller (1.11) replaces a deleted pod at
+    /// once as a ReplicaSet does. A Job missing from the input leaves its pods replaced
+    /// at once too: its backoff limit and failure policy are unknown.
+    fn job_replacement(&self, pod: usize) -> Option<(usize, JobReplacement)> {
+        if self.version == Version::Legacy || self.cluster.workloads.is_empty() {
+            return None;
+        }
+        let entry = self.pods.get(pod)?;
+        let workloads = &self.cluster.workloads;
+        let job = crate::owners::controller_object(workloads, &entry.pod)?;
+        let (WorkloadKind::Job, workload) = workloads.get(job)? else {
+            return None;
+        };
+        let spec = &workload.spec;
+        let when = match spec.pod_replacement_policy.as_deref() {
+            Some("Failed") => JobReplacement::WhenGone,
+            Some(_) => JobReplacement::WhenDeleted,
+            None if spec.pod_failure_policy.is_some() => JobReplacement::WhenGone,
+            None => JobReplacement::WhenDeleted,
+        };
+        Some((job, when))
+    }
+
+    /// A pod of the Job at `job` failed, its finish time `finished` (the moment it was
+    /// deleted: `getFinishedTime` in `pkg/controller/job/backoff_utils.go`): past its
+    /// backoff limit the Job fails (`BackoffLimitExceeded`) and creates nothing more;
+    /// otherwise it creates the replacement once the failure backoff has passed since
+    /// `finished` (`getRemainingTime`).
+    fn job_pod_failed(
+        &mut self,
+        at: Duration,
+        finished: Duration,
+        pod: usize,
+        eviction: usize,
+        job: usize,
+    ) {
+        let failures = self.job_failures.entry(job).or_insert(0);
+        *failures = failures.saturating_add(1);
+        let failures = *failures;
+        let Some((_, workload)) = self.cluster.workloads.get(job) else {
+            return;
+        };
+        let failed = workload.status.failed.unwrap_or(0).saturating_add(failures);
+        if failed > workload.spec.backoff_limit.unwrap_or(DEFAULT_BACKOFF_LIMIT) {
+            return;
+        }
+        let mut backoff = JOB_BACKOFF;
+        for _ in 1..failures {
+            backoff = backoff.saturating_add(backoff).min(MAX_JOB_BACKOFF);
+        }
+        let due = finished.saturating_add(backoff);
+        if due <= at {
             self.replace(pod, eviction, false);
+        } else {
+            self.agenda_push(due, Happening::JobPod(pod, eviction));
         }
     }
 
@@ -2060,9 +2269,13 @@ impl<'c> World<'c> {
             return;
         };
         let object = record.pod.prefixed("Pod/");
-        // A StatefulSet's pod comes back under its name.
+        let deleted = record.at;
+        // A StatefulSet's pod comes back under its name; a Job that waits for its pods
+        // to be gone counts it failed now.
         if stateful {
-            self.replace(pod, eviction, true);
+            self.stateful_gone(pod, eviction);
+        } else if let Some((job, JobReplacement::WhenGone)) = self.job_replacement(pod) {
+            self.job_pod_failed(at, deleted, pod, eviction, job);
         }
         let message = match goes {
             Goes::AtOnce => "grace period 0: the API server deleted the pod at once",
@@ -2099,8 +2312,8 @@ impl<'c> World<'c> {
         }
     }
 
-    /// The controller's new pod for the pod of `eviction`: the same spec, not bound (a
-    /// StatefulSet's keeps the name). Without rescheduling only its name is recorded.
+    /// The controller's new pod for the pod of `eviction`, not bound (a StatefulSet's
+    /// keeps the name). Without rescheduling only its name is recorded.
     fn replace(&mut self, pod: usize, eviction: usize, stateful: bool) {
         let (Some(old), Some(record)) =
             (self.pods.get(pod), self.disruption.evictions.get(eviction))
@@ -2117,32 +2330,58 @@ impl<'c> World<'c> {
             }
         };
         if self.reschedule {
-            let mut entry = PodEntry::clone(old);
-            entry.state = PodState::Pending;
-            entry.deletion.being_deleted = false;
             let key = (!stateful).then(|| replacement.to_string());
-            let own_name = key.as_deref().and_then(|key| key.split_once('/'));
-            if let Some((_, own_name)) = own_name {
-                entry.deletion.name_seed = crate::owners::seed_digest(own_name);
-            }
+            let own_name = key
+                .as_deref()
+                .and_then(|key| key.split_once('/'))
+                .map(|(_, name)| name);
+            // Made from its controller's template when the input has the controller
+            // (`GetPodFromTemplate`); a dump without it leaves the old pod as the best copy
+            // of the template there is. Either way it keeps the old pod's priority for
+            // when admission refuses its class.
+            let templated = if self.cluster.workloads.is_empty() {
+                None
+            } else {
+                let name = own_name.unwrap_or(&old.pod.metadata.name);
+                crate::owners::replacement(&self.cluster.workloads, &old.pod, name, self.version)
+            };
+            let mut entry = match templated {
+                Some(mut pod) => {
+                    pod.spec.priority = old.pod.spec.priority;
+                    pod.spec
+                        .preemption_policy
+                        .clone_from(&old.pod.spec.preemption_policy);
+                    PodEntry::new(pod, PodState::Pending, old.priority)
+                }
+                None => {
+                    let mut entry = PodEntry::clone(old);
+                    entry.state = PodState::Pending;
+                    entry.deletion.being_deleted = false;
+                    if let Some(own_name) = own_name {
+                        entry.deletion.name_seed = crate::owners::seed_digest(own_name);
+                    }
+                    entry
+                }
+            };
             let facts = &mut *entry;
             let pod = Arc::make_mut(&mut facts.pod);
-            if let Some((_, own_name)) = own_name {
+            if let Some(own_name) = own_name {
                 pod.metadata.name = own_name.to_string();
                 pod.metadata.uid = String::new();
             }
             pod.spec.node_name = String::new();
             pod.metadata.deletion_timestamp = None;
             pod.metadata.deletion_grace_period_seconds = None;
-            // Its controller creates it from its template, without `spec.priority`, and
-            // admission resolves its class as it is now: a running pod that kept an older
-            // priority (a default class added since) does not pass it on. A class missing
-            // from the input leaves the old pod's values.
+            // Its controller creates it through the API server, from its template and
+            // without `spec.priority`: the release's whole creation chain admits it as it
+            // stands now (Priority resolves its class, so a running pod that kept an older
+            // priority does not pass it on; DefaultTolerationSeconds gives it the
+            // not-ready and unreachable tolerations it lacks). A refusal (a class missing
+            // from the input) leaves the old pod's priority, which it ran with.
             let kept = (pod.spec.priority, pod.spec.preemption_policy.take());
             pod.spec.priority = None;
-            let classes = &self.cluster.priority_classes;
-            match crate::admission::priority::admit(pod, classes, self.version, true) {
-                crate::admission::priority::Decision::Rejected(_) => {
+            match self.admission.admit(pod, true) {
+                Admitted::Rejected(_) => {
                     (pod.spec.priority, pod.spec.preemption_policy) = kept;
                 }
                 _ => facts.priority = pod.spec.priority.unwrap_or(facts.priority),
@@ -2161,6 +2400,10 @@ impl<'c> World<'c> {
             facts.spans = None;
             if let Some(key) = key {
                 facts.key = Arc::from(key);
+            }
+            // The taint eviction controller reads the tolerations admission gave it.
+            if *entry.deletion.tolerations != *entry.pod.spec.tolerations {
+                entry.deletion.tolerations = Arc::from(entry.pod.spec.tolerations.as_slice());
             }
             let index = self.pods.len();
             self.pods.push(Shared::Own(Box::new(entry)));
@@ -2313,6 +2556,14 @@ impl<'c> World<'c> {
         // `handlePodUpdate`: the taint manager looks at the pod on its new node.
         if self.taint_manager {
             self.process_pod(at, node, pod);
+        }
+        // A StatefulSet's pod running and ready lets its set go on.
+        let stateful = self
+            .pods
+            .get(pod)
+            .is_some_and(|entry| entry.deletion.controller == Some(Controller::StatefulSet));
+        if let Some((set, _)) = stateful.then(|| self.stateful_identity(pod)).flatten() {
+            self.set_created |= self.sync_stateful(&set);
         }
     }
 
@@ -4196,17 +4447,18 @@ items:
         );
         let steps = scenario("  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n");
         let yaml = [NODE, &node2, class, &web, &low, &steps].concat();
-        let replacement = "Pod/default/web-a-";
+        // Named after its ReplicaSet, not after the pod it replaces (`getPodsPrefix`).
+        let replacement = "Pod/default/web-";
         for (version, failed, preempted) in [
             (
                 Version::Legacy,
                 "0/2 nodes are available: 2 Insufficient cpu.",
-                "by default/web-a-",
+                "by default/web-",
             ),
             (
                 Version::Current,
                 "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s).",
-                "Preempted by pod default/web-a-",
+                "Preempted by pod default/web-",
             ),
         ] {
             let outcome = play_as(&yaml, Some(version));
@@ -4236,10 +4488,15 @@ items:
                 ("FailedScheduling", failed),
                 "{version:?}"
             );
-            assert!(object.starts_with(replacement), "{object}");
+            assert!(
+                object.starts_with(replacement) && object.len() == replacement.len() + 5,
+                "{object}"
+            );
             assert_eq!((&**second, &**victim), ("Preempted", "Pod/default/low"));
             assert!(
-                text.starts_with(preempted) && text.ends_with(" on node node2"),
+                text.starts_with(preempted)
+                    && text.len() == preempted.len() + 5 + " on node node2".len()
+                    && text.ends_with(" on node node2"),
                 "{text}"
             );
             assert_eq!(third, "Scheduled");
@@ -4268,6 +4525,177 @@ items:
             assert_eq!(second.node, "node2");
             assert_eq!(second.at.0 / crate::duration::SECOND, 60);
             assert_eq!(second.cause, cause);
+        }
+    }
+
+    /// A replacement is created through the API server: the creation chain's
+    /// DefaultTolerationSeconds lets it stay five minutes on a node that goes not ready,
+    /// where the old pod, dumped without those tolerations, would go at once.
+    #[test]
+    fn a_replacement_passes_the_creation_admission_chain() {
+        let node2 = NODE.replace("node1", "node2");
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n  - {at: 1m, nodeCondition: {node: node2, type: Ready, status: 'False'}}\n",
+        );
+        let outcome = play(&[NODE, &node2, &web_pod("web-1", "node1", "", ""), &steps].concat());
+        let [first, second] = &outcome.disruption.evictions[..] else {
+            panic!("two evictions: {:?}", outcome.disruption.evictions);
+        };
+        assert_eq!(first.rescheduled_to.as_deref(), Some("node2"));
+        assert_eq!(Some(&second.pod), first.replacement.as_ref());
+        assert_eq!(second.at.0 / crate::duration::SECOND, 360);
+    }
+
+    /// The replacement is made from its controller's template when the input has the
+    /// controller (`GetPodFromTemplate`): a ReplicaSet's template selects `disk=ssd`,
+    /// which the old pod, created before, did not; a StatefulSet's template adds a
+    /// priority class too. Without the controller's object the old pod stands in for it.
+    #[test]
+    fn a_replacement_is_made_from_its_controllers_template() {
+        let node = |name: &str, labels: &str| {
+            NODE.replace(
+                "{name: node1}",
+                &alloc::format!("{{name: {name}, labels: {{{labels}}}}}"),
+            )
+        };
+        let nodes = [
+            node("node1", ""),
+            node("node2", "old: 'yes'"),
+            node("node3", "disk: ssd"),
+        ]
+        .concat();
+        let class = "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n";
+        let template = "  template:\n    metadata: {labels: {app: web}}\n    spec:\n      priorityClassName: high\n      nodeSelector: {disk: ssd}\n      containers: [{name: c, image: c}]\n";
+        let replica_set = alloc::format!(
+            "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {{name: web, namespace: default, uid: u1}}\nspec:\n  replicas: 1\n  selector: {{matchLabels: {{app: web}}}}\n{template}"
+        );
+        let stateful_set = replica_set
+            .replace("kind: ReplicaSet", "kind: StatefulSet")
+            .replace("replicas: 1", "replicas: 1\n  serviceName: web");
+        let steps = scenario("  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n");
+        let pod = web_pod("web-0", "node1", "  nodeSelector: {old: 'yes'}\n", "");
+        let stateful = pod.replace("kind: ReplicaSet", "kind: StatefulSet");
+        for (owner, pod, landed) in [
+            (&replica_set, &pod, "node3"),
+            (&stateful_set, &stateful, "node3"),
+            (&String::new(), &pod, "node2"),
+        ] {
+            let outcome = play(&[&nodes, class, owner, pod, &steps].concat());
+            let [eviction] = &outcome.disruption.evictions[..] else {
+                panic!("one eviction: {:?}", outcome.disruption.evictions);
+            };
+            assert_eq!(eviction.rescheduled_to.as_deref(), Some(landed), "{owner}");
+        }
+        // The StatefulSet's pod comes back with the template's class.
+        let yaml = [&nodes, class, &stateful_set, &stateful, &steps].concat();
+        let sources = [Source::new("test", &yaml)];
+        let cluster = Cluster::build(input::load(&sources, &Limits::default()), &sources, None);
+        let options = Options {
+            at: Some(Duration::from_seconds(60)),
+            ..Options::default()
+        };
+        let outcome = run(&cluster, &ScheduleOptions::default(), &options).expect("a Scenario");
+        let back = outcome
+            .pods
+            .iter()
+            .find(|entry| &*entry.key == "default/web-0" && entry.state == PodState::Bound)
+            .expect("web-0 back");
+        assert_eq!(back.priority, 1000);
+        assert_eq!(back.pod.spec.priority_class_name, "high");
+        assert_eq!(
+            back.pod
+                .metadata
+                .labels
+                .get("statefulset.kubernetes.io/pod-name")
+                .map(String::as_str),
+            Some("web-0")
+        );
+    }
+
+    /// A 1.34 Job counts a deleted pod failed: by default at once, and creates the next
+    /// pod after its failure backoff (10 s); with a `podFailurePolicy` once the pod is
+    /// gone (its 30 s grace period, past the backoff); past its backoff limit, never.
+    /// OpenShift 3.11's Job controller replaces it at once.
+    #[test]
+    fn a_job_replaces_a_deleted_pod_after_its_backoff() {
+        let node2 = NODE.replace("node1", "node2");
+        let job = |extra: &str| {
+            alloc::format!(
+                "---\napiVersion: batch/v1\nkind: Job\nmetadata: {{name: jb, namespace: default, uid: j1}}\nspec:\n  manualSelector: true\n  selector: {{matchLabels: {{app: jb}}}}\n{extra}  template:\n    metadata: {{labels: {{app: jb}}}}\n    spec: {{restartPolicy: Never, containers: [{{name: c, image: c}}]}}\n"
+            )
+        };
+        let pod = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: jb-abcde, namespace: default, labels: {app: jb}, ownerReferences: [{apiVersion: batch/v1, kind: Job, name: jb, uid: j1, controller: true}]}\nspec:\n  nodeName: node1\n  restartPolicy: Never\n  containers: [{name: c, image: c}]\nstatus: {phase: Running}\n";
+        let steps = scenario("  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n");
+        let policy = "  podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {operator: In, values: [42]}}]}\n";
+        for (extra, version, scheduled) in [
+            ("", Version::Current, Some(10)),
+            (policy, Version::Current, Some(30)),
+            ("  backoffLimit: 0\n", Version::Current, None),
+            ("  backoffLimit: 0\n", Version::Legacy, Some(0)),
+        ] {
+            let outcome = play_as(
+                &[NODE, &node2, &job(extra), pod, &steps].concat(),
+                Some(version),
+            );
+            let seen: Vec<i64> = happenings(&outcome)
+                .into_iter()
+                .filter(|(_, reason, _)| reason == "Scheduled")
+                .map(|(at, ..)| at)
+                .collect();
+            assert_eq!(seen, Vec::from_iter(scheduled), "{extra} {version:?}");
+            let replacement = outcome.disruption.evictions[0].replacement.as_ref();
+            assert_eq!(replacement.is_some(), scheduled.is_some(), "{extra}");
+        }
+    }
+
+    /// An `OrderedReady` StatefulSet recreates its lowest missing ordinal first, and the
+    /// next only once that one runs: `db-0` takes the one free CPU whatever the order of
+    /// the input, and `db-1` then waits. Listed first, `db-1` is gone first, but `db-0`,
+    /// still terminating, holds it back.
+    #[test]
+    fn a_stateful_set_recreates_its_lowest_ordinal_first() {
+        let node2 = NODE.replace("node1", "node2");
+        let small = NODE.replace("cpu: '4'", "cpu: '1'");
+        let set = "---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db, namespace: default, uid: s1}\nspec:\n  replicas: 2\n  serviceName: db\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec: {containers: [{name: c, image: c, resources: {requests: {cpu: '1'}}}]}\n";
+        let pod = |name: &str, grace: u32| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default, labels: {{app: db}}, ownerReferences: [{{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: s1, controller: true}}]}}\nspec:\n  nodeName: node2\n  terminationGracePeriodSeconds: {grace}\n  containers: [{{name: c, image: c, resources: {{requests: {{cpu: '1'}}}}}}]\nstatus: {{phase: Running}}\n"
+            )
+        };
+        let steps = scenario("  - {at: 0s, taint: 'node2 k=v:NoExecute'}\n");
+        for grace in [30, 10] {
+            let yaml = [
+                &small,
+                &node2,
+                set,
+                &pod("db-1", grace),
+                &pod("db-0", 30),
+                &steps,
+            ]
+            .concat();
+            let outcome = play(&yaml);
+            let placed: Vec<(String, Option<String>)> = outcome
+                .disruption
+                .evictions
+                .iter()
+                .map(|eviction| (eviction.pod.to_string(), eviction.rescheduled_to.clone()))
+                .collect();
+            assert_eq!(
+                placed,
+                [
+                    ("default/db-1".into(), None),
+                    ("default/db-0".into(), Some("node1".into())),
+                ],
+                "{grace}"
+            );
+            let pending = happenings(&outcome)
+                .into_iter()
+                .filter(|(_, reason, _)| reason == "FailedScheduling")
+                .collect::<Vec<_>>();
+            assert_eq!(
+                pending,
+                [(30, "FailedScheduling".into(), "Pod/default/db-1".into())]
+            );
         }
     }
 

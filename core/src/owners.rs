@@ -241,27 +241,40 @@ fn job(job: &Workload, pods: &Index<'_>, version: Version, created: &mut Vec<Pod
             name,
             owner_ref(WorkloadKind::Job, job),
         );
-        // The labels `generateSelector` adds to the template where it has none of that
-        // key (1.11 writes the first of each pair only); `controller-uid` only when the
-        // uid is known.
-        if !manual {
-            let labels = &mut pod.metadata.labels;
-            let pairs = [
-                (
-                    "job-name",
-                    "batch.kubernetes.io/job-name",
-                    &job.metadata.name,
-                ),
-                ("controller-uid", "batch.kubernetes.io/controller-uid", uid),
-            ];
-            for (old, new, value) in pairs.into_iter().filter(|(.., value)| !value.is_empty()) {
-                let keys = if legacy { &[old][..] } else { &[old, new][..] };
-                for key in keys {
-                    labels.insert_if_missing((*key).to_string(), value.clone());
-                }
-            }
-        }
+        add_job_labels(&mut pod, job, version);
         created.push(pod);
+    }
+}
+
+/// The labels `generateSelector` (`pkg/registry/batch/job/strategy.go`) adds to a Job's
+/// template where it has none of that key, unless the Job selects by hand (1.11 writes
+/// the first of each pair only); `controller-uid` only when the uid is known.
+fn add_job_labels(pod: &mut Pod, job: &Workload, version: Version) {
+    if job.spec.manual_selector == Some(true) {
+        return;
+    }
+    let labels = &mut pod.metadata.labels;
+    let pairs = [
+        (
+            "job-name",
+            "batch.kubernetes.io/job-name",
+            &job.metadata.name,
+        ),
+        (
+            "controller-uid",
+            "batch.kubernetes.io/controller-uid",
+            &job.metadata.uid,
+        ),
+    ];
+    for (old, new, value) in pairs.into_iter().filter(|(.., value)| !value.is_empty()) {
+        let keys = if version == Version::Legacy {
+            &[old][..]
+        } else {
+            &[old, new][..]
+        };
+        for key in keys {
+            labels.insert_if_missing((*key).to_string(), value.clone());
+        }
     }
 }
 
@@ -612,6 +625,29 @@ fn owner_ref(kind: WorkloadKind, workload: &Workload) -> OwnerReference {
 /// `pkg/controller/controller_utils.go`) and the API server adds the suffix, which `name`
 /// stands in for.
 fn pod_for(kind: WorkloadKind, workload: &Workload, name: String, owner: OwnerReference) -> Pod {
+    let mut pod = from_template(kind, workload, name, owner);
+    pod.metadata.annotations.insert(
+        GENERATED_FROM.into(),
+        alloc::format!(
+            "{}/{}/{}",
+            kind.as_str(),
+            workload.metadata.namespace,
+            workload.metadata.name
+        ),
+    );
+    pod
+}
+
+/// The pod `GetPodFromTemplate` (`pkg/controller/controller_utils.go`) makes of
+/// `workload`'s template: the template's labels, annotations and whole spec, `nodeName`
+/// included (a template that names a node makes pods created bound to it), and `owner`
+/// as the controller.
+fn from_template(
+    kind: WorkloadKind,
+    workload: &Workload,
+    name: String,
+    owner: OwnerReference,
+) -> Pod {
     let template = &workload.spec.template;
     let mut pod = Pod::default();
     pod.metadata.name = name;
@@ -625,21 +661,71 @@ fn pod_for(kind: WorkloadKind, workload: &Workload, name: String, owner: OwnerRe
     pod.metadata
         .annotations
         .clone_from(&template.metadata.annotations);
-    pod.metadata.annotations.insert(
-        GENERATED_FROM.into(),
-        alloc::format!(
-            "{}/{}/{}",
-            kind.as_str(),
-            workload.metadata.namespace,
-            workload.metadata.name
-        ),
-    );
     pod.metadata.owner_references = alloc::vec![owner];
-    // The whole spec, `nodeName` included: a template that names a node makes pods
-    // created bound to it (`GetPodFromTemplate`).
     pod.spec = template.spec.clone();
     pod
 }
+
+/// The pod a controller whose object is in `workloads` creates in place of `old`, named
+/// `name` (a StatefulSet's: the old pod's own name), as it makes one from its template;
+/// `None` when `old`'s controller is not a ReplicaSet, ReplicationController,
+/// StatefulSet or Job of `workloads`. A StatefulSet's template is `spec.template`, its
+/// update revision's (what the default RollingUpdate strategy creates). An Indexed Job's
+/// pod keeps its completion index.
+pub(crate) fn replacement(
+    workloads: &[(WorkloadKind, Workload)],
+    old: &Pod,
+    name: &str,
+    version: Version,
+) -> Option<Pod> {
+    let (kind, workload) = workloads.get(controller_object(workloads, old)?)?;
+    let owner = owner_ref(*kind, workload);
+    match kind {
+        WorkloadKind::ReplicaSet | WorkloadKind::ReplicationController => {
+            Some(from_template(*kind, workload, name.into(), owner))
+        }
+        WorkloadKind::StatefulSet => {
+            // `getOrdinal`: the digits after the name's last dash.
+            let ordinal = name.rsplit_once('-')?.1.parse().ok()?;
+            let mut pod = stateful_pod(workload, name.into(), ordinal, version);
+            pod.metadata.annotations.remove(GENERATED_FROM);
+            Some(pod)
+        }
+        WorkloadKind::Job => {
+            let mut pod = from_template(*kind, workload, name.into(), owner);
+            add_job_labels(&mut pod, workload, version);
+            let index = old.metadata.annotations.get(COMPLETION_INDEX);
+            if let Some(index) = index {
+                let index = index.clone();
+                if old.metadata.labels.get(COMPLETION_INDEX).is_some() {
+                    pod.metadata
+                        .labels
+                        .insert(COMPLETION_INDEX.into(), index.clone());
+                }
+                pod.metadata
+                    .annotations
+                    .insert(COMPLETION_INDEX.into(), index);
+            }
+            Some(pod)
+        }
+        WorkloadKind::Deployment | WorkloadKind::DaemonSet => None,
+    }
+}
+
+/// Where in `workloads` the object of `pod`'s controller is, if the input has it.
+pub(crate) fn controller_object(
+    workloads: &[(WorkloadKind, Workload)],
+    pod: &Pod,
+) -> Option<usize> {
+    let controller = pod.metadata.controller()?;
+    workloads.iter().position(|(kind, workload)| {
+        kind.as_str() == controller.kind && is_owned_by(&pod.metadata, *kind, workload)
+    })
+}
+
+/// The annotation (and in 1.34 label) that gives an Indexed Job's pod its completion
+/// index.
+pub(crate) const COMPLETION_INDEX: &str = "batch.kubernetes.io/job-completion-index";
 
 /// The alphabet of generated-name suffixes (`rand.String`).
 const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";

@@ -11,8 +11,9 @@ use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
+use crate::digest;
 use crate::model::{OwnerReference, Pod, Toleration};
-use crate::{digest, owners};
+use crate::owners::{self, COMPLETION_INDEX};
 
 /// What the taint eviction controller and a pod's controller read when the pod goes, and
 /// what the descheduler reads to decide whether and why it goes.
@@ -27,8 +28,10 @@ pub struct Deletion {
     /// The input shows the pod being deleted (`metadata.deletionTimestamp`): its
     /// controller no longer counts it, and a new deletion only shortens the one under way.
     pub being_deleted: bool,
-    /// `namespace/generateName` (`None` without a generateName), shared by the pods of
-    /// one owner: the controller names a replacement from it.
+    /// `namespace/generateName` of the pod's replacements, shared by the pods of one
+    /// owner: `<controller>-` for a ReplicaSet's, ReplicationController's or Job's pod,
+    /// the pod's own generateName otherwise; `None` when the controller names them
+    /// otherwise (a StatefulSet, a pod without generateName and without such an owner).
     pub generated_base: Option<Arc<str>>,
     /// The digest of the pod's name that seeds its replacements' generated suffixes.
     pub name_seed: u64,
@@ -99,6 +102,8 @@ pub struct Sharing {
     /// Owner key lists.
     owners: Distinct<[OwnerKey]>,
     scratch: String,
+    /// The generateName being worked out.
+    generate_name: String,
 }
 
 impl Sharing {
@@ -110,10 +115,11 @@ impl Sharing {
     /// The pod's [`Deletion`].
     pub fn deletion(&mut self, pod: &Pod) -> Deletion {
         let metadata = &pod.metadata;
-        let generated_base = (!metadata.generate_name.is_empty()).then(|| {
+        replacement_generate_name(pod, &mut self.generate_name);
+        let generated_base = (!self.generate_name.is_empty()).then(|| {
             let base = joined(
                 &mut self.scratch,
-                &[&metadata.namespace, "/", &metadata.generate_name],
+                &[&metadata.namespace, "/", &self.generate_name],
             );
             self.bases.share(
                 |shared| shared == base,
@@ -189,6 +195,73 @@ impl Sharing {
                     .collect()
             },
         )
+    }
+}
+
+/// `names.MaxGeneratedNameLength`: the API server keeps this much of a generateName
+/// before its five random characters (`SimpleNameGenerator` in apiserver's
+/// `pkg/storage/names/generate.go`).
+const MAX_GENERATED_NAME_LENGTH: usize = 58;
+
+/// Writes into `out` the generateName under which the pod's controller creates the pods
+/// that replace it, as the API server keeps it; empty when there is none. A ReplicaSet,
+/// ReplicationController or Job names its pods `<controller>-`, or `<controller>` if that
+/// is not a valid name prefix (`getPodsPrefix` in `pkg/controller/controller_utils.go`),
+/// whatever the pod's own name; an Indexed Job's pod, `<job>-<index>-` with the job's
+/// name cut so that it fits (`podGenerateNameWithIndex` in
+/// `pkg/controller/job/indexed_job_utils.go`). Other pods are recreated under their own
+/// generateName (a StatefulSet's under their name, which the caller keeps).
+fn replacement_generate_name(pod: &Pod, out: &mut String) {
+    out.clear();
+    let metadata = &pod.metadata;
+    let controller = metadata.controller().filter(|owner| {
+        matches!(
+            owner.kind.as_str(),
+            "ReplicaSet" | "ReplicationController" | "Job"
+        )
+    });
+    let Some(owner) = controller else {
+        out.push_str(&metadata.generate_name);
+        truncate(out, MAX_GENERATED_NAME_LENGTH);
+        return;
+    };
+    // `getCompletionIndex`: a non-negative integer, anything else is no index.
+    let index = metadata
+        .annotations
+        .get(COMPLETION_INDEX)
+        .filter(|_| owner.kind == "Job")
+        .and_then(|text| text.parse::<i64>().ok())
+        .filter(|index| *index >= 0);
+    out.push_str(&owner.name);
+    match index {
+        Some(index) => {
+            let tail = alloc::format!("-{index}-");
+            if out.len().saturating_add(tail.len()) > MAX_GENERATED_NAME_LENGTH {
+                truncate(out, MAX_GENERATED_NAME_LENGTH.saturating_sub(tail.len()));
+            }
+            out.push_str(&tail);
+        }
+        None => {
+            // `ValidatePodName(prefix, true)` reads a trailing dash as a letter.
+            out.push('a');
+            let valid = crate::validation::names::dns1123_subdomain(out).is_empty();
+            out.pop();
+            if valid {
+                out.push('-');
+            }
+        }
+    }
+    truncate(out, MAX_GENERATED_NAME_LENGTH);
+}
+
+/// Cuts `text` to at most `bytes` bytes (on a character boundary: valid names are ASCII).
+fn truncate(text: &mut String, bytes: usize) {
+    if text.len() > bytes {
+        let mut end = bytes;
+        while !text.is_char_boundary(end) {
+            end = end.saturating_sub(1);
+        }
+        text.truncate(end);
     }
 }
 
@@ -341,6 +414,43 @@ mod tests {
             .deletion(&Pod::default())
             .owner_keys
             .is_empty());
+    }
+
+    /// `getPodsPrefix`: the controller's name and a dash, whatever the pod's own name or
+    /// generateName; an Indexed Job's pods add their index; the API server keeps 58
+    /// bytes of it.
+    #[test]
+    fn replacements_are_named_after_their_controller() {
+        let base = |pod: &Pod| Sharing::default().deletion(pod).generated_base;
+        let mut pod = replica("hand-made");
+        pod.metadata.generate_name = String::new();
+        assert_eq!(base(&pod).as_deref(), Some("shop/web-7d9f-"));
+        pod.metadata.generate_name = "other-".into();
+        assert_eq!(base(&pod).as_deref(), Some("shop/web-7d9f-"));
+        pod.metadata.owner_references[0].kind = "Job".into();
+        pod.metadata.owner_references[0].name = "nightly".into();
+        assert_eq!(base(&pod).as_deref(), Some("shop/nightly-"));
+        pod.metadata
+            .annotations
+            .insert(COMPLETION_INDEX.into(), "+3".into());
+        assert_eq!(base(&pod).as_deref(), Some("shop/nightly-3-"));
+        let long = "j".repeat(60);
+        pod.metadata.owner_references[0].name.clone_from(&long);
+        let expected = alloc::format!("shop/{}-3-", &long[..55]);
+        assert_eq!(base(&pod).as_deref(), Some(expected.as_str()));
+        pod.metadata
+            .annotations
+            .insert(COMPLETION_INDEX.into(), "-1".into());
+        let expected = alloc::format!("shop/{}", &long[..58]);
+        assert_eq!(base(&pod).as_deref(), Some(expected.as_str()));
+        // A name of 253 bytes is no prefix with a dash: the name alone, cut to 58.
+        pod.metadata.owner_references[0].name = "r".repeat(253);
+        pod.metadata.owner_references[0].kind = "ReplicationController".into();
+        let expected = alloc::format!("shop/{}", "r".repeat(58));
+        assert_eq!(base(&pod).as_deref(), Some(expected.as_str()));
+        // A StatefulSet's pod keeps its own generateName (its name is what counts).
+        pod.metadata.owner_references[0].kind = "StatefulSet".into();
+        assert_eq!(base(&pod).as_deref(), Some("shop/other-"));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Pod owners: ReplicaSet, ReplicationController, Deployment, StatefulSet, DaemonSet, Job.
 
+use alloc::string::String;
 use serde::{Deserialize, Serialize};
 
 use super::{LabelSelector, ObjectMeta, PodSpec};
@@ -55,13 +56,29 @@ pub struct WorkloadSpec {
     pub completions: Option<i32>,
     /// Job: `spec.selector` is the user's rather than the one the API server generates.
     pub manual_selector: Option<bool>,
+    /// Job: failed pods it tolerates before it fails (6 when absent).
+    pub backoff_limit: Option<i32>,
+    /// Job: `spec.podFailurePolicy`; only whether there is one is read (it makes the
+    /// replacement policy `Failed`).
+    pub pod_failure_policy: Option<PodFailurePolicy>,
+    /// Job: `TerminatingOrFailed` or `Failed` (the default depends on
+    /// `podFailurePolicy`).
+    pub pod_replacement_policy: Option<String>,
+    /// StatefulSet: `OrderedReady` (the default) or `Parallel`.
+    pub pod_management_policy: Option<String>,
 }
+
+/// A Job's `spec.podFailurePolicy`, whose rules kubefit does not read.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PodFailurePolicy {}
 
 /// The observed `status` of a pod owner.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct WorkloadStatus {
     pub succeeded: Option<i32>,
+    /// Job: the failed pods it counted.
+    pub failed: Option<i32>,
 }
 
 /// `spec.template`.
