@@ -534,13 +534,14 @@ test('the disruption panel plays a Scenario, and a what-if button adds a step to
 // (the 1.34 scheduler configuration's validation: plugin sets, queue sort and plugin
 // arguments; YAML tags, merge keys and integral floats; Scenario field checks; the 3.11
 // node lifecycle's deletions and taints; kubectl's drain filters and skip-wait; Machine
-// sets' replica sync and machines deleting in the input; last scheduling attempts) to
-// 559.3 KB (559 282 B).
+// sets' replica sync and machines deleting in the input; last scheduling attempts;
+// replacements made from their controllers' templates, named after them, admitted as
+// created pods, Jobs' backoff and StatefulSets' ordinal order) to 563.6 KB (563 576 B).
 // The budget stops unnoticed growth; raising it is a decision recorded there.
-test('the site fits its 560 KB brotli budget', () => {
+test('the site fits its 564 KB brotli budget', () => {
   const total = readdirSync(SITE).reduce((sum, name) => sum + brotliCompressSync(readFileSync(join(SITE, name))).length, 0);
   measurements.siteBrotliBytes = total;
-  assert.ok(total <= 560_000, `${total} bytes brotli`);
+  assert.ok(total <= 564_000, `${total} bytes brotli`);
 });
 
 test('a large dump is evaluated in the worker while the page stays responsive', { skip: !DUMP && 'KUBEFIT_E2E_DUMP is not set' }, async () => {
