@@ -4321,17 +4321,10 @@ items:
 - {apiVersion: kubefit.dev/v1alpha1, kind: Scenario, metadata: {name: s}, spec: {steps: [{at: 0s, drain: {node: n1, timeout: 2s}}, {at: 3s, drain: {node: n1, timeout: 60s}}]}}
 "#;
         let outcome = play_as(yaml, Some(Version::Legacy));
-        let drain: Vec<(i64, String)> = outcome
-            .disruption
-            .timeline
-            .iter()
-            .filter(|event| event.object == "Node/n1")
-            .map(|event| {
-                (
-                    event.at.0 / crate::duration::SECOND,
-                    event.reason.to_string(),
-                )
-            })
+        let drain: Vec<(i64, String)> = happenings(&outcome)
+            .into_iter()
+            .filter(|(_, _, object)| object == "Node/n1")
+            .map(|(at, reason, _)| (at, reason))
             .collect();
         assert_eq!(
             drain.last(),

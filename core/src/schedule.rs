@@ -1892,10 +1892,16 @@ spec:
   containers: [{name: c, image: x, resources: {requests: {cpu: 600m}}}]
 status: {phase: Pending, nominatedNodeName: n1}
 ";
-        let elsewhere = base.replace("  containers: [{name: c, image: x, resources: {requests: {cpu: 600m}}}]\nstatus", "  schedulerName: other-scheduler\n  containers: [{name: c, image: x, resources: {requests: {cpu: 600m}}}]\nstatus");
-        let gated = base.replace("  containers: [{name: c, image: x, resources: {requests: {cpu: 600m}}}]\nstatus", "  schedulingGates: [{name: example.com/wait}]\n  containers: [{name: c, image: x, resources: {requests: {cpu: 600m}}}]\nstatus");
-        assert_ne!(elsewhere, base);
-        assert_ne!(gated, base);
+        // `other` with one more spec field before its containers.
+        let other_with = |field: &str| {
+            let containers =
+                "  containers: [{name: c, image: x, resources: {requests: {cpu: 600m}}}]\nstatus";
+            let changed = base.replace(containers, &[field, "\n", containers].concat());
+            assert_ne!(changed, base);
+            changed
+        };
+        let elsewhere = other_with("  schedulerName: other-scheduler");
+        let gated = other_with("  schedulingGates: [{name: example.com/wait}]");
         for (yaml, version) in [
             (&elsewhere, Version::Current),
             (&elsewhere, Version::Legacy),
