@@ -75,4 +75,18 @@ impl Node {
             .find(|condition| condition.type_ == type_)
             .map(|condition| condition.status.as_str())
     }
+
+    /// The status of the last condition of a type: the 1.11 scheduler cache keeps the
+    /// pressure conditions so, each entry of the type overwriting the one before
+    /// (`NodeInfo.SetNode`, `pkg/scheduler/cache/node_info.go`), where the controllers
+    /// read the first ([`Node::condition`]).
+    #[must_use]
+    pub fn last_condition(&self, type_: &str) -> Option<&str> {
+        self.status
+            .conditions
+            .iter()
+            .rev()
+            .find(|condition| condition.type_ == type_)
+            .map(|condition| condition.status.as_str())
+    }
 }

@@ -12,5 +12,5 @@ pub const REASON: &str = "node(s) had disk pressure";
 /// The predicate.
 #[must_use]
 pub fn predicate(node: &Node) -> Status {
-    check(node.condition("DiskPressure") != Some("True"), REASON)
+    check(node.last_condition("DiskPressure") != Some("True"), REASON)
 }

@@ -14,7 +14,7 @@ pub const REASON: &str = "node(s) had memory pressure";
 #[must_use]
 pub fn predicate(best_effort: bool, node: &Node) -> Status {
     check(
-        !best_effort || node.condition("MemoryPressure") != Some("True"),
+        !best_effort || node.last_condition("MemoryPressure") != Some("True"),
         REASON,
     )
 }

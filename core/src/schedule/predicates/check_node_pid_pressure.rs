@@ -12,5 +12,5 @@ pub const REASON: &str = "node(s) had pid pressure";
 /// The predicate.
 #[must_use]
 pub fn predicate(node: &Node) -> Status {
-    check(node.condition("PIDPressure") != Some("True"), REASON)
+    check(node.last_condition("PIDPressure") != Some("True"), REASON)
 }
