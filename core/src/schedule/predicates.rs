@@ -301,7 +301,10 @@ pub fn evaluate(
         PredicateKind::CheckNodePidPressure => check_node_pid_pressure::predicate(info.node),
         PredicateKind::CheckNodeDiskPressure => check_node_disk_pressure::predicate(info.node),
         PredicateKind::MatchInterPodAffinity => {
-            match_inter_pod_affinity::predicate(object, &pod.affinity, info.node)
+            let taken_off = (snapshot.dry_run_removed.iter())
+                .filter_map(|&(victim, _)| snapshot.pod(victim))
+                .map(|victim| &*victim.pod);
+            match_inter_pod_affinity::predicate(object, &pod.affinity, info.node, taken_off)
         }
     }
 }

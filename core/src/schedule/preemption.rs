@@ -403,17 +403,16 @@ fn select_victims(
     for &victim in &potential {
         snapshot.unbind(victim);
     }
-    if version == Version::Current {
-        snapshot.dry_run_removed = potential
-            .iter()
-            .filter(|&&victim| {
-                snapshot
+    snapshot.dry_run_removed = potential
+        .iter()
+        .filter(|&&victim| {
+            version == Version::Legacy
+                || snapshot
                     .pod(victim)
                     .is_some_and(|other| other.pod.metadata.deletion_timestamp.is_some())
-            })
-            .map(|&victim| (victim, node))
-            .collect();
-    }
+        })
+        .map(|&victim| (victim, node))
+        .collect();
     let restore = |snapshot: &mut Snapshot<'_>, pods: &[usize]| {
         for &victim in pods {
             snapshot.bind(victim, node);

@@ -500,12 +500,14 @@ pub struct Snapshot<'c> {
     pub assigned: Vec<Option<usize>>,
     /// Pending pods that carry `status.nominatedNodeName` (usually none).
     pub nominated: Vec<usize>,
-    /// While a preemption dry run has them off their node: the terminating pods it took
-    /// off, with that node. Upstream's dry run takes each potential victim off through
-    /// the PreFilter state's `RemovePod`, which PodTopologySpread applies to terminating
-    /// pods too, though its PreFilter never counted them (`updateWithPod` in
-    /// `podtopologyspread/filtering.go`, 1.34); kubefit prepares the state again, and
-    /// takes these off it to match.
+    /// While a preemption dry run has them off their node: the pods it took off that the
+    /// state kubefit prepares again misses, with that node. Upstream's dry run takes each
+    /// potential victim off through the PreFilter state's (1.11: the metadata's)
+    /// `RemovePod`. In 1.34 these are the terminating pods, which PodTopologySpread takes
+    /// off though its PreFilter never counted them (`updateWithPod` in
+    /// `podtopologyspread/filtering.go`); in 1.11 every victim, whose removal leaves
+    /// MatchInterPodAffinity's first-of-group rule closed (`RemovePod` in
+    /// `predicates/metadata.go`).
     pub dry_run_removed: Vec<(usize, usize)>,
     /// The nodes' images as ImageLocality reads them, built on first use: images do not
     /// change while pods are placed.

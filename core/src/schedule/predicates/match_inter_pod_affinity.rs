@@ -12,7 +12,11 @@
 //!   node qualifies (resp. is blocked) if such a pod's node shares **every** term's
 //!   topology value with it;
 //! - self-affinity: when no placed pod matches all affinity terms and the pod matches them
-//!   itself, the affinity check passes on every node (the first pod of a group);
+//!   itself, the affinity check passes on every node (the first pod of a group). Upstream
+//!   asks whether its map of nodes to matching pods is empty, and a preemption dry run
+//!   takes victims off through `RemovePod`, which empties a node's list but keeps the
+//!   node in the map: once a victim that matched is off, the group has begun, and the
+//!   pod that would be first fails as if pods matched elsewhere;
 //! - every failure reports two reasons: the generic one, then the specific one, and the
 //!   existing pods' anti-affinity is checked first;
 //! - pods nominated to the node of a first pass count only by their own anti-affinity
@@ -300,9 +304,15 @@ fn failure(specific: &str) -> Status {
     verdict(alloc::vec![REASON.into(), specific.into()])
 }
 
-/// The predicate.
+/// The predicate; `taken_off` are the pods a preemption dry run has taken off their
+/// node (none outside one).
 #[must_use]
-pub fn predicate(pod: &Pod, metadata: &Metadata<'_>, node: &Node) -> Status {
+pub fn predicate<'p>(
+    pod: &Pod,
+    metadata: &Metadata<'_>,
+    node: &Node,
+    mut taken_off: impl Iterator<Item = &'p Pod>,
+) -> Status {
     // An existing pod's term blocks the nodes sharing its node's value of the key.
     let blocked = !metadata.existing_anti_affinity.is_empty()
         && node.metadata.labels.iter().any(|(key, value)| {
@@ -341,7 +351,9 @@ pub fn predicate(pod: &Pod, metadata: &Metadata<'_>, node: &Node) -> Status {
         }
     }
     if !affinity.is_empty() {
-        let first_of_group = metadata.affinity_pods == 0 && matches_all(affinity, pod, pod);
+        let first_of_group = metadata.affinity_pods == 0
+            && matches_all(affinity, pod, pod)
+            && !taken_off.any(|victim| matches_all(affinity, pod, victim));
         if !near_match && !first_of_group {
             return failure(AFFINITY_RULES);
         }
@@ -399,7 +411,7 @@ mod tests {
         snapshot
             .nodes
             .iter()
-            .map(|info| predicate(pod, &metadata, info.node))
+            .map(|info| predicate(pod, &metadata, info.node, core::iter::empty()))
             .collect()
     }
 
@@ -498,7 +510,7 @@ mod tests {
             snapshot
                 .nodes
                 .iter()
-                .map(|info| predicate(pod, metadata, info.node).passed())
+                .map(|info| predicate(pod, metadata, info.node, core::iter::empty()).passed())
                 .collect()
         };
         let mut followed = Metadata::new(&snapshot, pod, &[]);
