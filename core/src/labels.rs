@@ -3,6 +3,7 @@
 //! Follows `k8s.io/apimachinery/pkg/labels/selector.go` and
 //! `k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go`.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::model::{
@@ -205,6 +206,31 @@ fn field_matches(requirement: &NodeSelectorRequirement, name: &str) -> bool {
     }
 }
 
+/// `GetZoneKey`: `region:\0:zone`, or empty without either label. The beta label wins
+/// over the stable one (`component-helpers/node/topology`), which 1.11 does not know.
+pub fn zone_key(node: &Node, version: Version) -> String {
+    let labels = &node.metadata.labels;
+    let label = |stable: &str, beta: &str| -> String {
+        let stable = match version {
+            Version::Current => labels.get(stable),
+            Version::Legacy => None,
+        };
+        labels.get(beta).or(stable).cloned().unwrap_or_default()
+    };
+    let zone = label(
+        "topology.kubernetes.io/zone",
+        "failure-domain.beta.kubernetes.io/zone",
+    );
+    let region = label(
+        "topology.kubernetes.io/region",
+        "failure-domain.beta.kubernetes.io/region",
+    );
+    if region.is_empty() && zone.is_empty() {
+        return String::new();
+    }
+    alloc::format!("{region}:\0:{zone}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,5 +388,26 @@ mod tests {
             &node,
             Version::Legacy
         ));
+    }
+
+    #[test]
+    fn zone_keys_join_region_and_zone() {
+        let mut labelled = Node::default();
+        let labels = &mut labelled.metadata.labels;
+        labels.insert("topology.kubernetes.io/zone".into(), "a".into());
+        assert_eq!(zone_key(&labelled, Version::Current), ":\0:a");
+        assert_eq!(zone_key(&labelled, Version::Legacy), "");
+        labelled.metadata.labels.insert(
+            "failure-domain.beta.kubernetes.io/region".into(),
+            "r".into(),
+        );
+        assert_eq!(zone_key(&labelled, Version::Legacy), "r:\0:");
+        assert_eq!(zone_key(&labelled, Version::Current), "r:\0:a");
+        // Both labels: the beta one counts.
+        labelled
+            .metadata
+            .labels
+            .insert("failure-domain.beta.kubernetes.io/zone".into(), "b".into());
+        assert_eq!(zone_key(&labelled, Version::Current), "r:\0:b");
     }
 }

@@ -1167,8 +1167,11 @@ fn sampled(
     }
     let sampling = sampling?;
     let node_count = snapshot.nodes.len();
-    let (found, examined) =
-        sampling.sample(profile.percentage_of_nodes_to_score(), node_count, fits)?;
+    let (found, examined) = sampling.sample(
+        profile.percentage_of_nodes_to_score(),
+        snapshot.tree_order(),
+        fits,
+    )?;
     let sampled_choice = match found.as_slice() {
         [] => None,
         [one] => Some(*one),
@@ -1987,6 +1990,41 @@ spec:
             .map(|index| node(&alloc::format!("n{index:03}"), 1000, 4 << 30, ""))
             .collect();
         yaml += &node("n199", 8000, 16 << 30, "");
+        let compared = half_cpu_placement(yaml.clone(), false);
+        assert_eq!(compared.node.as_deref(), Some("n199"));
+        let sampled = compared
+            .sampled
+            .expect("the sampled scheduler chooses otherwise");
+        assert_eq!((sampled.nodes_to_find, sampled.examined), (100, 100));
+        assert_ne!(sampled.node.as_deref(), Some("n199"));
+        let skipped = half_cpu_placement(yaml, true);
+        assert_eq!(skipped.node.as_deref(), Some("n199"));
+        assert!(skipped.sampled.is_none());
+    }
+
+    /// The sampled scan walks the nodes one zone after the other (`nodeTree.list`): of 150
+    /// nodes in zone a and 50 in zone b, the first 100 it examines are 50 of each, so it
+    /// sees the roomiest node, the last of zone b, and chooses as the exact evaluation.
+    #[test]
+    fn the_sampled_scan_takes_the_zones_in_turn() {
+        let zoned = |index: usize, milli_cpu: i64| {
+            let zone = if index < 150 { "a" } else { "b" };
+            alloc::format!(
+                "---\nkind: Node\nmetadata: {{name: n{index:03}, labels: {{topology.kubernetes.io/zone: {zone}}}}}\nstatus:\n  allocatable: {{cpu: {milli_cpu}m, memory: 4Gi, pods: \"110\"}}\n"
+            )
+        };
+        let mut yaml: String = (0..199).map(|index| zoned(index, 1000)).collect();
+        yaml += &zoned(199, 8000);
+        let placement = half_cpu_placement(yaml, false);
+        assert_eq!(placement.node.as_deref(), Some("n199"));
+        assert!(placement.sampled.is_none());
+    }
+
+    /// The placement of a pod asking for half a CPU on the nodes of `yaml`, under 1.34.
+    fn half_cpu_placement(
+        mut yaml: String,
+        skip_sampled: bool,
+    ) -> crate::report::scheduling::Placement {
         yaml += "---
 kind: Pod
 metadata: {name: p, namespace: default}
@@ -1996,23 +2034,11 @@ spec:
         let sources = [crate::Source::new("test", &yaml)];
         let loaded = crate::input::load(&sources, &crate::Limits::default());
         let cluster = crate::cluster::Cluster::build(loaded, &sources, Some(Version::Current));
-        let placement = |skip_sampled| {
-            let options = super::ScheduleOptions {
-                skip_sampled,
-                ..super::ScheduleOptions::default()
-            };
-            super::run(&cluster, &options).pods.remove(0)
+        let options = super::ScheduleOptions {
+            skip_sampled,
+            ..super::ScheduleOptions::default()
         };
-        let compared = placement(false);
-        assert_eq!(compared.node.as_deref(), Some("n199"));
-        let sampled = compared
-            .sampled
-            .expect("the sampled scheduler chooses otherwise");
-        assert_eq!((sampled.nodes_to_find, sampled.examined), (100, 100));
-        assert_ne!(sampled.node.as_deref(), Some("n199"));
-        let skipped = placement(true);
-        assert_eq!(skipped.node.as_deref(), Some("n199"));
-        assert!(skipped.sampled.is_none());
+        super::run(&cluster, &options).pods.remove(0)
     }
 
     /// 1.34 keeps a gated pod out of the queue: it takes no node and no room, and the

@@ -35,6 +35,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::duration::Duration;
+use crate::labels::zone_key;
 use crate::model::Node;
 use crate::schedule::Version;
 
@@ -441,31 +442,6 @@ fn interval(state: ZoneState, size: usize) -> Option<Duration> {
     }
 }
 
-/// `GetZoneKey`: `region:\0:zone`, or empty without either label. The beta label wins
-/// over the stable one (`component-helpers/node/topology`), which 1.11 does not know.
-fn zone_key(node: &Node, version: Version) -> String {
-    let labels = &node.metadata.labels;
-    let label = |stable: &str, beta: &str| -> String {
-        let stable = match version {
-            Version::Current => labels.get(stable),
-            Version::Legacy => None,
-        };
-        labels.get(beta).or(stable).cloned().unwrap_or_default()
-    };
-    let zone = label(
-        "topology.kubernetes.io/zone",
-        "failure-domain.beta.kubernetes.io/zone",
-    );
-    let region = label(
-        "topology.kubernetes.io/region",
-        "failure-domain.beta.kubernetes.io/region",
-    );
-    if region.is_empty() && zone.is_empty() {
-        return String::new();
-    }
-    alloc::format!("{region}:\0:{zone}")
-}
-
 /// `isNodeExcludedFromDisruptionChecks` (1.34) or `system.IsMasterNode` (1.11).
 fn excluded_from_disruption_checks(node: &Node, version: Version) -> bool {
     match version {
@@ -651,24 +627,5 @@ mod tests {
             .insert(EXCLUDE_DISRUPTION.into(), String::new());
         assert!(excluded_from_disruption_checks(&labelled, Version::Current));
         assert!(!excluded_from_disruption_checks(&labelled, Version::Legacy));
-    }
-
-    #[test]
-    fn zone_keys_join_region_and_zone() {
-        let mut labelled = node("n1", Some("a"), "True");
-        assert_eq!(zone_key(&labelled, Version::Current), ":\0:a");
-        assert_eq!(zone_key(&labelled, Version::Legacy), "");
-        labelled.metadata.labels.insert(
-            "failure-domain.beta.kubernetes.io/region".into(),
-            "r".into(),
-        );
-        assert_eq!(zone_key(&labelled, Version::Legacy), "r:\0:");
-        assert_eq!(zone_key(&labelled, Version::Current), "r:\0:a");
-        // Both labels: the beta one counts.
-        labelled
-            .metadata
-            .labels
-            .insert("failure-domain.beta.kubernetes.io/zone".into(), "b".into());
-        assert_eq!(zone_key(&labelled, Version::Current), "r:\0:b");
     }
 }

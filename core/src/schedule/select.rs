@@ -172,14 +172,17 @@ pub struct Sampling {
 }
 
 impl Sampling {
-    /// The feasible nodes the sampled scheduler finds, and how many nodes it examined,
-    /// or `None` when it examines every node; advances the start for the next pod.
+    /// The feasible nodes the sampled scheduler finds, walking the nodes in `order` (the
+    /// scheduler's snapshot order, [`super::snapshot::Snapshot::tree_order`]), and how
+    /// many nodes it examined, or `None` when it examines every node; advances the start
+    /// for the next pod.
     pub fn sample(
         &mut self,
         percentage: Option<i32>,
-        nodes: usize,
+        order: &[usize],
         feasible: &dyn Fn(usize) -> bool,
     ) -> Option<(Vec<usize>, usize)> {
+        let nodes = order.len();
         let wanted = feasible_nodes_to_find(percentage, nodes);
         if nodes == 0 || wanted >= nodes {
             return None;
@@ -188,7 +191,9 @@ impl Sampling {
         let mut found = Vec::new();
         let mut examined = 0;
         for offset in 0..nodes {
-            let node = (start + offset) % nodes;
+            let Some(&node) = order.get((start + offset) % nodes) else {
+                continue;
+            };
             examined += 1;
             if feasible(node) {
                 found.push(node);

@@ -537,6 +537,8 @@ pub struct Snapshot<'c> {
     name_ranks: Vec<usize>,
     /// The nodes in descending byte order of their names.
     name_order: Vec<usize>,
+    /// [`Snapshot::tree_order`], made on first use.
+    tree_order: core::cell::OnceCell<Vec<usize>>,
 }
 
 impl<'c> Snapshot<'c> {
@@ -571,6 +573,7 @@ impl<'c> Snapshot<'c> {
             placed_with_pod_affinity: 0,
             name_ranks,
             name_order,
+            tree_order: core::cell::OnceCell::new(),
         };
         for (pod, node) in cluster.pod_nodes().iter().enumerate() {
             if let Some(node) = *node {
@@ -587,6 +590,33 @@ impl<'c> Snapshot<'c> {
     #[must_use]
     pub fn name_order(&self) -> &[usize] {
         &self.name_order
+    }
+
+    /// The nodes in the order the 1.34 scheduler's snapshot lists them, which its sampled
+    /// scan walks (`nodeTree.list` in `pkg/scheduler/backend/cache/node_tree.go`): one node
+    /// of each zone in turn, the zones (`GetZoneKey`) in the order their first node
+    /// arrived. A scheduler starting on the cluster receives the nodes as the API lists
+    /// them, by name.
+    #[must_use]
+    pub fn tree_order(&self) -> &[usize] {
+        self.tree_order.get_or_init(|| {
+            let mut zones: Vec<(alloc::string::String, Vec<usize>)> = Vec::new();
+            for &node in self.name_order.iter().rev() {
+                let Some(info) = self.cluster.nodes.get(node) else {
+                    continue;
+                };
+                let key = crate::labels::zone_key(info, super::Version::Current);
+                match zones.iter_mut().find(|(zone, _)| *zone == key) {
+                    Some((_, nodes)) => nodes.push(node),
+                    None => zones.push((key, alloc::vec![node])),
+                }
+            }
+            let rounds = zones.iter().map(|(_, nodes)| nodes.len()).max();
+            (0..rounds.unwrap_or(0))
+                .flat_map(|round| zones.iter().filter_map(move |(_, nodes)| nodes.get(round)))
+                .copied()
+                .collect()
+        })
     }
 
     /// The nodes' images, shared by every pod's cycle.
@@ -1085,5 +1115,33 @@ mod tests {
             Accounting::Current.non_zero(fractions, &resources::pod_requests(&fractions.spec)),
             (201, 1_073_741_824 + 209_715_200)
         );
+    }
+
+    /// Zones take turns, in the order of their first node by name; within a zone, nodes
+    /// go by name.
+    #[test]
+    fn the_tree_order_takes_one_node_of_each_zone_in_turn() {
+        let zoned = |name: &str, zone: Option<&str>| {
+            let mut zoned = node(name, 1000, 1 << 30);
+            if let Some(zone) = zone {
+                let labels = &mut zoned.metadata.labels;
+                labels.insert("topology.kubernetes.io/zone".into(), zone.into());
+            }
+            zoned
+        };
+        let nodes = alloc::vec![
+            zoned("b-2", Some("y")),
+            zoned("a-1", Some("x")),
+            zoned("c", None),
+            zoned("a-2", Some("x")),
+            zoned("b-1", Some("y")),
+            zoned("a-3", Some("x")),
+        ];
+        let cluster = cluster(nodes, alloc::vec![]);
+        let snapshot = Snapshot::new(&cluster, Accounting::Current);
+        let names: alloc::vec::Vec<&str> = (snapshot.tree_order().iter())
+            .map(|&node| cluster.nodes[node].metadata.name.as_str())
+            .collect();
+        assert_eq!(names, ["a-1", "b-1", "c", "a-2", "b-2", "a-3"]);
     }
 }
