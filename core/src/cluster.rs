@@ -252,6 +252,7 @@ impl Cluster {
             ..Self::default()
         };
         let mut pods = Vec::new();
+        let mut claim_spans = Vec::new();
         for mut object in objects {
             // The rules of one release alone count under that release.
             let mut refused = false;
@@ -286,7 +287,10 @@ impl Cluster {
                 Resource::Service(service) => cluster.services.push(*service),
                 Resource::Workload(kind, workload) => cluster.workloads.push((kind, *workload)),
                 Resource::PersistentVolume(volume) => cluster.storage.volumes.push(*volume),
-                Resource::PersistentVolumeClaim(claim) => cluster.storage.claims.push(*claim),
+                Resource::PersistentVolumeClaim(claim) => {
+                    claim_spans.push(spans.object);
+                    cluster.storage.claims.push(*claim);
+                }
                 Resource::StorageClass(class) => cluster.storage.classes.push(*class),
                 Resource::CsiNode(node) => cluster.storage.csi_nodes.push(*node),
                 Resource::CsiDriver(driver) => cluster.storage.csi_drivers.push(*driver),
@@ -334,7 +338,18 @@ impl Cluster {
                 ),
             }
         }
-        cluster.storage.finish();
+        for (position, claim, message) in cluster.storage.finish(cluster.version) {
+            let mut diagnostic = Diagnostic::error("admission/default-storage-class", message)
+                .with_object(alloc::format!(
+                    "PersistentVolumeClaim/{}/{}",
+                    claim.metadata.namespace,
+                    claim.metadata.name
+                ));
+            if let Some(&span) = claim_spans.get(position) {
+                diagnostic = diagnostic.with_span(span);
+            }
+            diagnostics.push(diagnostic);
+        }
         let input_pods: Vec<&Pod> = pods.iter().map(|(pod, _)| pod).collect();
         let created = owners::missing_pods(
             &cluster.workloads,

@@ -2,7 +2,9 @@
 //!
 //! Claims are found by namespace and name, volumes, classes, CSINodes and CSIDrivers by
 //! name, as upstream's listers find them. Claims that leave `storageClassName` out get
-//! the default class, as the DefaultStorageClass admission plugin gives it on create.
+//! the default class, as the DefaultStorageClass admission plugin gives it on create;
+//! under 1.11, which refuses such a claim when several classes are default, the claim is
+//! refused (`admission/default-storage-class`).
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
@@ -12,6 +14,7 @@ use crate::model::{
     CsiDriver, CsiNode, CsiStorageCapacity, ObjectMeta, PersistentVolume, PersistentVolumeClaim,
     StorageClass,
 };
+use crate::schedule::Version;
 
 /// The annotation that marks the default StorageClass (and its beta predecessor).
 pub const DEFAULT_CLASS_ANNOTATIONS: [&str; 2] = [
@@ -46,20 +49,44 @@ pub struct Storage {
 }
 
 impl Storage {
-    /// Builds the lookups and applies DefaultStorageClass admission; called once all
-    /// objects are read.
-    pub fn finish(&mut self) {
-        if let Some(default) = default_class(&self.classes).map(|class| class.metadata.name.clone())
-        {
-            for claim in &mut self.claims {
-                if claim.spec.storage_class_name.is_none()
-                    && !claim
-                        .metadata
-                        .annotations
-                        .contains_key(BETA_CLASS_ANNOTATION)
-                {
-                    claim.spec.storage_class_name = Some(default.clone());
+    /// Builds the lookups and applies DefaultStorageClass admission under `version`;
+    /// called once all objects are read. Returns the claims admission refuses, taken out
+    /// of [`Storage::claims`], each with its position in the input's claims and the
+    /// refusal.
+    pub fn finish(&mut self, version: Version) -> Vec<(usize, PersistentVolumeClaim, String)> {
+        let unnamed = |claim: &PersistentVolumeClaim| {
+            claim.spec.storage_class_name.is_none()
+                && !claim
+                    .metadata
+                    .annotations
+                    .contains_key(BETA_CLASS_ANNOTATION)
+        };
+        let defaults = self
+            .classes
+            .iter()
+            .filter(|class| is_default(class))
+            .count();
+        let mut refused = Vec::new();
+        if version == Version::Legacy && defaults > 1 {
+            // 1.11's `getDefaultClass` refuses to choose (the newest wins from 1.26 on).
+            let claims = core::mem::take(&mut self.claims);
+            for (position, claim) in claims.into_iter().enumerate() {
+                if unnamed(&claim) {
+                    let message = alloc::format!(
+                        "persistentvolumeclaims \"{}\" is forbidden: Internal error occurred: \
+                         {defaults} default StorageClasses were found",
+                        claim.metadata.name
+                    );
+                    refused.push((position, claim, message));
+                } else {
+                    self.claims.push(claim);
                 }
+            }
+        } else if let Some(default) =
+            default_class(&self.classes).map(|class| class.metadata.name.clone())
+        {
+            for claim in self.claims.iter_mut().filter(|claim| unnamed(claim)) {
+                claim.spec.storage_class_name = Some(default.clone());
             }
         }
         self.claim_index = BTreeMap::new();
@@ -74,6 +101,7 @@ impl Storage {
         self.class_index = names(self.classes.iter().map(|class| &class.metadata));
         self.csi_node_index = names(self.csi_nodes.iter().map(|node| &node.metadata));
         self.csi_driver_index = names(self.csi_drivers.iter().map(|driver| &driver.metadata));
+        refused
     }
 
     /// The claim `name` in `namespace`, with its index in [`Storage::claims`].
@@ -122,21 +150,24 @@ fn names<'m>(metas: impl Iterator<Item = &'m ObjectMeta>) -> BTreeMap<String, us
 fn default_class(classes: &[StorageClass]) -> Option<&StorageClass> {
     classes
         .iter()
-        .filter(|class| {
-            DEFAULT_CLASS_ANNOTATIONS.iter().any(|key| {
-                class
-                    .metadata
-                    .annotations
-                    .get(*key)
-                    .is_some_and(|value| value == "true")
-            })
-        })
+        .filter(|class| is_default(class))
         .min_by(|a, b| {
             b.metadata
                 .creation_timestamp
                 .cmp(&a.metadata.creation_timestamp)
                 .then_with(|| a.metadata.name.cmp(&b.metadata.name))
         })
+}
+
+/// Whether a class is annotated as the default (`IsDefaultAnnotation`).
+fn is_default(class: &StorageClass) -> bool {
+    DEFAULT_CLASS_ANNOTATIONS.iter().any(|key| {
+        class
+            .metadata
+            .annotations
+            .get(*key)
+            .is_some_and(|value| value == "true")
+    })
 }
 
 #[cfg(test)]
@@ -202,7 +233,8 @@ mod tests {
         empty.metadata.name = "b".into();
         empty.spec.storage_class_name = Some(String::new());
         storage.claims = alloc::vec![without, empty];
-        storage.finish();
+        let mut legacy = storage.clone();
+        assert!(storage.finish(Version::Current).is_empty());
         let class_of = |name: &str| {
             storage
                 .claim("default", name)
@@ -210,5 +242,17 @@ mod tests {
         };
         assert_eq!(class_of("a").as_deref(), Some("new"));
         assert_eq!(class_of("b").as_deref(), Some(""));
+        // 1.11 refuses to choose among two defaults: the claim without a class is refused.
+        let refused = legacy.finish(Version::Legacy);
+        assert_eq!(refused.len(), 1);
+        let (position, claim, message) = &refused[0];
+        assert_eq!((*position, claim.metadata.name.as_str()), (0, "a"));
+        assert_eq!(
+            message,
+            "persistentvolumeclaims \"a\" is forbidden: Internal error occurred: 2 default \
+             StorageClasses were found"
+        );
+        assert!(legacy.claim("default", "a").is_none());
+        assert!(legacy.claim("default", "b").is_some());
     }
 }
