@@ -475,9 +475,10 @@ fn schedule_all(
     let mut verdict_budget = options
         .max_node_verdicts
         .unwrap_or(DEFAULT_MAX_NODE_VERDICTS);
-    // Per placement: the pod, and how many pods were bound and evicted before its attempt.
+    // Per placement: the pod, and how many pods were bound and evicted and how many
+    // nominations cleared before its attempt.
     let mut placements = Vec::new();
-    let mut attempts: Vec<(usize, usize, usize)> = Vec::new();
+    let mut attempts: Vec<(usize, usize, usize, usize)> = Vec::new();
     let (mut bound, mut evicted) = (0, 0);
     // Counts the pods a placement bound and the preemptions that evicted pods.
     let count = |placement: &Placement, bound: &mut usize, evicted: &mut usize| {
@@ -495,7 +496,7 @@ fn schedule_all(
             pod,
         );
         if let Some(placement) = tried {
-            attempts.push((pod, bound, evicted));
+            attempts.push((pod, bound, evicted, snapshot.nominations_cleared()));
             count(&placement, &mut bound, &mut evicted);
             placements.push(placement);
         }
@@ -518,11 +519,14 @@ fn schedule_all(
     loop {
         let mut placed = false;
         for (position, attempt_at) in attempts.iter_mut().enumerate() {
-            let (pod, bound_before, evicted_before) = *attempt_at;
+            let (pod, bound_before, evicted_before, cleared_before) = *attempt_at;
             let Some(last) = placements.get_mut(position) else {
                 continue;
             };
-            let changed = evicted > evicted_before || bound > bound_before;
+            let cleared = snapshot.nominations_cleared();
+            // A cleared nomination frees room as an eviction does.
+            let changed =
+                evicted > evicted_before || bound > bound_before || cleared > cleared_before;
             let hinted = evicted > evicted_before
                 || (bound > bound_before
                     && cluster
@@ -533,7 +537,7 @@ fn schedule_all(
             if last.outcome != Outcome::Unschedulable || !retry {
                 continue;
             }
-            *attempt_at = (pod, bound, evicted);
+            *attempt_at = (pod, bound, evicted, cleared);
             // The new attempt's node verdicts stand for the last one's.
             if !last.nodes_omitted {
                 verdict_budget = verdict_budget.saturating_add(last.nodes.0.len());
@@ -657,6 +661,19 @@ fn attempt<'p>(
         driver,
         &mut placement,
     );
+    let nominated_by_preemption =
+        placement.outcome == Outcome::Nominated && placement.node.is_none();
+    if let Some(node) = placement
+        .nominated_node
+        .as_deref()
+        .filter(|_| nominated_by_preemption)
+    {
+        if preemption::comes_back(profile.as_ref(), snapshot, pod, node) {
+            let mut next = placement.clone();
+            schedule_one(profile.as_ref(), snapshot, pod, false, driver, &mut next);
+            placement.node = next.node;
+        }
+    }
     // What a cycle leaves in `message` is the FailedScheduling event's text.
     if profile.version() == Version::Current {
         placement.message = placement.message.take().map(message::event_note);

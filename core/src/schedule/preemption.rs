@@ -240,8 +240,11 @@ pub fn preempt(
             }
         }
     }
+    // A victim is deleted: it leaves the queue too, and a nomination it carried in
+    // from the input holds no more room.
     for &victim in &candidate.victims {
         snapshot.unbind(victim);
+        snapshot.clear_nomination(victim);
     }
     // Pods of lower priority nominated to that node lose their nomination and are
     // scheduled afresh (`getLowerPriorityNominatedPods`, then `clearNominatedNodeName`
@@ -271,19 +274,40 @@ pub fn preempt(
     placement.outcome = Outcome::Nominated;
     placement.nominated_node = Some(node_name);
     placement.preemption = Some(report);
-    // The next attempt: 1.34 tries the nominated node first and takes it if it fits;
-    // 1.11 runs a full cycle. Both land on the nominated node here, since it now fits
-    // and nothing else changed.
-    if let Prepared::Filter { cycle, .. } = profile.prepare(snapshot, pod) {
-        let fits_now = cycle
-            .filter(snapshot, candidate.node)
-            .iter()
-            .all(|(_, status)| status.passed());
-        if fits_now {
+    // The next attempt: 1.34 tries the nominated node first and takes it if it fits,
+    // which it does now that nothing else changed. 1.11 runs a full cycle, which may
+    // score another node higher ([`comes_back`]).
+    if version == Version::Current {
+        if let Some(cycle) = fitting_cycle(profile, snapshot, pod, candidate.node) {
             placement.node = placement.nominated_node.clone();
             snapshot.bind(pod, candidate.node);
             cycle.reserve(snapshot, candidate.node);
         }
+    }
+}
+
+/// Whether a 1.11 preemptor comes back for its next attempt at once: its victims are
+/// gone and it fits its nominated node. That attempt is a full cycle (1.11 has no
+/// nominated-node shortcut: `evaluateNominatedNode` came in 1.19), so with a domain freed
+/// other nodes may fit too and score higher.
+pub fn comes_back(profile: &dyn Profile, snapshot: &Snapshot<'_>, pod: usize, node: &str) -> bool {
+    let node = snapshot.nodes.iter().position(|info| info.name() == node);
+    node.is_some_and(|node| fitting_cycle(profile, snapshot, pod, node).is_some())
+}
+
+/// The pod's cycle, if the pod passes every filter on `node`.
+fn fitting_cycle<'p>(
+    profile: &'p dyn Profile,
+    snapshot: &Snapshot<'p>,
+    pod: usize,
+    node: usize,
+) -> Option<alloc::boxed::Box<dyn Cycle + 'p>> {
+    match profile.prepare(snapshot, pod) {
+        Prepared::Filter { cycle, .. } => {
+            let fits = (cycle.filter(snapshot, node).iter()).all(|(_, status)| status.passed());
+            fits.then_some(cycle)
+        }
+        _ => None,
     }
 }
 

@@ -500,6 +500,8 @@ pub struct Snapshot<'c> {
     pub assigned: Vec<Option<usize>>,
     /// Pending pods that carry `status.nominatedNodeName` (usually none).
     pub nominated: Vec<usize>,
+    /// [`Snapshot::nominations_cleared`].
+    nominations_cleared: usize,
     /// While a preemption dry run has them off their node: the pods it took off that the
     /// state kubefit prepares again misses, with that node. Upstream's dry run takes each
     /// potential victim off through the PreFilter state's (1.11: the metadata's)
@@ -561,6 +563,7 @@ impl<'c> Snapshot<'c> {
                 })
                 .map(|(pod, _)| pod)
                 .collect(),
+            nominations_cleared: 0,
             dry_run_removed: Vec::new(),
             own_footprints: BTreeMap::new(),
             volumes: super::volumes::Assumed::default(),
@@ -673,7 +676,17 @@ impl<'c> Snapshot<'c> {
 
     /// Clears a pod's nomination, as the scheduler's `ClearNominatedNodeName` does.
     pub fn clear_nomination(&mut self, pod: usize) {
+        let before = self.nominated.len();
         self.nominated.retain(|&other| other != pod);
+        if self.nominated.len() < before {
+            self.nominations_cleared = self.nominations_cleared.saturating_add(1);
+        }
+    }
+
+    /// How many nominations preemption has cleared: each frees the room its pod held.
+    #[must_use]
+    pub fn nominations_cleared(&self) -> usize {
+        self.nominations_cleared
     }
 
     /// Puts a pod on a node.
