@@ -780,23 +780,35 @@ impl Cycle for LegacyCycle<'_> {
         }
     }
 
-    fn score_error(&self, feasible: usize) -> Option<String> {
-        // `PrioritizeNodes` aggregates each node's error; NodeAffinityPriority is the only
-        // priority that fails, on every node alike (no other priority runs first there).
-        let configured = self
-            .profile
-            .priorities
-            .iter()
-            .any(|configured| configured.kind == PriorityKind::NodeAffinity);
-        let error = priorities::node_affinity::error(self.context.pod()).filter(|_| configured)?;
-        Some(crate::eviction::drain::aggregate(
-            &alloc::vec![error; feasible],
-        ))
+    fn score_error(&self, snapshot: &Snapshot<'_>, feasible: usize) -> Option<String> {
+        // `PrioritizeNodes` (`core/generic_scheduler.go`) aggregates the errors:
+        // NodeAffinityPriority's on each node alike (no other map priority fails first
+        // there), and InterPodAffinityPriority's once, from the goroutine of a whole-list
+        // `Function`; kubefit puts that one last.
+        let configured = |kind: &PriorityKind| {
+            self.profile
+                .priorities
+                .iter()
+                .any(|configured| configured.kind == *kind)
+        };
+        let mut errors = Vec::new();
+        if configured(&PriorityKind::NodeAffinity) {
+            if let Some(error) = priorities::node_affinity::error(self.context.pod()) {
+                errors.extend(core::iter::repeat_n(error, feasible));
+            }
+        }
+        if configured(&PriorityKind::InterPodAffinity) {
+            let state = self
+                .context
+                .affinity_scores(snapshot, self.profile.hard_pod_affinity_weight);
+            errors.extend(state.error().map(String::from));
+        }
+        (!errors.is_empty()).then(|| crate::eviction::drain::aggregate(&errors))
     }
 
     fn node_local_scores(&self, snapshot: &Snapshot<'_>) -> Option<Vec<NodeLocalScore>> {
         // A failing priority takes the full evaluation, which reports the error.
-        if self.score_error(2).is_some() {
+        if self.score_error(snapshot, 2).is_some() {
             return None;
         }
         let pod = self.context.pod();
