@@ -401,6 +401,10 @@ enum Attempt {
     /// An earlier strategy evicted it, and the request succeeded again on the terminating
     /// pod.
     Again(&'static str),
+    /// An earlier request deleted it at once (grace period 0): the eviction API, which
+    /// reads the pod first (1.11 `EvictionREST.Create`), answers NotFound, and `EvictPod`
+    /// (descheduler 3.11 `evictions.go`) takes that for a success.
+    NotFound(&'static str),
     /// The eviction API refused, with its message.
     Refused(String),
 }
@@ -440,8 +444,8 @@ struct Context<'a> {
     /// Successful evictions per node (by position in `nodes`).
     count: Vec<usize>,
     max_per_node: usize,
-    /// The strategy that first evicted each pod.
-    evicted_by: BTreeMap<usize, &'static str>,
+    /// The strategy that first evicted each pod, and what that eviction did to it.
+    evicted_by: BTreeMap<usize, (&'static str, Evicted)>,
     evicted: Vec<(usize, String)>,
     evictions: Vec<Descheduled>,
     evict: &'a mut Evict<'a>,
@@ -616,16 +620,20 @@ impl<'a> Context<'a> {
     /// Asks the eviction API to evict a pod; a success adds one to the node's count.
     fn evict(&mut self, index: usize, position: usize, strategy: &'static str) -> Attempt {
         let earlier = self.evicted_by.get(&index).copied();
+        if let Some((earlier, Evicted::Gone)) = earlier {
+            self.count_eviction(position);
+            return Attempt::NotFound(earlier);
+        }
         match (self.evict)(index, earlier.is_some()) {
             Ok(evicted) => {
                 self.count_eviction(position);
                 if evicted == Evicted::Gone {
                     self.unlist(index, position);
                 }
-                if let Some(earlier) = earlier {
+                if let Some((earlier, _)) = earlier {
                     return Attempt::Again(earlier);
                 }
-                self.evicted_by.insert(index, strategy);
+                self.evicted_by.insert(index, (strategy, evicted));
                 self.evicted.push((index, strategy.into()));
                 let pod = self.pod(index).map(pod_name).unwrap_or_default();
                 self.evictions.push(Descheduled {
@@ -704,6 +712,12 @@ impl<'a> Context<'a> {
                 position,
                 Verdict::Evicted,
                 alloc::format!("{evicted}; already evicted by {earlier}, the request succeeds again on the terminating pod"),
+            ),
+            Attempt::NotFound(earlier) => self.decision(
+                index,
+                position,
+                Verdict::Evicted,
+                alloc::format!("{evicted}; already evicted and deleted by {earlier}, the API answers NotFound, which counts as a success"),
             ),
             Attempt::Refused(message) => self.decision(
                 index,
@@ -1004,6 +1018,67 @@ mod tests {
             .and_then(|s| s.pods.iter().find(|d| d.pod == "default/b"))
             .map(|d| d.reason.to_string().contains("already evicted"));
         assert_eq!(again, Some(true));
+    }
+
+    #[test]
+    fn a_pod_deleted_at_once_is_not_found_the_second_time_which_succeeds() {
+        // `x` has two owners, so RemoveDuplicates meets it in both groups; its first
+        // eviction deleted it (grace period 0): the second request is not sent to the
+        // budgets, the API answers NotFound and the descheduler counts a success.
+        let nodes = vec![
+            build_node("n1", 4000, 4000, 10),
+            build_node("n2", 4000, 4000, 10),
+        ];
+        let owned_by = |name: &str, owners: &[&str]| {
+            let mut pod = build_pod(name, 100, 0, "n1");
+            pod.metadata.owner_references = owners
+                .iter()
+                .map(|owner| crate::model::OwnerReference {
+                    api_version: "apps/v1".into(),
+                    kind: "ReplicaSet".into(),
+                    name: (*owner).into(),
+                    ..crate::model::OwnerReference::default()
+                })
+                .collect();
+            pod
+        };
+        let owned = entries(vec![
+            owned_by("a1", &["a"]),
+            owned_by("b1", &["b"]),
+            owned_by("x", &["a", "b"]),
+        ]);
+        let pods: Vec<&crate::cluster::PodEntry> = owned.iter().collect();
+        let mut asked = Vec::new();
+        let outcome = run(
+            &policy(&[remove_duplicates::NAME]),
+            &nodes,
+            &pods,
+            &mut |index, again| {
+                asked.push((index, again));
+                Ok(Evicted::Gone)
+            },
+        );
+        assert_eq!(asked, [(2, false)]);
+        let strategy = outcome.strategies.first();
+        assert_eq!(strategy.map(|s| s.evicted), Some(2));
+        let decisions: Vec<(String, Verdict)> = strategy
+            .map(|s| {
+                s.pods
+                    .iter()
+                    .map(|d| (d.pod.to_string(), d.verdict))
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(
+            decisions,
+            [
+                ("default/a1".into(), Verdict::Kept),
+                ("default/x".into(), Verdict::Evicted),
+                ("default/b1".into(), Verdict::Kept),
+                ("default/x".into(), Verdict::Evicted),
+            ]
+        );
+        assert_eq!(outcome.evictions.len(), 1);
     }
 
     #[test]

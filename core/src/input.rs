@@ -23,9 +23,11 @@ use alloc::vec::Vec;
 
 use crate::diagnostic::Diagnostic;
 
+pub(crate) use json::{events as json_events, Event as JsonEvent};
 pub use limits::Limits;
 pub use objects::{Object, Resource};
 pub use path::{FieldPath, Segment};
+pub(crate) use tree::Style;
 #[cfg(feature = "yaml")]
 #[doc(hidden)]
 pub use yaml::compare_readers as compare_yaml_readers;

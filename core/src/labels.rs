@@ -39,6 +39,43 @@ fn requirement_matches(requirement: &LabelSelectorRequirement, labels: &StringMa
     }
 }
 
+/// The error 1.11's `labels.NewRequirement` (`apimachinery/pkg/labels/selector.go`,
+/// `validateLabelValue`) gives a value that is not a label value, in 1.11's words; `None`
+/// for a label value.
+#[must_use]
+pub fn legacy_value_error(value: &str) -> Option<String> {
+    let complaints = names::label_value(value);
+    if complaints.is_empty() {
+        return None;
+    }
+    // 1.11's `MaxLenError` counts characters where 1.34's says bytes.
+    let complaints: Vec<&str> = complaints
+        .into_iter()
+        .map(|complaint| match complaint {
+            names::LABEL_VALUE_TOO_LONG => "must be no more than 63 characters",
+            other => other,
+        })
+        .collect();
+    let mut text = String::from("invalid label value: ");
+    crate::validation::quote(value, &mut text);
+    text.push_str(": ");
+    text.push_str(&complaints.join("; "));
+    Some(text)
+}
+
+/// The error 1.11's `metav1.LabelSelectorAsSelector` returns for a selector its API
+/// server admitted: the first expression value that is not a label value (1.11's
+/// `ValidateLabelSelectorRequirement` checks operators, value counts and keys, not the
+/// values). `None` when it parses, and for no selector (which selects nothing).
+#[must_use]
+pub fn legacy_selector_error(selector: Option<&LabelSelector>) -> Option<String> {
+    selector?
+        .match_expressions
+        .iter()
+        .flat_map(|requirement| &requirement.values)
+        .find_map(|value| legacy_value_error(value))
+}
+
 /// True if the plain map selector (every pair must be present) matches `labels`.
 #[must_use]
 pub fn map_matches(selector: &StringMap, labels: &StringMap) -> bool {

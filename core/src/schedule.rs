@@ -212,7 +212,7 @@ pub trait Cycle {
     /// The error scoring `feasible` nodes (two or more) fails with whatever the nodes, which
     /// ends the pod's attempt without preemption: 1.34's PreScore plugins', 1.11's
     /// priorities' on each node. `None` when scoring goes through.
-    fn score_error(&self, _feasible: usize) -> Option<String> {
+    fn score_error(&self, _snapshot: &Snapshot<'_>, _feasible: usize) -> Option<String> {
         None
     }
 
@@ -863,7 +863,10 @@ fn schedule_one<'p>(
         None => {
             // A single feasible node is taken without scoring (`choose`).
             let scored = feasible.len() > 1;
-            if let Some(error) = scored.then(|| cycle.score_error(feasible.len())).flatten() {
+            if let Some(error) = scored
+                .then(|| cycle.score_error(snapshot, feasible.len()))
+                .flatten()
+            {
                 placement.outcome = Outcome::Unschedulable;
                 placement.message = Some(error);
                 placement.nodes = keep_verdicts(snapshot, verdicts, record, None);

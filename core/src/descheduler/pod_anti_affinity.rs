@@ -142,7 +142,8 @@ fn check(context: &Context<'_>, index: usize, list: &[usize]) -> Check {
     Check::Satisfied
 }
 
-/// Whether `LabelSelectorAsSelector` accepts the selector's expressions.
+/// Whether `LabelSelectorAsSelector` accepts the selector's expressions: their operators
+/// and value counts, and values that are label values (which 1.11 admits unchecked).
 fn is_valid(selector: &LabelSelector) -> bool {
     selector
         .match_expressions
@@ -152,6 +153,7 @@ fn is_valid(selector: &LabelSelector) -> bool {
             "Exists" | "DoesNotExist" => requirement.values.is_empty(),
             _ => false,
         })
+        && labels::legacy_selector_error(Some(selector)).is_none()
 }
 
 #[cfg(test)]
@@ -238,6 +240,36 @@ mod tests {
             .find(|d| d.pod == "default/p3")
             .map(|d| d.verdict);
         assert_eq!(p3, Some(Verdict::Kept));
+    }
+
+    /// A value that is not a label value fails the selector as it is built: the pod is
+    /// kept though its other value matches.
+    #[test]
+    fn a_value_that_is_not_a_label_value_stops_the_check() {
+        let node = build_node("n1", 2000, 3000, 10);
+        let mut repelling = anti_affinity(normal_owner(build_pod("p1", 100, 0, "n1")));
+        if let Some(term) = repelling
+            .spec
+            .affinity
+            .as_mut()
+            .and_then(|affinity| affinity.pod_anti_affinity.as_mut())
+            .and_then(|anti| {
+                anti.required_during_scheduling_ignored_during_execution
+                    .first_mut()
+            })
+            .and_then(|term| term.label_selector.as_mut())
+            .and_then(|selector| selector.match_expressions.first_mut())
+        {
+            term.values.push("bar/v1".into());
+        }
+        let pods = vec![
+            repelling,
+            labelled(normal_owner(build_pod("p2", 100, 0, "n1"))),
+        ];
+        let (report, evicted) = strategy(super::NAME, None, vec![node], pods, 0);
+        assert!(evicted.is_empty());
+        let p1 = report.pods.iter().find(|d| d.pod == "default/p1");
+        assert_eq!(p1.map(|d| d.verdict), Some(Verdict::Kept));
     }
 
     #[test]

@@ -59,6 +59,50 @@ pub(crate) fn read<'s>(text: &'s str, reader: &mut Reader<'s, '_>) -> Result<(),
     }
 }
 
+/// One step of a JSON text read whole: a scalar (an object key is a quoted scalar before
+/// its value), the start of an object or array, or the end of the innermost one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Event<'s> {
+    Scalar(Cow<'s, str>, Style),
+    Open { is_map: bool },
+    Close,
+}
+
+/// The events of a text that holds exactly one JSON value (blanks around it allowed), as
+/// Go's `json.Unmarshal` requires; `None` when it is not JSON.
+///
+/// For the small JSON texts inside annotations, which the engine decodes as Go decodes
+/// them; a flat list, so no nesting depth makes a caller recurse.
+pub(crate) fn events(text: &str) -> Option<Vec<Event<'_>>> {
+    let mut parser = Parser {
+        text,
+        bytes: text.as_bytes(),
+        at: 0,
+    };
+    let mut events = Vec::new();
+    parser.skip_space();
+    parser.document(&mut events).ok()?;
+    parser.skip_space();
+    (parser.at == parser.bytes.len()).then_some(events)
+}
+
+impl<'s> Target<'s> for Vec<Event<'s>> {
+    fn scalar(&mut self, text: Cow<'s, str>, style: Style, _: usize, _: usize) -> Result<(), Stop> {
+        self.push(Event::Scalar(text, style));
+        Ok(())
+    }
+
+    fn open(&mut self, is_map: bool, _: usize) -> Result<(), Stop> {
+        self.push(Event::Open { is_map });
+        Ok(())
+    }
+
+    fn close(&mut self, _: usize) -> Result<(), Stop> {
+        self.push(Event::Close);
+        Ok(())
+    }
+}
+
 /// What the parser hands each value to: the tree [`Reader`], or [`Skip`].
 trait Target<'s> {
     fn scalar(

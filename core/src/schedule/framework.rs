@@ -777,7 +777,7 @@ impl Cycle for FrameworkCycle<'_> {
             .collect()
     }
 
-    fn score_error(&self, _feasible: usize) -> Option<String> {
+    fn score_error(&self, _snapshot: &Snapshot<'_>, _feasible: usize) -> Option<String> {
         // NodeAffinity's is the only PreScore that fails (`RunPreScorePlugins`).
         let scores = self
             .profile
@@ -793,7 +793,7 @@ impl Cycle for FrameworkCycle<'_> {
 
     fn node_local_scores(&self, snapshot: &Snapshot<'_>) -> Option<Vec<NodeLocalScore>> {
         // A failing PreScore takes the full evaluation, which reports the error.
-        if self.score_error(2).is_some() {
+        if self.score_error(snapshot, 2).is_some() {
             return None;
         }
         let pod = &self.entry.pod;

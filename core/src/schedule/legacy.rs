@@ -32,7 +32,7 @@ use super::snapshot::{Change, Snapshot};
 use super::status::Status;
 use super::volumes;
 use super::{Cycle, NodeLocalScore, Prepared, Profile, Reach, Reduce, Version};
-use crate::model::{LabelsPresenceArgument, Policy};
+use crate::model::{LabelsPresenceArgument, Policy, PredicatePolicy, PriorityPolicy};
 use crate::report::scheduling::{ConfiguredPlugin, ProfileConfiguration};
 
 /// `MaxPriority`: the highest score a 1.11 priority gives.
@@ -380,24 +380,11 @@ impl LegacyProfile {
             None => defaults.predicates,
             Some(list) => list
                 .iter()
-                .filter_map(|entry| {
-                    let kind = match &entry.argument {
-                        Some(argument) => {
-                            match (&argument.service_affinity, &argument.labels_presence) {
-                                (Some(affinity), None) => {
-                                    PredicateKind::CheckServiceAffinity(affinity.labels.clone())
-                                }
-                                (None, Some(presence)) => {
-                                    PredicateKind::CheckNodeLabelPresence(presence.clone())
-                                }
-                                _ => return None,
-                            }
-                        }
-                        None => PredicateKind::named(&entry.name)?,
-                    };
+                .zip(policy_predicates(list))
+                .filter_map(|(entry, kind)| {
                     Some(ConfiguredPredicate {
                         name: static_name(&entry.name),
-                        kind,
+                        kind: kind?,
                     })
                 })
                 .collect(),
@@ -406,37 +393,12 @@ impl LegacyProfile {
             None => defaults.priorities,
             Some(list) => list
                 .iter()
-                .filter_map(|entry| {
-                    let kind = match &entry.argument {
-                        Some(argument) => match (
-                            &argument.service_anti_affinity,
-                            &argument.label_preference,
-                            &argument.requested_to_capacity_ratio_arguments,
-                        ) {
-                            (Some(anti), None, None) => {
-                                PriorityKind::ServiceAntiAffinity(anti.label.clone())
-                            }
-                            (None, Some(preference), None) => PriorityKind::NodeLabel(
-                                preference.label.clone(),
-                                preference.presence,
-                            ),
-                            (None, None, Some(ratio)) => PriorityKind::RequestedToCapacityRatio(
-                                ratio
-                                    .shape
-                                    .iter()
-                                    .map(|point| {
-                                        (i64::from(point.utilization), i64::from(point.score))
-                                    })
-                                    .collect(),
-                            ),
-                            _ => return None,
-                        },
-                        None => PriorityKind::named(&entry.name)?,
-                    };
+                .zip(policy_priorities(list))
+                .filter_map(|(entry, kind)| {
                     Some(ConfiguredPriority {
                         name: entry.name.clone(),
                         weight: entry.weight,
-                        kind,
+                        kind: kind?,
                     })
                 })
                 .collect(),
@@ -488,6 +450,100 @@ impl LegacyProfile {
             preemption,
         }
     }
+}
+
+/// The predicate each entry of a Policy's list configures, `None` where upstream finds
+/// none (see [`registrations`]).
+#[must_use]
+pub(crate) fn policy_predicates(list: &[PredicatePolicy]) -> Vec<Option<PredicateKind>> {
+    registrations(
+        list,
+        |entry| &entry.name,
+        |entry| {
+            let argument = entry.argument.as_ref()?;
+            Some(
+                match (&argument.service_affinity, &argument.labels_presence) {
+                    (Some(affinity), None) => {
+                        Some(PredicateKind::CheckServiceAffinity(affinity.labels.clone()))
+                    }
+                    (None, Some(presence)) => {
+                        Some(PredicateKind::CheckNodeLabelPresence(presence.clone()))
+                    }
+                    _ => None,
+                },
+            )
+        },
+        PredicateKind::named,
+    )
+}
+
+/// The priority each entry of a Policy's list configures, `None` where upstream finds
+/// none (see [`registrations`]).
+#[must_use]
+pub(crate) fn policy_priorities(list: &[PriorityPolicy]) -> Vec<Option<PriorityKind>> {
+    registrations(
+        list,
+        |entry| &entry.name,
+        |entry| {
+            let argument = entry.argument.as_ref()?;
+            Some(
+                match (
+                    &argument.service_anti_affinity,
+                    &argument.label_preference,
+                    &argument.requested_to_capacity_ratio_arguments,
+                ) {
+                    (Some(anti), None, None) => {
+                        Some(PriorityKind::ServiceAntiAffinity(anti.label.clone()))
+                    }
+                    (None, Some(preference), None) => Some(PriorityKind::NodeLabel(
+                        preference.label.clone(),
+                        preference.presence,
+                    )),
+                    (None, None, Some(ratio)) => Some(PriorityKind::RequestedToCapacityRatio(
+                        ratio
+                            .shape
+                            .iter()
+                            .map(|point| (i64::from(point.utilization), i64::from(point.score)))
+                            .collect(),
+                    )),
+                    _ => None,
+                },
+            )
+        },
+        PriorityKind::named,
+    )
+}
+
+/// Resolves a Policy list in order, as `RegisterCustomFitPredicate` and
+/// `RegisterCustomPriorityFunction` (1.11 `factory/plugins.go`) do: an entry with an
+/// argument registers its name for what the argument builds (`custom` answers `Some`,
+/// inside it `None` when the argument does not name exactly one thing); an entry without
+/// one reuses what its name is registered for at that point, which is what an earlier
+/// entry of the list registered under that name, or else the built-in (`named`). So
+/// `{name: Rack, argument: …}` then `{name: Rack, weight: 5}` is the same priority again.
+fn registrations<E, K: Clone>(
+    list: &[E],
+    name: impl Fn(&E) -> &str,
+    custom: impl Fn(&E) -> Option<Option<K>>,
+    named: impl Fn(&str) -> Option<K>,
+) -> Vec<Option<K>> {
+    let mut registered: Vec<(&str, K)> = Vec::new();
+    list.iter()
+        .map(|entry| match custom(entry) {
+            Some(kind) => {
+                if let Some(kind) = &kind {
+                    registered.push((name(entry), kind.clone()));
+                }
+                kind
+            }
+            None => registered
+                .iter()
+                .rev()
+                .find(|(registered, _)| *registered == name(entry))
+                .map(|(_, kind)| kind.clone())
+                .or_else(|| named(name(entry))),
+        })
+        .collect()
 }
 
 /// One entry per name, where the name first appears, as the name's last entry says.
@@ -724,23 +780,35 @@ impl Cycle for LegacyCycle<'_> {
         }
     }
 
-    fn score_error(&self, feasible: usize) -> Option<String> {
-        // `PrioritizeNodes` aggregates each node's error; NodeAffinityPriority is the only
-        // priority that fails, on every node alike (no other priority runs first there).
-        let configured = self
-            .profile
-            .priorities
-            .iter()
-            .any(|configured| configured.kind == PriorityKind::NodeAffinity);
-        let error = priorities::node_affinity::error(self.context.pod()).filter(|_| configured)?;
-        Some(crate::eviction::drain::aggregate(
-            &alloc::vec![error; feasible],
-        ))
+    fn score_error(&self, snapshot: &Snapshot<'_>, feasible: usize) -> Option<String> {
+        // `PrioritizeNodes` (`core/generic_scheduler.go`) aggregates the errors:
+        // NodeAffinityPriority's on each node alike (no other map priority fails first
+        // there), and InterPodAffinityPriority's once, from the goroutine of a whole-list
+        // `Function`; kubefit puts that one last.
+        let configured = |kind: &PriorityKind| {
+            self.profile
+                .priorities
+                .iter()
+                .any(|configured| configured.kind == *kind)
+        };
+        let mut errors = Vec::new();
+        if configured(&PriorityKind::NodeAffinity) {
+            if let Some(error) = priorities::node_affinity::error(self.context.pod()) {
+                errors.extend(core::iter::repeat_n(error, feasible));
+            }
+        }
+        if configured(&PriorityKind::InterPodAffinity) {
+            let state = self
+                .context
+                .affinity_scores(snapshot, self.profile.hard_pod_affinity_weight);
+            errors.extend(state.error().map(String::from));
+        }
+        (!errors.is_empty()).then(|| crate::eviction::drain::aggregate(&errors))
     }
 
     fn node_local_scores(&self, snapshot: &Snapshot<'_>) -> Option<Vec<NodeLocalScore>> {
         // A failing priority takes the full evaluation, which reports the error.
-        if self.score_error(2).is_some() {
+        if self.score_error(snapshot, 2).is_some() {
             return None;
         }
         let pod = self.context.pod();
@@ -868,6 +936,70 @@ mod tests {
         assert_eq!(
             weights,
             [("LeastRequestedPriority", 3), ("MostRequestedPriority", 1)]
+        );
+    }
+
+    /// `RegisterCustomFitPredicate` / `RegisterCustomPriorityFunction` reuse what a name
+    /// is registered for, including a custom registration earlier in the same Policy.
+    #[test]
+    fn an_entry_without_argument_reuses_an_earlier_custom_name() {
+        let policy: Policy = serde_json::from_value(serde_json::json!({
+            "predicates": [
+                {"name": "NeedRack", "argument": {"labelsPresence": {"labels": ["rack"], "presence": true}}},
+                {"name": "NeedRack"},
+                {"name": "MatchNodeSelector", "argument": {"labelsPresence": {"labels": ["ssd"], "presence": true}}},
+                {"name": "MatchNodeSelector"}
+            ],
+            "priorities": [
+                {"name": "Rack", "weight": 1, "argument": {"labelPreference": {"label": "rack", "presence": true}}},
+                {"name": "Rack", "weight": 5}
+            ]
+        }))
+        .unwrap_or_default();
+        let profile = LegacyProfile::from_policy(&policy, true);
+        let ssd = LabelsPresenceArgument {
+            labels: alloc::vec!["ssd".into()],
+            presence: true,
+        };
+        let kinds: Vec<(&str, &PredicateKind)> = profile
+            .predicates
+            .iter()
+            .map(|p| (p.name.as_ref(), &p.kind))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("CheckNodeCondition", &PredicateKind::CheckNodeCondition),
+                (
+                    "NeedRack",
+                    &PredicateKind::CheckNodeLabelPresence(LabelsPresenceArgument {
+                        labels: alloc::vec!["rack".into()],
+                        presence: true,
+                    })
+                ),
+                (
+                    "MatchNodeSelector",
+                    &PredicateKind::CheckNodeLabelPresence(ssd)
+                ),
+            ]
+        );
+        assert_eq!(
+            profile.priorities,
+            [ConfiguredPriority {
+                name: "Rack".into(),
+                weight: 5,
+                kind: PriorityKind::NodeLabel("rack".into(), true)
+            }]
+        );
+        // Only an earlier entry counts: a name used before it is defined is unknown.
+        let list: Vec<PriorityPolicy> = serde_json::from_value(serde_json::json!([
+            {"name": "Rack", "weight": 5},
+            {"name": "Rack", "weight": 1, "argument": {"labelPreference": {"label": "rack", "presence": true}}}
+        ]))
+        .unwrap_or_default();
+        assert_eq!(
+            policy_priorities(&list),
+            [None, Some(PriorityKind::NodeLabel("rack".into(), true))]
         );
     }
 

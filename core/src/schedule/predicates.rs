@@ -245,6 +245,13 @@ pub fn term_matches(term: &PodAffinityTerm, defining: &PodObject, target: &PodOb
             .is_some_and(|selector| labels::selector_matches(selector, &target.metadata.labels))
 }
 
+/// The error 1.11 meets turning a term's selector into a `labels.Selector`
+/// ([`labels::legacy_selector_error`]); `None` when it parses.
+#[must_use]
+pub fn term_error(term: &PodAffinityTerm) -> Option<String> {
+    labels::legacy_selector_error(term.label_selector.as_ref())
+}
+
 /// Runs one predicate for the pod on a node.
 #[must_use]
 pub fn evaluate(

@@ -105,7 +105,7 @@ fn weight(weight: i32, at: &At<'_>, sink: &mut Sink) {
 /// `validatePodAffinityTerm`.
 fn pod_term(term: &PodAffinityTerm, at: &At<'_>, sink: &mut Sink) {
     if let Some(labels) = &term.label_selector {
-        selector::label_selector(labels, &at.field("labelSelector"), sink);
+        selector::pod_affinity_selector(labels, &at.field("labelSelector"), sink);
     }
     if let Some(namespaces) = &term.namespace_selector {
         selector::label_selector(namespaces, &at.field("namespaceSelector"), sink);

@@ -48,11 +48,13 @@ pub(super) fn policy(policy: &Policy, sink: &mut Sink) {
         }
     }
     let predicates = At::root("predicates");
-    for (index, predicate) in policy.predicates.iter().flatten().enumerate() {
-        predicate_entry(predicate, &predicates.index(index), sink);
+    let list = policy.predicates.as_deref().unwrap_or_default();
+    for (index, (predicate, kind)) in list.iter().zip(legacy::policy_predicates(list)).enumerate() {
+        predicate_entry(predicate, kind.is_some(), &predicates.index(index), sink);
     }
-    for (index, priority) in policy.priorities.iter().flatten().enumerate() {
-        priority_entry(priority, &priorities.index(index), sink);
+    let list = policy.priorities.as_deref().unwrap_or_default();
+    for (index, (priority, kind)) in list.iter().zip(legacy::policy_priorities(list)).enumerate() {
+        priority_entry(priority, kind.is_some(), &priorities.index(index), sink);
     }
     let weight = policy.hard_pod_affinity_symmetric_weight;
     // 0 keeps the default (1); any other value replaces it and must be in range.
@@ -67,7 +69,9 @@ pub(super) fn policy(policy: &Policy, sink: &mut Sink) {
     }
 }
 
-fn predicate_entry(predicate: &PredicatePolicy, at: &At<'_>, sink: &mut Sink) {
+/// The rules of one predicate entry; `known` says whether its name resolves
+/// ([`legacy::policy_predicates`]).
+fn predicate_entry(predicate: &PredicatePolicy, known: bool, at: &At<'_>, sink: &mut Sink) {
     if let Some(argument) = &predicate.argument {
         let count = usize::from(argument.service_affinity.is_some())
             + usize::from(argument.labels_presence.is_some());
@@ -81,7 +85,7 @@ fn predicate_entry(predicate: &PredicatePolicy, at: &At<'_>, sink: &mut Sink) {
                 ),
             );
         }
-    } else if legacy::PredicateKind::named(&predicate.name).is_none() {
+    } else if !known {
         sink.error(
             &at.field("name"),
             "policy/unknown-predicate",
@@ -93,7 +97,8 @@ fn predicate_entry(predicate: &PredicatePolicy, at: &At<'_>, sink: &mut Sink) {
     }
 }
 
-fn priority_entry(priority: &PriorityPolicy, at: &At<'_>, sink: &mut Sink) {
+/// The rules of one priority entry; `known` as for [`predicate_entry`].
+fn priority_entry(priority: &PriorityPolicy, known: bool, at: &At<'_>, sink: &mut Sink) {
     if let Some(argument) = &priority.argument {
         let count = usize::from(argument.service_anti_affinity.is_some())
             + usize::from(argument.label_preference.is_some())
@@ -119,7 +124,7 @@ fn priority_entry(priority: &PriorityPolicy, at: &At<'_>, sink: &mut Sink) {
                 );
             }
         }
-    } else if legacy::PriorityKind::named(&priority.name).is_none() {
+    } else if !known {
         sink.error(
             &at.field("name"),
             "policy/unknown-priority",
@@ -1664,6 +1669,41 @@ mod tests {
                 ]
             })),
             []
+        );
+    }
+
+    #[test]
+    fn a_custom_name_defined_earlier_is_known() {
+        let rack = serde_json::json!({"labelsPresence": {"labels": ["rack"], "presence": true}});
+        let preference =
+            serde_json::json!({"labelPreference": {"label": "rack", "presence": true}});
+        assert_eq!(
+            run(serde_json::json!({
+                "predicates": [{"name": "NeedRack", "argument": rack}, {"name": "NeedRack"}],
+                "priorities": [
+                    {"name": "Rack", "weight": 1, "argument": preference},
+                    {"name": "Rack", "weight": 5}
+                ]
+            })),
+            []
+        );
+        let found = run(serde_json::json!({
+            "predicates": [{"name": "NeedRack"}, {"name": "NeedRack", "argument": rack}],
+            "priorities": [
+                {"name": "Rack", "weight": 5},
+                {"name": "Rack", "weight": 1, "argument": preference}
+            ]
+        }));
+        let codes: Vec<(&str, &str)> = found
+            .iter()
+            .map(|(path, code, _)| (path.as_str(), *code))
+            .collect();
+        assert_eq!(
+            codes,
+            [
+                ("predicates[0].name", "policy/unknown-predicate"),
+                ("priorities[0].name", "policy/unknown-priority")
+            ]
         );
     }
 

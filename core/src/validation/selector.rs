@@ -8,6 +8,9 @@
 //! Label values in required node selector terms are checked by the 1.34 API server only
 //! (`AllowInvalidLabelValueInRequiredNodeAffinity` is false on create); 1.11's
 //! `ValidateNodeSelectorRequirement` checks operators, value counts and the key alone.
+//! The same holds for the expressions of a pod affinity term's label selector: 1.11's
+//! `ValidateLabelSelectorRequirement` (before `LabelSelectorValidationOptions`) does not
+//! check their values either.
 //!
 //! One addition: warnings for node requirement values the API server admits but
 //! `labels.NewRequirement` rejects when the scheduler builds the selector (a `Gt`/`Lt`
@@ -30,10 +33,21 @@ use super::Violation;
 /// `ValidateLabelSelector` with label values checked (`AllowInvalidLabelValueInSelector`
 /// is false on create).
 pub(super) fn label_selector(selector: &LabelSelector, at: &At<'_>, sink: &mut Sink) {
+    checked_selector(selector, false, at, sink);
+}
+
+/// [`label_selector`] for a pod affinity term, whose expression values 1.11 admits
+/// unchecked (a warning there: the scheduler fails on them).
+pub(super) fn pod_affinity_selector(selector: &LabelSelector, at: &At<'_>, sink: &mut Sink) {
+    checked_selector(selector, true, at, sink);
+}
+
+/// `ValidateLabelSelector`; `legacy_admits` says 1.11 leaves the expression values alone.
+fn checked_selector(selector: &LabelSelector, legacy_admits: bool, at: &At<'_>, sink: &mut Sink) {
     metadata::labels(&selector.match_labels, &at.field("matchLabels"), sink);
     let expressions = at.field("matchExpressions");
     for (index, requirement) in selector.match_expressions.iter().enumerate() {
-        label_requirement(requirement, &expressions.index(index), sink);
+        label_requirement(requirement, legacy_admits, &expressions.index(index), sink);
     }
 }
 
@@ -63,7 +77,12 @@ fn set_operator_values(
 }
 
 /// `ValidateLabelSelectorRequirement`.
-fn label_requirement(requirement: &LabelSelectorRequirement, at: &At<'_>, sink: &mut Sink) {
+fn label_requirement(
+    requirement: &LabelSelectorRequirement,
+    legacy_admits: bool,
+    at: &At<'_>,
+    sink: &mut Sink,
+) {
     if !set_operator_values(&requirement.operator, &requirement.values, at, sink) {
         sink.error(
             &at.field("operator"),
@@ -76,17 +95,35 @@ fn label_requirement(requirement: &LabelSelectorRequirement, at: &At<'_>, sink: 
         "selector/invalid-key",
         &names::qualified_name(&requirement.key),
     );
-    values(&requirement.values, at, sink);
+    values(&requirement.values, legacy_admits, at, sink);
 }
 
-/// Each value must be a label value.
-fn values(values: &[alloc::string::String], at: &At<'_>, sink: &mut Sink) {
+/// Each value must be a label value (in 1.34; also in 1.11 unless `legacy_admits`).
+fn values(values: &[alloc::string::String], legacy_admits: bool, at: &At<'_>, sink: &mut Sink) {
+    let list = at.field("values");
     for (index, value) in values.iter().enumerate() {
         let errors = names::label_value(value);
-        if !errors.is_empty() {
-            let list = at.field("values");
-            sink.errors(&list.index(index), "selector/invalid-value", &errors);
+        if errors.is_empty() {
+            continue;
         }
+        let at = list.index(index);
+        if !legacy_admits {
+            sink.errors(&at, "selector/invalid-value", &errors);
+            continue;
+        }
+        for complaint in &errors {
+            let error = Violation::error(at.path(), "selector/invalid-value", *complaint);
+            sink.push(error.only_in(Version::Current));
+        }
+        let warning = Violation::warning(
+            at.path(),
+            "selector/invalid-value",
+            alloc::format!(
+                "{}; the API server admits `{value}` here, but the scheduler cannot parse the selector, so scheduling with this term fails",
+                errors.join("; ")
+            ),
+        );
+        sink.push(warning.only_in(Version::Legacy));
     }
 }
 
@@ -485,5 +522,41 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    /// 1.11 admits a pod affinity term's expression values unchecked: an error of 1.34
+    /// only, and a warning of 1.11; other selectors keep the error in both.
+    #[test]
+    fn pod_affinity_values_are_checked_by_1_34_only() {
+        let selector = LabelSelector {
+            match_expressions: alloc::vec![LabelSelectorRequirement {
+                key: "app".into(),
+                operator: "In".into(),
+                values: alloc::vec!["web".into(), "web/v1".into()],
+            }],
+            ..LabelSelector::default()
+        };
+        let releases = |affinity: bool| {
+            let mut sink = Sink::default();
+            let at = At::root("selector");
+            if affinity {
+                pod_affinity_selector(&selector, &at, &mut sink);
+            } else {
+                label_selector(&selector, &at, &mut sink);
+            }
+            sink.finish()
+                .into_iter()
+                .map(|v| (v.path.to_string(), v.diagnostic.is_error(), v.only_in))
+                .collect::<Vec<_>>()
+        };
+        let at = String::from("selector.matchExpressions[0].values[1]");
+        assert_eq!(
+            releases(true),
+            [
+                (at.clone(), true, Some(Version::Current)),
+                (at.clone(), false, Some(Version::Legacy))
+            ]
+        );
+        assert_eq!(releases(false), [(at, true, None)]);
     }
 }

@@ -30,16 +30,25 @@
 //!   pod's anti-affinity terms fails every node, and one matching its affinity terms
 //!   before a pod near the node did fails the attempt with an error (its node is not
 //!   found). Upstream walks the pods in Go map order; kubefit takes the placed pods
-//!   first, then the orphans in input order.
+//!   first, then the orphans in input order;
+//! - selectors the 1.11 API server admits but `LabelSelectorAsSelector` rejects (a value
+//!   that is not a label value, see [`crate::labels::legacy_selector_error`]) leave the
+//!   metadata missing too. A placed pod with such a required anti-affinity term makes the
+//!   slow path's `getMatchingAntiAffinityTerms` fail on every node, an error that ends the
+//!   attempt of every pod; an incoming pod with such an affinity term fails with an error
+//!   where any pod is listed (else the term is unmet), and with such an anti-affinity term
+//!   its anti-affinity is unmet where any pod is listed (`podMatchesPodAffinityTerms`
+//!   fails on the first one, and the walk takes a failure for a match).
 //!
 //! Upstream keeps lists of nodes and compares every listed node with each candidate;
 //! kubefit keeps the same facts as counts per topology value (per node for several terms
 //! taken together), so a node's check is a lookup and the counts can follow pods joining
 //! and leaving nodes ([`Metadata::follow`]) as the equivalence cache needs.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{same_topology, term_matches, verdict};
+use super::{same_topology, term_error, term_matches, verdict};
 use crate::model::{Node, Pod, PodAffinityTerm};
 use crate::schedule::snapshot::Snapshot;
 use crate::schedule::status::Status;
@@ -168,6 +177,38 @@ struct Orphans<'a> {
     anti_affinity: Option<usize>,
 }
 
+/// The selectors 1.11 cannot parse, which leave its metadata missing.
+#[derive(Debug, Default)]
+struct Unparsable {
+    /// Placed pods with a required anti-affinity term whose selector fails, by
+    /// `namespace/name`, with the first such term's error, in the order the walk meets them.
+    existing: Vec<(String, String)>,
+    /// The first such error among the incoming pod's affinity terms.
+    affinity: Option<String>,
+    /// Whether one of its anti-affinity terms has such a selector.
+    anti_affinity: bool,
+    /// How many placed pods the pod lister lists (the nominated ones are not there).
+    listed: usize,
+}
+
+impl Unparsable {
+    /// True when the metadata would be missing, for the incoming pod's own terms or for
+    /// a placed pod's.
+    fn any(&self) -> bool {
+        !self.existing.is_empty() || self.affinity.is_some() || self.anti_affinity
+    }
+}
+
+/// The first error among a pod's required anti-affinity terms.
+fn anti_affinity_error(pod: &Pod) -> Option<String> {
+    anti_affinity_terms(pod).iter().find_map(term_error)
+}
+
+/// `namespace/name`, as the slow path's messages name pods (`podName`).
+fn pod_name(pod: &Pod) -> String {
+    alloc::format!("{}/{}", pod.metadata.namespace, pod.metadata.name)
+}
+
 /// What the predicate precomputes for one incoming pod, as counts that follow pods
 /// joining and leaving nodes.
 #[derive(Debug, Default)]
@@ -184,6 +225,8 @@ pub struct Metadata<'a> {
     anti_affinity: Matching<'a>,
     /// Pods bound to nodes the input lacks.
     orphans: Orphans<'a>,
+    /// Selectors that fail to parse.
+    unparsable: Unparsable,
 }
 
 impl<'a> Metadata<'a> {
@@ -202,16 +245,27 @@ impl<'a> Metadata<'a> {
         let cluster = snapshot.cluster;
         let orphans = cluster.orphans();
         metadata.orphans.present = !orphans.is_empty();
+        metadata.unparsable.affinity = affinity_terms(pod).iter().find_map(term_error);
+        metadata.unparsable.anti_affinity = anti_affinity_terms(pod)
+            .iter()
+            .any(|term| term_error(term).is_some());
+        let mut placed_nominated = Vec::new();
         for (info, node) in snapshot.nodes.iter().zip(&cluster.nodes) {
             for &index in &info.pods {
                 let Some(entry) = cluster.pods.get(index) else {
                     continue;
                 };
-                if !nominated.contains(&index) {
+                if nominated.contains(&index) {
+                    placed_nominated.push((&entry.pod, node));
+                } else {
                     metadata.follow(&entry.pod, node, pod, true);
-                } else if !metadata.orphans.present {
-                    metadata.follow_existing(&entry.pod, node, pod, true);
                 }
+            }
+        }
+        // `AddPod` adds the nominated pods' terms only to metadata that exists.
+        if !metadata.orphans.present && !metadata.unparsable.any() {
+            for (existing, node) in placed_nominated {
+                metadata.follow_existing(existing, node, pod, true);
             }
         }
         let found = &mut metadata.orphans;
@@ -240,6 +294,7 @@ impl<'a> Metadata<'a> {
         self.existing_anti_affinity.is_empty()
             && self.affinity_pods == 0
             && self.anti_affinity.is_empty()
+            && !self.unparsable.any()
     }
 
     /// Counts (`joined`) or takes back `existing` on `node` for the incoming `pod`; the
@@ -247,6 +302,7 @@ impl<'a> Metadata<'a> {
     /// first-of-group rule may have turned.
     pub fn follow(&mut self, existing: &Pod, node: &'a Node, pod: &Pod, joined: bool) -> Reach {
         let mut reach = self.follow_existing(existing, node, pod, joined);
+        reach.extend(self.follow_unparsable(existing, joined));
         let affinity = affinity_terms(pod);
         if matches_all(affinity, pod, existing) {
             let had_none = self.affinity_pods == 0;
@@ -264,6 +320,34 @@ impl<'a> Metadata<'a> {
             reach.extend(keys(anti, false));
         }
         reach
+    }
+
+    /// The part of [`Metadata::follow`] that counts the listed pods and those whose
+    /// anti-affinity selectors fail; every node when the verdicts may turn.
+    fn follow_unparsable(&mut self, existing: &Pod, joined: bool) -> Reach {
+        let unparsable = &mut self.unparsable;
+        let was_listed = unparsable.listed > 0;
+        unparsable.listed = if joined {
+            unparsable.listed.saturating_add(1)
+        } else {
+            unparsable.listed.saturating_sub(1)
+        };
+        let own = unparsable.affinity.is_some() || unparsable.anti_affinity;
+        let mut everywhere = own && was_listed != (unparsable.listed > 0);
+        if let Some(error) = anti_affinity_error(existing) {
+            let name = pod_name(existing);
+            if joined {
+                unparsable.existing.push((name, error));
+            } else if let Some(at) = unparsable
+                .existing
+                .iter()
+                .position(|(known, _)| *known == name)
+            {
+                unparsable.existing.remove(at);
+            }
+            everywhere = true;
+        }
+        Reach::of([], everywhere)
     }
 
     /// The part of [`Metadata::follow`] that reads `existing`'s own anti-affinity terms.
@@ -304,6 +388,16 @@ fn failure(specific: &str) -> Status {
     verdict(alloc::vec![REASON.into(), specific.into()])
 }
 
+/// The slow path's error for a pod matching the affinity terms on a node the input lacks.
+fn missing_node(pod: &Pod, node: &Node, missing: &str) -> Status {
+    Status::error(alloc::format!(
+        "Cannot schedule pod {} onto node {}, because of PodAffinity, err: {}",
+        pod_name(pod),
+        node.metadata.name,
+        volumes::not_found("node", missing)
+    ))
+}
+
 /// The predicate; `taken_off` are the pods a preemption dry run has taken off their
 /// node (none outside one).
 #[must_use]
@@ -313,6 +407,13 @@ pub fn predicate<'p>(
     node: &Node,
     mut taken_off: impl Iterator<Item = &'p Pod>,
 ) -> Status {
+    let unparsable = &metadata.unparsable;
+    if let Some((_, error)) = unparsable.existing.first() {
+        return Status::error(alloc::format!(
+            "Failed to get all terms that pod {} matches, err: {error}",
+            pod_name(pod)
+        ));
+    }
     // An existing pod's term blocks the nodes sharing its node's value of the key.
     let blocked = !metadata.existing_anti_affinity.is_empty()
         && node.metadata.labels.iter().any(|(key, value)| {
@@ -325,6 +426,27 @@ pub fn predicate<'p>(
     }
     let affinity = affinity_terms(pod);
     let anti = anti_affinity_terms(pod);
+    // The slow path's walk stops at its first pod, the placed ones first.
+    let listed = unparsable.listed > 0 || metadata.orphans.present;
+    match &unparsable.affinity {
+        Some(error) if listed => {
+            return Status::error(alloc::format!(
+                "Cannot schedule pod {} onto node {}, because of PodAffinity, err: {error}",
+                pod_name(pod),
+                node.metadata.name
+            ))
+        }
+        Some(_) => return failure(AFFINITY_RULES),
+        None if unparsable.anti_affinity && listed => {
+            // The first pod is an orphan only when no pod is placed; matching the
+            // affinity terms, it fails the walk first.
+            return match metadata.orphans.affinity {
+                Some((0, missing)) if unparsable.listed == 0 => missing_node(pod, node, missing),
+                _ => failure(ANTI_AFFINITY_RULES),
+            };
+        }
+        None => {}
+    }
     let near_match = !affinity.is_empty() && metadata.affinity.holds(node, affinity);
     let near_anti_match = !anti.is_empty() && metadata.anti_affinity.holds(node, anti);
     if metadata.orphans.present {
@@ -338,13 +460,7 @@ pub fn predicate<'p>(
             orphans.anti_affinity,
         ) {
             (Some((place, missing)), anti) if anti.is_none_or(|anti| place <= anti) => {
-                return Status::error(alloc::format!(
-                    "Cannot schedule pod {}/{} onto node {}, because of PodAffinity, err: {}",
-                    pod.metadata.namespace,
-                    pod.metadata.name,
-                    node.metadata.name,
-                    volumes::not_found("node", missing)
-                ));
+                return missing_node(pod, node, missing);
             }
             (_, Some(_)) => return failure(ANTI_AFFINITY_RULES),
             _ => {}
@@ -580,6 +696,135 @@ mod tests {
             run(both, vec![db, orphan]).reasons,
             [REASON, ANTI_AFFINITY_RULES]
         );
+    }
+
+    /// A required term whose selector has `a/b` among its values (1.11 admits it).
+    fn unparsable(topology: &str) -> PodAffinityTerm {
+        PodAffinityTerm {
+            label_selector: Some(LabelSelector {
+                match_expressions: vec![crate::model::LabelSelectorRequirement {
+                    key: "app".into(),
+                    operator: "In".into(),
+                    values: vec!["web".into(), "a/b".into()],
+                }],
+                ..LabelSelector::default()
+            }),
+            topology_key: topology.into(),
+            ..PodAffinityTerm::default()
+        }
+    }
+
+    // Selectors 1.11 cannot parse leave the metadata missing; the slow path fails on them.
+    #[test]
+    fn unparsable_selectors_take_the_slow_path_and_fail() {
+        let with = |name: &str, affinity: bool, anti: bool| {
+            let mut pod = labelled(name, &[("app", "web")]);
+            let required = || vec![unparsable("kubernetes.io/hostname")];
+            pod.spec.affinity = Some(Affinity {
+                pod_affinity: affinity.then(|| PodAffinity {
+                    required_during_scheduling_ignored_during_execution: required(),
+                    ..PodAffinity::default()
+                }),
+                pod_anti_affinity: anti.then(|| PodAntiAffinity {
+                    required_during_scheduling_ignored_during_execution: required(),
+                    ..PodAntiAffinity::default()
+                }),
+                ..Affinity::default()
+            });
+            pod
+        };
+        let run = |placed: Vec<Pod>, incoming: Pod| {
+            let mut pods = placed;
+            pods.push(incoming);
+            let cluster = testing::cluster(vec![zone_node("a1", "az1")], pods);
+            let last = cluster.pods.len() - 1;
+            verdicts(&cluster, last).remove(0)
+        };
+        let invalid = "invalid label value: \"a/b\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+        let other = testing::on(labelled("other", &[("app", "db")]), "a1");
+        // A placed pod's anti-affinity term: an error whatever the incoming pod.
+        let status = run(
+            vec![testing::on(with("placed", false, true), "a1")],
+            labelled("incoming", &[]),
+        );
+        assert_eq!(status.code, crate::schedule::status::Code::Error);
+        assert_eq!(
+            status.reasons,
+            [alloc::format!(
+                "Failed to get all terms that pod default/incoming matches, err: {invalid}"
+            )]
+        );
+        // The incoming pod's anti-affinity term: unmet once any pod is listed.
+        assert!(run(Vec::new(), with("incoming", false, true)).passed());
+        assert_eq!(
+            run(vec![other.clone()], with("incoming", false, true)).reasons,
+            [REASON, ANTI_AFFINITY_RULES]
+        );
+        // Its affinity term: unmet alone, an error once any pod is listed.
+        assert_eq!(
+            run(Vec::new(), with("incoming", true, false)).reasons,
+            [REASON, AFFINITY_RULES]
+        );
+        let status = run(vec![other], with("incoming", true, true));
+        assert_eq!(status.code, crate::schedule::status::Code::Error);
+        assert_eq!(
+            status.reasons,
+            [alloc::format!(
+                "Cannot schedule pod default/incoming onto node a1, because of PodAffinity, err: {invalid}"
+            )]
+        );
+    }
+
+    // A placed pod with an unparsable term that binds later turns every node to an error.
+    #[test]
+    fn following_an_unparsable_pod_matches_a_fresh_scan() {
+        let mut broken = labelled("broken", &[]);
+        broken.spec.affinity = Some(Affinity {
+            pod_anti_affinity: Some(PodAntiAffinity {
+                required_during_scheduling_ignored_during_execution: vec![unparsable("zone")],
+                ..PodAntiAffinity::default()
+            }),
+            ..Affinity::default()
+        });
+        let cluster = testing::cluster(
+            vec![zone_node("a1", "az1"), zone_node("b1", "az2")],
+            vec![broken, labelled("incoming", &[])],
+        );
+        let mut snapshot = Snapshot::new(&cluster, Accounting::Legacy);
+        let pod = &cluster.pods[1].pod;
+        let codes = |metadata: &Metadata<'_>, snapshot: &Snapshot<'_>| -> Vec<_> {
+            snapshot
+                .nodes
+                .iter()
+                .map(|info| predicate(pod, metadata, info.node, core::iter::empty()).code)
+                .collect()
+        };
+        let mut followed = Metadata::new(&snapshot, pod, &[]);
+        assert!(codes(&followed, &snapshot)
+            .iter()
+            .all(|code| *code == crate::schedule::status::Code::Success));
+        for (bind, unbind) in [(true, false), (false, true)] {
+            let clock = snapshot.clock();
+            if bind {
+                snapshot.bind(0, 1);
+            }
+            if unbind {
+                snapshot.unbind(0);
+            }
+            let mut reach = Reach::default();
+            for change in snapshot.changes_since(clock).unwrap().collect::<Vec<_>>() {
+                let other = &cluster.pods[change.pod].pod;
+                reach.extend(followed.follow(
+                    other,
+                    &cluster.nodes[change.node],
+                    pod,
+                    change.joined,
+                ));
+            }
+            assert!(reach.everywhere);
+            let fresh = Metadata::new(&snapshot, pod, &[]);
+            assert_eq!(codes(&followed, &snapshot), codes(&fresh, &snapshot));
+        }
     }
 
     // Incoming anti-affinity terms are ANDed: a pod matching only one term does not block.

@@ -11,14 +11,20 @@
 //! `int(10 * (count - min) / (max - min))`, all 0 when `max == min`. The weights are
 //! summed per topology pair ([`TopologySums`]) rather than per node, which gives the same
 //! counts (integers, exact in upstream's floats) and lets the sums follow binds.
+//!
+//! A term whose selector 1.11 cannot parse (a value the API server does not check, see
+//! [`crate::labels::legacy_selector_error`]) makes `processTerm` record an error, and the
+//! priority fails ([`State::error`]): the pod's own preferred terms as soon as one pod is
+//! placed, a placed pod's terms the priority reads whenever that pod is there.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::cluster::Cluster;
 use crate::model::{Node, Pod, PodAffinityTerm, WeightedPodAffinityTerm};
 use crate::schedule::plugins::normalize;
 use crate::schedule::predicates::match_inter_pod_affinity::affinity_terms;
-use crate::schedule::predicates::term_matches;
+use crate::schedule::predicates::{term_error, term_matches};
 use crate::schedule::snapshot::{NodeInfo, Snapshot};
 use crate::schedule::topology::TopologySums;
 use crate::schedule::Reach;
@@ -59,6 +65,13 @@ pub struct State<'a> {
     pod: &'a Pod,
     hard_weight: i64,
     sums: TopologySums<'a>,
+    /// How many placed pods there are, each of which reads the pod's preferred terms.
+    placed: usize,
+    /// The first error among the pod's preferred terms (affinity, then anti-affinity).
+    own_error: Option<String>,
+    /// Placed pods with a term the priority reads that fails, by `namespace/name`, with
+    /// the first error, in the order they are processed.
+    unparsable: Vec<(String, String)>,
 }
 
 impl<'a> State<'a> {
@@ -70,10 +83,17 @@ impl<'a> State<'a> {
         pod: &'a Pod,
         hard_weight: i64,
     ) -> Self {
+        let own_error = [false, true]
+            .into_iter()
+            .flat_map(|anti| preferred(pod, anti))
+            .find_map(|term| term_error(&term.pod_affinity_term));
         let mut state = Self {
             pod,
             hard_weight,
             sums: TopologySums::default(),
+            placed: 0,
+            own_error,
+            unparsable: Vec::new(),
         };
         for (info, node) in snapshot.nodes.iter().zip(&cluster.nodes) {
             for &index in &info.pods {
@@ -95,6 +115,7 @@ impl<'a> State<'a> {
         touched: &mut dyn FnMut(&'a str),
     ) {
         let pod = self.pod;
+        self.follow_unparsable(existing, joined);
         let (has_affinity, has_anti) = has_pod_affinity(pod);
         let (existing_affinity, existing_anti) = has_pod_affinity(existing);
         if !has_affinity && !has_anti && !existing_affinity && !existing_anti {
@@ -123,6 +144,42 @@ impl<'a> State<'a> {
                 add(term, existing, pod, self.hard_weight);
             }
         }
+    }
+
+    /// Counts `existing` among the placed pods, and among those with a term that fails
+    /// (required affinity terms count only with a hard weight, as `processPod` reads them).
+    fn follow_unparsable(&mut self, existing: &Pod, joined: bool) {
+        self.placed = if joined {
+            self.placed.saturating_add(1)
+        } else {
+            self.placed.saturating_sub(1)
+        };
+        let required = affinity_terms(existing)
+            .iter()
+            .filter(|_| self.hard_weight > 0);
+        let weighted = [false, true]
+            .into_iter()
+            .flat_map(|anti| preferred(existing, anti))
+            .map(|term| &term.pod_affinity_term);
+        let Some(error) = required.chain(weighted).find_map(term_error) else {
+            return;
+        };
+        let name = alloc::format!("{}/{}", existing.metadata.namespace, existing.metadata.name);
+        if joined {
+            self.unparsable.push((name, error));
+        } else if let Some(at) = self.unparsable.iter().position(|(known, _)| *known == name) {
+            self.unparsable.remove(at);
+        }
+    }
+
+    /// The error `CalculateInterPodAffinityPriority` returns, if a term it reads fails to
+    /// parse: the first it meets, processing the placed pods in order.
+    #[must_use]
+    pub fn error(&self) -> Option<&str> {
+        self.own_error
+            .as_deref()
+            .filter(|_| self.placed > 0)
+            .or_else(|| self.unparsable.first().map(|(_, error)| error.as_str()))
     }
 
     /// Another pod joins (`joined`) or leaves `node`: the domains around it whose sums
@@ -166,6 +223,101 @@ mod tests {
         let mut node = testing::node(name, 1000, 1000);
         node.metadata.labels.insert(key.into(), value.into());
         node
+    }
+
+    // A term whose selector 1.11 cannot parse fails the priority: the incoming pod's as
+    // soon as a pod is placed, a placed pod's whenever the priority reads it.
+    #[test]
+    fn unparsable_selectors_fail_the_priority() {
+        use crate::model::{PodAntiAffinity, WeightedPodAffinityTerm};
+        use crate::schedule::snapshot::{Accounting, Snapshot};
+        let term = |value: &str| PodAffinityTerm {
+            label_selector: Some(LabelSelector {
+                match_expressions: vec![LabelSelectorRequirement {
+                    key: "app".into(),
+                    operator: "In".into(),
+                    values: vec![value.into()],
+                }],
+                ..LabelSelector::default()
+            }),
+            topology_key: "zone".into(),
+            ..PodAffinityTerm::default()
+        };
+        let preferring = |name: &str, value: &str| {
+            let mut pod = testing::pod(name, &[]);
+            pod.spec.affinity = Some(Affinity {
+                pod_anti_affinity: Some(PodAntiAffinity {
+                    preferred_during_scheduling_ignored_during_execution: vec![
+                        WeightedPodAffinityTerm {
+                            weight: 5,
+                            pod_affinity_term: term(value),
+                        },
+                    ],
+                    ..PodAntiAffinity::default()
+                }),
+                ..Affinity::default()
+            });
+            pod
+        };
+        let requiring = |name: &str, value: &str| {
+            let mut pod = testing::pod(name, &[]);
+            pod.spec.affinity = Some(Affinity {
+                pod_affinity: Some(PodAffinity {
+                    required_during_scheduling_ignored_during_execution: vec![term(value)],
+                    ..PodAffinity::default()
+                }),
+                ..Affinity::default()
+            });
+            pod
+        };
+        let error = |placed: alloc::vec::Vec<crate::model::Pod>, incoming, hard_weight| {
+            let mut pods = placed;
+            pods.push(incoming);
+            let cluster = testing::cluster(vec![node("m1", "zone", "z1")], pods);
+            let snapshot = Snapshot::new(&cluster, Accounting::Legacy);
+            let last = cluster.pods.len() - 1;
+            let state =
+                super::State::new(&snapshot, &cluster, &cluster.pods[last].pod, hard_weight);
+            state.error().map(alloc::string::String::from)
+        };
+        let invalid = |value: &str| {
+            let mut text = alloc::string::String::from("invalid label value: ");
+            crate::validation::quote(value, &mut text);
+            text + ": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+        };
+        let plain = || testing::on(testing::pod("plain", &[]), "m1");
+        assert_eq!(error(vec![], preferring("incoming", "a b"), 1), None);
+        assert_eq!(
+            error(vec![plain()], preferring("incoming", "a b"), 1),
+            Some(invalid("a b"))
+        );
+        // The incoming pod's terms come first for each placed pod.
+        assert_eq!(
+            error(
+                vec![testing::on(preferring("placed", "x/y"), "m1")],
+                preferring("incoming", "a b"),
+                1
+            ),
+            Some(invalid("a b"))
+        );
+        assert_eq!(
+            error(
+                vec![testing::on(preferring("placed", "x/y"), "m1")],
+                testing::pod("incoming", &[]),
+                1
+            ),
+            Some(invalid("x/y"))
+        );
+        // A placed pod's required affinity terms count only with a hard weight.
+        let required = || testing::on(requiring("placed", "x/y"), "m1");
+        assert_eq!(
+            error(vec![required()], testing::pod("incoming", &[]), 1),
+            Some(invalid("x/y"))
+        );
+        assert_eq!(
+            error(vec![required()], testing::pod("incoming", &[]), 0),
+            None
+        );
     }
 
     // 1.11 `TestHardPodAffinitySymmetricWeight`.

@@ -14,7 +14,6 @@ use crate::model::{Node, Pod, PreferredSchedulingTerm};
 use crate::schedule::legacy::MAX_PRIORITY;
 use crate::schedule::plugins::normalize;
 use crate::schedule::snapshot::NodeInfo;
-use crate::validation::names;
 
 /// The pod's preferred terms.
 fn preferred(pod: &Pod) -> &[PreferredSchedulingTerm] {
@@ -37,24 +36,12 @@ pub fn error(pod: &Pod) -> Option<String> {
         .filter(|term| term.weight != 0)
         .flat_map(|term| &term.preference.match_expressions)
         .find_map(|requirement| labels::bad_values(requirement).into_iter().next())?;
-    Some(match bad {
-        BadValue::NotInteger(..) => "for 'Gt', 'Lt' operators, the value must be an integer".into(),
-        BadValue::NotLabelValue(_, value, complaints) => {
-            // 1.11's `MaxLenError` counts characters where 1.34's says bytes.
-            let complaints: Vec<&str> = complaints
-                .into_iter()
-                .map(|complaint| match complaint {
-                    names::LABEL_VALUE_TOO_LONG => "must be no more than 63 characters",
-                    other => other,
-                })
-                .collect();
-            let mut text = String::from("invalid label value: ");
-            crate::validation::quote(value, &mut text);
-            text.push_str(": ");
-            text.push_str(&complaints.join("; "));
-            text
+    match bad {
+        BadValue::NotInteger(..) => {
+            Some("for 'Gt', 'Lt' operators, the value must be an integer".into())
         }
-    })
+        BadValue::NotLabelValue(_, value, _) => labels::legacy_value_error(value),
+    }
 }
 
 /// The raw score: matching preferred weights.
