@@ -10,8 +10,9 @@
 //! eviction API's budget check ([`budget`]), the machine controller ([`crate::machine`])
 //! and the descheduler ([`crate::descheduler`]). Evicted pods terminate after their grace
 //! period (the longest a kubelet lets them run; never on a node that is not Ready, whose
-//! kubelet cannot confirm; at once for a grace period of zero, which the API server
-//! applies without the kubelet). Their controllers create replacements, from their
+//! kubelet cannot confirm, unless 1.34's pod garbage collector force-deletes them once
+//! the node is out of service ([`pod_gc`]); at once for a grace period of zero, which
+//! the API server applies without the kubelet). Their controllers create replacements, from their
 //! template when the input has the controller, at once (a StatefulSet
 //! only once the old pod is gone, lowest ordinal first and, unless its policy is
 //! Parallel, once every lower ordinal runs; a 1.34 Job of the input after its failure backoff, and
@@ -24,6 +25,7 @@
 pub mod budget;
 pub mod drain;
 pub mod node_lifecycle;
+pub mod pod_gc;
 pub mod scenario;
 pub mod taint_manager;
 mod view;
@@ -128,6 +130,8 @@ enum Happening {
     NodeMonitor,
     /// A zone's next NoExecute taint may go.
     TaintingPass,
+    /// The pod garbage collector's pass ([`pod_gc`]).
+    PodGc,
     /// A Job's failure backoff has passed: it creates the pod that replaces a pod (the
     /// pod, its eviction).
     JobPod(usize, usize),
@@ -181,7 +185,8 @@ enum Life {
 /// When a deleted pod is gone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Goes {
-    /// Never: its node's kubelet is away and cannot confirm.
+    /// Never: its node's kubelet is away and cannot confirm (until it comes back, or
+    /// the pod garbage collector clears the node).
     Never,
     /// Once its kubelet stopped it, after its grace period.
     AfterGrace,
@@ -189,6 +194,9 @@ enum Goes {
     /// kubelet (`updateForGracefulDeletionAndFinalizers` in
     /// `staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go`).
     AtOnce,
+    /// At once: the pod garbage collector force-deleted it, its node out of service
+    /// ([`pod_gc`]).
+    Collected,
 }
 
 /// A deletion the input shows under way, on the timeline.
@@ -394,6 +402,9 @@ struct World<'c> {
     /// The earliest tainting pass planned (a later one planned before still runs, and
     /// finds nothing or what is due then).
     tainting_planned: Option<Duration>,
+    /// The pod garbage collector's next pass, once one is called for, and its last.
+    gc_planned: Option<Duration>,
+    gc_last: Option<Duration>,
     /// What is due when, in the order it was planned.
     agenda: BTreeMap<Duration, VecDeque<Happening>>,
     budgets: Budgets<'c>,
@@ -517,6 +528,8 @@ impl<'c> World<'c> {
             posted: BTreeMap::new(),
             monitor_planned: None,
             tainting_planned: None,
+            gc_planned: None,
+            gc_last: None,
             agenda: BTreeMap::new(),
             machines,
             created: Vec::new(),
@@ -640,6 +653,7 @@ impl<'c> World<'c> {
                 }
                 self.tainting_pass(at);
             }
+            Happening::PodGc => self.pod_gc_pass(at),
         }
     }
 
@@ -658,6 +672,7 @@ impl<'c> World<'c> {
                 // The node update brings the controller's NoSchedule pass, which takes
                 // off a taint of its keys that nothing on the node calls for.
                 self.reconcile_no_schedule(at, node);
+                self.plan_pod_gc(at, node);
             }
             Action::Untaint { node, key, effect } => {
                 let Some(node_index) = self.node(node, index) else {
@@ -981,6 +996,7 @@ impl<'c> World<'c> {
                     self.plan_monitor(at.saturating_add(timeout));
                 }
             }
+            self.plan_pod_gc(at, node);
         }
         self.reconcile_no_schedule(at, node);
     }
@@ -2021,6 +2037,9 @@ impl<'c> World<'c> {
         if goes != Goes::Never {
             self.agenda_push(due.unwrap_or(at), Happening::PodGone(pod));
         }
+        if let Some(node) = self.node_of.get(pod).copied().flatten() {
+            self.plan_pod_gc(at, node);
+        }
         if let Some((set, ordinal)) = stateful.then(|| self.stateful_identity(pod)).flatten() {
             self.set_pods.entry(set).or_default().push((ordinal, pod));
         }
@@ -2212,22 +2231,80 @@ impl<'c> World<'c> {
         }
     }
 
-    /// A pod still terminating deleted again with a grace period of zero: `BeforeDelete`
-    /// lets a new deletion shorten the pending one, and zero removes the object at once,
-    /// its kubelet reachable or not.
-    fn delete_at_once(&mut self, at: Duration, pod: usize) {
+    /// A pod still terminating deleted again with a grace period of zero (`how`: by
+    /// whom): `BeforeDelete` lets a new deletion shorten the pending one, and zero
+    /// removes the object at once, its kubelet reachable or not.
+    fn delete_at_once(&mut self, at: Duration, pod: usize, how: Goes) {
         let Some(Life::Terminating { goes, .. }) = self.life.get_mut(pod) else {
             return;
         };
-        if *goes != Goes::AtOnce {
-            *goes = Goes::AtOnce;
+        if !matches!(*goes, Goes::AtOnce | Goes::Collected) {
+            *goes = how;
             self.agenda_push(at, Happening::PodGone(pod));
+        }
+    }
+
+    /// Calls for the pod garbage collector's next pass when `node` is one it clears
+    /// (1.34 only: [`pod_gc`]).
+    fn plan_pod_gc(&mut self, at: Duration, node: usize) {
+        let clears = self.nodes.get(node).is_some_and(|target| {
+            let ready = Ready::of(target.condition("Ready")) == Ready::True;
+            !target.gone && pod_gc::clears(ready, &target.taints)
+        });
+        if self.version != Version::Current || !clears || self.gc_planned.is_some() {
+            return;
+        }
+        let next = pod_gc::next_pass(at, self.gc_last);
+        self.gc_planned = Some(next);
+        self.agenda_push(next, Happening::PodGc);
+    }
+
+    /// `gcTerminating`: the terminating pods of every node not ready and out of service
+    /// are deleted at once, in upstream's order (creation, then name; the replacements
+    /// made on the timeline after the input's pods).
+    fn pod_gc_pass(&mut self, at: Duration) {
+        self.gc_planned = None;
+        self.gc_last = Some(at);
+        let mut pods = Vec::new();
+        for (node, target) in self.nodes.iter().enumerate() {
+            let ready = Ready::of(target.condition("Ready")) == Ready::True;
+            if target.gone || !pod_gc::clears(ready, &target.taints) {
+                continue;
+            }
+            pods.extend(
+                self.pods_on(node)
+                    .into_iter()
+                    .filter(|&pod| matches!(self.life.get(pod), Some(Life::Terminating { .. }))),
+            );
+        }
+        // `byEvictionAndCreationTimestamp` (a kubelet's evicted pods, first there, have
+        // finished: none is terminating here). Each key is read once.
+        let input = self.cluster.pods.len();
+        let keys: Vec<_> = pods
+            .iter()
+            .map(|&pod| {
+                let metadata = self.pods.get(pod).map(|entry| &entry.pod.metadata);
+                let created = metadata.filter(|_| pod < input).and_then(|metadata| {
+                    crate::timestamp::parse(metadata.creation_timestamp.as_deref()?)
+                });
+                let name = metadata.map(|metadata| metadata.name.as_str());
+                (pod.checked_sub(input), created, name)
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..pods.len()).collect();
+        crate::cluster::in_list_order(&mut order, |index| keys.get(index));
+        let pods: Vec<usize> = order
+            .into_iter()
+            .filter_map(|index| pods.get(index).copied())
+            .collect();
+        for pod in pods {
+            self.delete_at_once(at, pod, Goes::Collected);
         }
     }
 
     fn pod_gone(&mut self, at: Duration, pod: usize) {
         let Some(&Life::Terminating {
-            goes: goes @ (Goes::AfterGrace | Goes::AtOnce),
+            goes: goes @ (Goes::AfterGrace | Goes::AtOnce | Goes::Collected),
             eviction,
             stateful,
             ..
@@ -2265,6 +2342,9 @@ impl<'c> World<'c> {
         }
         let message = match goes {
             Goes::AtOnce => "grace period 0: the API server deleted the pod at once",
+            Goes::Collected => {
+                "PodGC force-deleted the pod: its node is not ready and out of service"
+            }
             _ => "the pod's containers stopped and the pod is gone",
         };
         self.event(at, EventKind::PodDeleted, object, "Killing", message);
@@ -2787,7 +2867,7 @@ impl<'c> World<'c> {
                     }
                 }
                 if terminating && grace == Some(Duration(0)) {
-                    self.delete_at_once(at, pod);
+                    self.delete_at_once(at, pod, Goes::AtOnce);
                 }
                 self.terminate(
                     at,
@@ -6149,6 +6229,85 @@ spec: {containers: [{name: c, image: i}]}
         assert_eq!(
             lifecycle(&play_as(&yaml, Some(Version::Legacy))),
             [] as [(i64, String); 0]
+        );
+    }
+
+    /// Non-graceful node shutdown: a node not ready and out of service has its
+    /// terminating pods force-deleted by 1.34's pod garbage collector at its first pass
+    /// (every 20 s from 0 s) once both hold, whichever came last, and a StatefulSet then
+    /// recreates its pod elsewhere. A ready node's pods are left to their kubelet, and
+    /// 1.11 has no such pass.
+    #[test]
+    fn the_pod_gc_clears_a_node_out_of_service() {
+        let gone = |outcome: &Outcome| -> Vec<(i64, String, String)> {
+            let events = outcome.disruption.timeline.iter();
+            events
+                .filter(|event| event.kind == EventKind::PodDeleted)
+                .map(|event| {
+                    let at = event.at.0 / crate::duration::SECOND;
+                    (at, event.object.to_string(), event.message.to_string())
+                })
+                .collect()
+        };
+        let collected = |at: i64, pod: &str| {
+            (
+                at,
+                alloc::format!("Pod/default/{pod}"),
+                "PodGC force-deleted the pod: its node is not ready and out of service".into(),
+            )
+        };
+        let db = "---\nkind: Pod\napiVersion: v1\nmetadata:\n  name: db-0\n  namespace: default\n  ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: u1, controller: true}]\nspec:\n  nodeName: node1\n  containers: [{name: c, image: c}]\nstatus: {phase: Running}\n";
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n  - {at: 10m, taint: 'node1 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute'}\n",
+        );
+        let yaml = [
+            NODE,
+            READY_NEIGHBOUR,
+            &web_pod("web-a", "node1", "", ""),
+            db,
+            &steps,
+        ]
+        .concat();
+        let outcome = play_as(&yaml, Some(Version::Current));
+        // By name: neither has a creation time.
+        assert_eq!(
+            gone(&outcome),
+            [collected(600, "db-0"), collected(600, "web-a")]
+        );
+        let db_back = outcome
+            .disruption
+            .evictions
+            .iter()
+            .find(|eviction| eviction.pod == "default/db-0");
+        assert_eq!(
+            db_back.and_then(|eviction| eviction.rescheduled_to.as_deref()),
+            Some("node2")
+        );
+        assert_eq!(
+            gone(&play_as(&yaml, Some(Version::Legacy))),
+            [] as [(i64, String, String); 0]
+        );
+        // The taint first, of another effect; the pod deleted later, at 305 s: the pass
+        // at 320 s takes it.
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n  - {at: 30s, taint: 'node1 node.kubernetes.io/out-of-service:NoSchedule'}\n",
+        );
+        let late = pod_tolerating(&[("node.kubernetes.io/unreachable", Some(305))]);
+        let outcome = play_as(&[NODE, READY_NEIGHBOUR, &late, &steps].concat(), None);
+        assert_eq!(evicted(&outcome), [("default/pod1".into(), 305)]);
+        assert_eq!(gone(&outcome), [collected(320, "pod1")]);
+        // A ready node: the kubelet stops the pod after its grace period.
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute'}\n",
+        );
+        let outcome = play_as(&[NODE, &pod("pod1", None), &steps].concat(), None);
+        assert_eq!(
+            gone(&outcome),
+            [(
+                30,
+                "Pod/default/pod1".into(),
+                "the pod's containers stopped and the pod is gone".into()
+            )]
         );
     }
 
