@@ -10,8 +10,9 @@
 //! eviction API's budget check ([`budget`]), the machine controller ([`crate::machine`])
 //! and the descheduler ([`crate::descheduler`]). Evicted pods terminate after their grace
 //! period (the longest a kubelet lets them run; never on a node that is not Ready, whose
-//! kubelet cannot confirm; at once for a grace period of zero, which the API server
-//! applies without the kubelet). Their controllers create replacements, from their
+//! kubelet cannot confirm, unless 1.34's pod garbage collector force-deletes them once
+//! the node is out of service ([`pod_gc`]); at once for a grace period of zero, which
+//! the API server applies without the kubelet). Their controllers create replacements, from their
 //! template when the input has the controller, at once (a StatefulSet
 //! only once the old pod is gone, lowest ordinal first and, unless its policy is
 //! Parallel, once every lower ordinal runs; a 1.34 Job of the input after its failure backoff, and
@@ -24,6 +25,7 @@
 pub mod budget;
 pub mod drain;
 pub mod node_lifecycle;
+pub mod pod_gc;
 pub mod scenario;
 pub mod taint_manager;
 mod view;
@@ -128,6 +130,8 @@ enum Happening {
     NodeMonitor,
     /// A zone's next NoExecute taint may go.
     TaintingPass,
+    /// The pod garbage collector's pass ([`pod_gc`]).
+    PodGc,
     /// A Job's failure backoff has passed: it creates the pod that replaces a pod (the
     /// pod, its eviction).
     JobPod(usize, usize),
@@ -181,7 +185,8 @@ enum Life {
 /// When a deleted pod is gone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Goes {
-    /// Never: its node's kubelet is away and cannot confirm.
+    /// Never: its node's kubelet is away and cannot confirm (until it comes back, or
+    /// the pod garbage collector clears the node).
     Never,
     /// Once its kubelet stopped it, after its grace period.
     AfterGrace,
@@ -189,6 +194,9 @@ enum Goes {
     /// kubelet (`updateForGracefulDeletionAndFinalizers` in
     /// `staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go`).
     AtOnce,
+    /// At once: the pod garbage collector force-deleted it, its node out of service
+    /// ([`pod_gc`]).
+    Collected,
 }
 
 /// A deletion the input shows under way, on the timeline.
@@ -394,6 +402,9 @@ struct World<'c> {
     /// The earliest tainting pass planned (a later one planned before still runs, and
     /// finds nothing or what is due then).
     tainting_planned: Option<Duration>,
+    /// The pod garbage collector's next pass, once one is called for, and its last.
+    gc_planned: Option<Duration>,
+    gc_last: Option<Duration>,
     /// What is due when, in the order it was planned.
     agenda: BTreeMap<Duration, VecDeque<Happening>>,
     budgets: Budgets<'c>,
@@ -517,6 +528,8 @@ impl<'c> World<'c> {
             posted: BTreeMap::new(),
             monitor_planned: None,
             tainting_planned: None,
+            gc_planned: None,
+            gc_last: None,
             agenda: BTreeMap::new(),
             machines,
             created: Vec::new(),
@@ -640,6 +653,7 @@ impl<'c> World<'c> {
                 }
                 self.tainting_pass(at);
             }
+            Happening::PodGc => self.pod_gc_pass(at),
         }
     }
 
@@ -655,6 +669,10 @@ impl<'c> World<'c> {
                 if taint.effect == "NoExecute" && [NOT_READY, UNREACHABLE].contains(&&*taint.key) {
                     self.controller_taint_touched(at, node);
                 }
+                // The node update brings the controller's NoSchedule pass, which takes
+                // off a taint of its keys that nothing on the node calls for.
+                self.reconcile_no_schedule(at, node);
+                self.plan_pod_gc(at, node);
             }
             Action::Untaint { node, key, effect } => {
                 let Some(node_index) = self.node(node, index) else {
@@ -701,6 +719,10 @@ impl<'c> World<'c> {
                     if [NOT_READY, UNREACHABLE].contains(&key.as_str()) {
                         self.controller_taint_touched(at, node_index);
                     }
+                }
+                // And puts back one of its taints that the node still calls for.
+                if removed > 0 {
+                    self.reconcile_no_schedule(at, node_index);
                 }
             }
             Action::Cordon(node) => {
@@ -913,27 +935,14 @@ impl<'c> World<'c> {
             alloc::format!("node/{name} {verb}"),
         );
         self.changed = true;
-        // 1.34's node lifecycle controller mirrors `unschedulable` as a NoSchedule taint
-        // (TaintNodesByCondition; 1.11 left it off).
-        if self.version == Version::Current {
-            if unschedulable {
-                self.add_taint(
-                    at,
-                    node,
-                    plain_taint(UNSCHEDULABLE_TAINT, "NoSchedule"),
-                    "NodeLifecycleController",
-                    "tainted",
-                );
-            } else {
-                self.remove_taint(at, node, UNSCHEDULABLE_TAINT, "NoSchedule");
-            }
-        }
+        // 1.34's node lifecycle controller mirrors `unschedulable` as a NoSchedule taint.
+        self.reconcile_no_schedule(at, node);
     }
 
     /// A condition change, and the NoSchedule taints the node lifecycle controller sets
-    /// for it at once (`doNoScheduleTaintingPass`, `nodeConditionToTaintKeyStatusMap`); a
-    /// Ready change also waits for the monitor pass at this moment, which handles the
-    /// NoExecute `not-ready`/`unreachable` taints ([`node_lifecycle`]).
+    /// for it at once ([`World::reconcile_no_schedule`]); a Ready change also waits for
+    /// the monitor pass at this moment, which handles the NoExecute
+    /// `not-ready`/`unreachable` taints ([`node_lifecycle`]).
     fn set_condition(&mut self, at: Duration, node: usize, condition: &str, status: &str) {
         if condition == "Ready" && self.lifecycle.is_none() {
             self.lifecycle = Some(NodeLifecycle::new(&self.cluster.nodes, self.version));
@@ -966,75 +975,71 @@ impl<'c> World<'c> {
             ),
         );
         self.changed = true;
-        let touched = self.kubelet_posting(node, condition, status);
-        let key = match condition {
-            "Ready" => {
-                let (before, now) = (Ready::of(previous.as_deref()), Ready::of(Some(status)));
-                let was_ready = before == Ready::True;
-                if !was_ready && now == Ready::True {
-                    self.kubelet_back(at, node);
-                }
-                self.watch_ready(node, was_ready);
-                self.plan_monitor(at);
-                // The timeout counts from the Ready condition's last transition (`False`)
-                // or the kubelet's last heartbeat (`Unknown`), as 1.11's
-                // `tryUpdateNodeStatus` notes them: the same status again moves neither.
-                let since = self.down_since.get(node).copied().flatten();
-                let moved = before != now || since.is_none();
-                if let Some(timeout) = self.pod_eviction_timeout.filter(|_| moved) {
-                    let down = (now != Ready::True).then_some(at);
-                    self.set_down_since(node, down);
-                    if down.is_some() {
-                        self.plan_monitor(at.saturating_add(timeout));
-                    }
-                }
-                ready_taints(Some(status)).map(|(wanted, _)| wanted)
+        self.kubelet_posting(node, condition, status);
+        if condition == "Ready" {
+            let (before, now) = (Ready::of(previous.as_deref()), Ready::of(Some(status)));
+            let was_ready = before == Ready::True;
+            if !was_ready && now == Ready::True {
+                self.kubelet_back(at, node);
             }
-            _ => pressure_taint(condition).filter(|_| status == "True"),
-        };
-        self.no_schedule_taints(at, node, condition, key, touched);
+            self.watch_ready(node, was_ready);
+            self.plan_monitor(at);
+            // The timeout counts from the Ready condition's last transition (`False`)
+            // or the kubelet's last heartbeat (`Unknown`), as 1.11's
+            // `tryUpdateNodeStatus` notes them: the same status again moves neither.
+            let since = self.down_since.get(node).copied().flatten();
+            let moved = before != now || since.is_none();
+            if let Some(timeout) = self.pod_eviction_timeout.filter(|_| moved) {
+                let down = (now != Ready::True).then_some(at);
+                self.set_down_since(node, down);
+                if down.is_some() {
+                    self.plan_monitor(at.saturating_add(timeout));
+                }
+            }
+            self.plan_pod_gc(at, node);
+        }
+        self.reconcile_no_schedule(at, node);
     }
 
-    /// 1.34's NoSchedule taints for a condition that changed to want the taint `key`
-    /// (`doNoScheduleTaintingPass`), with the pressure conditions `touched` in the same
-    /// node update.
-    fn no_schedule_taints(
-        &mut self,
-        at: Duration,
-        node: usize,
-        condition: &str,
-        key: Option<&'static str>,
-        touched: Vec<&'static str>,
-    ) {
+    /// `doNoScheduleTaintingPass` (`pkg/controller/nodelifecycle/node_lifecycle_controller.go`,
+    /// 1.34): on every update of a node the controller works out the NoSchedule taints
+    /// its conditions and `spec.unschedulable` call for (`nodeConditionToTaintKeyStatusMap`:
+    /// Ready `False` or `Unknown`, a pressure condition or NetworkUnavailable `True`),
+    /// and swaps them with the node's NoSchedule taints of those keys (their values are
+    /// not compared): the missing ones are added, the others removed, whoever put or
+    /// took them. 1.11 does none of it: TaintNodesByCondition was alpha, off by default.
+    fn reconcile_no_schedule(&mut self, at: Duration, node: usize) {
         if self.version != Version::Current {
             return;
         }
-        let keys: &[&str] = match condition {
-            "Ready" => &[NOT_READY, UNREACHABLE],
-            _ => &[],
+        let Some(target) = self.nodes.get(node).filter(|target| !target.gone) else {
+            return;
         };
-        let mut reconciled: Vec<&str> = keys.to_vec();
-        reconciled.extend(pressure_taint(condition));
-        let mut wanted: Vec<&str> = key.into_iter().collect();
-        // The conditions the controller marked or the kubelet posted again, in the same
-        // pass (`doNoScheduleTaintingPass`: an Unknown pressure condition wants no taint).
-        for type_ in touched {
-            let Some(taint) = pressure_taint(type_) else {
-                continue;
-            };
-            reconciled.push(taint);
-            let status = self
-                .nodes
-                .get(node)
-                .and_then(|target| target.condition(type_));
-            if status == Some("True") {
-                wanted.push(taint);
+        let mut wanted: Vec<&'static str> = Vec::new();
+        let called_for = target
+            .conditions
+            .iter()
+            .filter_map(|condition| condition_taint(&condition.type_, &condition.status));
+        for key in called_for.chain(target.unschedulable.then_some(UNSCHEDULABLE_TAINT)) {
+            if !wanted.contains(&key) {
+                wanted.push(key);
             }
         }
-        for other in reconciled {
-            if !wanted.contains(&other) {
-                self.remove_taint(at, node, other, "NoSchedule");
-            }
+        let no_schedule = || {
+            target
+                .taints
+                .iter()
+                .filter(|taint| taint.effect == "NoSchedule")
+        };
+        let extra: Vec<String> = no_schedule()
+            .filter(|taint| {
+                controller_no_schedule_key(&taint.key) && !wanted.contains(&taint.key.as_str())
+            })
+            .map(|taint| taint.key.clone())
+            .collect();
+        wanted.retain(|&key| !no_schedule().any(|taint| taint.key == key));
+        for key in extra {
+            self.remove_taint(at, node, &key, "NoSchedule");
         }
         for key in wanted {
             self.put_taint(
@@ -1054,19 +1059,17 @@ impl<'c> World<'c> {
     /// 1.11's `tryUpdateNodeStatus` marks OutOfDisk, MemoryPressure and DiskPressure).
     /// Any other Ready status is the kubelet posting again: the conditions come back as
     /// it last posted them. A step setting one of them while the node is marked stands.
-    /// Returns the condition types it changed.
-    fn kubelet_posting(&mut self, node: usize, condition: &str, status: &str) -> Vec<&'static str> {
+    fn kubelet_posting(&mut self, node: usize, condition: &str, status: &str) {
         if condition != "Ready" {
             if let Some(saved) = self.posted.get_mut(&node) {
                 saved.retain(|(type_, _)| *type_ != condition);
             }
-            return Vec::new();
+            return;
         }
         let version = self.version;
         let Some(target) = self.nodes.get_mut(node) else {
-            return Vec::new();
+            return;
         };
-        let mut touched = Vec::new();
         if status != "Unknown" {
             let saved = self.posted.get_mut(&node).map(core::mem::take);
             for (type_, posted) in saved.unwrap_or_default() {
@@ -1085,9 +1088,8 @@ impl<'c> World<'c> {
                     }
                     (None, posted) => conditions.extend(posted),
                 }
-                touched.push(type_);
             }
-            return touched;
+            return;
         }
         let saved = self.posted.entry(node).or_default();
         for &type_ in marked_unknown(version) {
@@ -1117,9 +1119,7 @@ impl<'c> World<'c> {
                     saved.push((type_, None));
                 }
             }
-            touched.push(type_);
         }
-        touched
     }
 
     /// What the controllers do when they start on the input, at 0 s before the steps of
@@ -1128,9 +1128,10 @@ impl<'c> World<'c> {
     /// does not tolerate a NoExecute taint the input's node already carries is deleted at
     /// once, one that tolerates it for a while after that while, counted from now. The
     /// node lifecycle controller's first monitor pass finds the nodes whose Ready
-    /// condition is not True (`monitorNodeHealth` sees every node as new): 1.34 gives them
-    /// its NoSchedule taint at once and queues them for the NoExecute one; 1.11 without
-    /// taint based evictions starts their pod eviction timeout now. With taint based
+    /// condition is not True (`monitorNodeHealth` sees every node as new): 1.34 queues
+    /// them for the NoExecute taint; 1.11 without taint based evictions starts their pod
+    /// eviction timeout now. In 1.34 every node, seen as added, has its NoSchedule taints
+    /// brought in line with its conditions at once ([`World::reconcile_no_schedule`]). With taint based
     /// evictions the same pass takes the `not-ready` and `unreachable` NoExecute taints
     /// off a ready node (`markNodeAsReachable`), and the taint eviction controller calls
     /// off what they planned. The machine controllers take up the deletion of every
@@ -1153,16 +1154,18 @@ impl<'c> World<'c> {
                 tainted = true;
                 controllers |= [NOT_READY, UNREACHABLE].contains(&taint.key.as_str());
             }
-            let wanted = ready_taints(target.condition("Ready")).map(|(wanted, _)| wanted);
+            let down = ready_taints(target.condition("Ready")).is_some();
             if tainted {
                 self.taints_changed(start, node);
             }
-            let Some(wanted) = wanted else {
+            // Every node comes to the NoSchedule pass as added.
+            self.reconcile_no_schedule(start, node);
+            if !down {
                 if controllers {
                     self.controller_taint_touched(start, node);
                 }
                 continue;
-            };
+            }
             if self.lifecycle.is_none() {
                 self.lifecycle = Some(NodeLifecycle::new(&self.cluster.nodes, self.version));
             }
@@ -1172,7 +1175,6 @@ impl<'c> World<'c> {
                 self.set_down_since(node, Some(start));
                 self.plan_monitor(timeout);
             }
-            self.no_schedule_taints(start, node, "Ready", Some(wanted), Vec::new());
         }
         if monitor {
             self.plan_monitor(start);
@@ -2035,6 +2037,9 @@ impl<'c> World<'c> {
         if goes != Goes::Never {
             self.agenda_push(due.unwrap_or(at), Happening::PodGone(pod));
         }
+        if let Some(node) = self.node_of.get(pod).copied().flatten() {
+            self.plan_pod_gc(at, node);
+        }
         if let Some((set, ordinal)) = stateful.then(|| self.stateful_identity(pod)).flatten() {
             self.set_pods.entry(set).or_default().push((ordinal, pod));
         }
@@ -2226,22 +2231,80 @@ impl<'c> World<'c> {
         }
     }
 
-    /// A pod still terminating deleted again with a grace period of zero: `BeforeDelete`
-    /// lets a new deletion shorten the pending one, and zero removes the object at once,
-    /// its kubelet reachable or not.
-    fn delete_at_once(&mut self, at: Duration, pod: usize) {
+    /// A pod still terminating deleted again with a grace period of zero (`how`: by
+    /// whom): `BeforeDelete` lets a new deletion shorten the pending one, and zero
+    /// removes the object at once, its kubelet reachable or not.
+    fn delete_at_once(&mut self, at: Duration, pod: usize, how: Goes) {
         let Some(Life::Terminating { goes, .. }) = self.life.get_mut(pod) else {
             return;
         };
-        if *goes != Goes::AtOnce {
-            *goes = Goes::AtOnce;
+        if !matches!(*goes, Goes::AtOnce | Goes::Collected) {
+            *goes = how;
             self.agenda_push(at, Happening::PodGone(pod));
+        }
+    }
+
+    /// Calls for the pod garbage collector's next pass when `node` is one it clears
+    /// (1.34 only: [`pod_gc`]).
+    fn plan_pod_gc(&mut self, at: Duration, node: usize) {
+        let clears = self.nodes.get(node).is_some_and(|target| {
+            let ready = Ready::of(target.condition("Ready")) == Ready::True;
+            !target.gone && pod_gc::clears(ready, &target.taints)
+        });
+        if self.version != Version::Current || !clears || self.gc_planned.is_some() {
+            return;
+        }
+        let next = pod_gc::next_pass(at, self.gc_last);
+        self.gc_planned = Some(next);
+        self.agenda_push(next, Happening::PodGc);
+    }
+
+    /// `gcTerminating`: the terminating pods of every node not ready and out of service
+    /// are deleted at once, in upstream's order (creation, then name; the replacements
+    /// made on the timeline after the input's pods).
+    fn pod_gc_pass(&mut self, at: Duration) {
+        self.gc_planned = None;
+        self.gc_last = Some(at);
+        let mut pods = Vec::new();
+        for (node, target) in self.nodes.iter().enumerate() {
+            let ready = Ready::of(target.condition("Ready")) == Ready::True;
+            if target.gone || !pod_gc::clears(ready, &target.taints) {
+                continue;
+            }
+            pods.extend(
+                self.pods_on(node)
+                    .into_iter()
+                    .filter(|&pod| matches!(self.life.get(pod), Some(Life::Terminating { .. }))),
+            );
+        }
+        // `byEvictionAndCreationTimestamp` (a kubelet's evicted pods, first there, have
+        // finished: none is terminating here). Each key is read once.
+        let input = self.cluster.pods.len();
+        let keys: Vec<_> = pods
+            .iter()
+            .map(|&pod| {
+                let metadata = self.pods.get(pod).map(|entry| &entry.pod.metadata);
+                let created = metadata.filter(|_| pod < input).and_then(|metadata| {
+                    crate::timestamp::parse(metadata.creation_timestamp.as_deref()?)
+                });
+                let name = metadata.map(|metadata| metadata.name.as_str());
+                (pod.checked_sub(input), created, name)
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..pods.len()).collect();
+        crate::cluster::in_list_order(&mut order, |index| keys.get(index));
+        let pods: Vec<usize> = order
+            .into_iter()
+            .filter_map(|index| pods.get(index).copied())
+            .collect();
+        for pod in pods {
+            self.delete_at_once(at, pod, Goes::Collected);
         }
     }
 
     fn pod_gone(&mut self, at: Duration, pod: usize) {
         let Some(&Life::Terminating {
-            goes: goes @ (Goes::AfterGrace | Goes::AtOnce),
+            goes: goes @ (Goes::AfterGrace | Goes::AtOnce | Goes::Collected),
             eviction,
             stateful,
             ..
@@ -2279,6 +2342,9 @@ impl<'c> World<'c> {
         }
         let message = match goes {
             Goes::AtOnce => "grace period 0: the API server deleted the pod at once",
+            Goes::Collected => {
+                "PodGC force-deleted the pod: its node is not ready and out of service"
+            }
             _ => "the pod's containers stopped and the pod is gone",
         };
         self.event(at, EventKind::PodDeleted, object, "Killing", message);
@@ -2801,7 +2867,7 @@ impl<'c> World<'c> {
                     }
                 }
                 if terminating && grace == Some(Duration(0)) {
-                    self.delete_at_once(at, pod);
+                    self.delete_at_once(at, pod, Goes::AtOnce);
                 }
                 self.terminate(
                     at,
@@ -3860,15 +3926,37 @@ fn marked_unknown(version: Version) -> &'static [&'static str] {
     }
 }
 
-/// The NoSchedule taint for a pressure condition (`nodeConditionToTaintKeyStatusMap`).
-fn pressure_taint(condition: &str) -> Option<&'static str> {
-    match condition {
-        "MemoryPressure" => Some("node.kubernetes.io/memory-pressure"),
-        "DiskPressure" => Some("node.kubernetes.io/disk-pressure"),
-        "PIDPressure" => Some("node.kubernetes.io/pid-pressure"),
-        "NetworkUnavailable" => Some("node.kubernetes.io/network-unavailable"),
-        _ => None,
-    }
+/// The NoSchedule taints of the node lifecycle controller that conditions call for:
+/// each condition type and status with its taint (`nodeConditionToTaintKeyStatusMap`).
+const CONDITION_TAINTS: [(&str, &str, &str); 6] = [
+    ("Ready", "False", NOT_READY),
+    ("Ready", "Unknown", UNREACHABLE),
+    (
+        "MemoryPressure",
+        "True",
+        "node.kubernetes.io/memory-pressure",
+    ),
+    ("DiskPressure", "True", "node.kubernetes.io/disk-pressure"),
+    (
+        "NetworkUnavailable",
+        "True",
+        "node.kubernetes.io/network-unavailable",
+    ),
+    ("PIDPressure", "True", "node.kubernetes.io/pid-pressure"),
+];
+
+/// The NoSchedule taint a condition of this type and status calls for.
+fn condition_taint(condition: &str, status: &str) -> Option<&'static str> {
+    CONDITION_TAINTS
+        .iter()
+        .find(|(type_, wanted, _)| *type_ == condition && *wanted == status)
+        .map(|(_, _, key)| *key)
+}
+
+/// Whether the node lifecycle controller owns a NoSchedule taint of this key: one a
+/// condition calls for (`taintKeyToNodeConditionMap`) or the `unschedulable` one.
+fn controller_no_schedule_key(key: &str) -> bool {
+    key == UNSCHEDULABLE_TAINT || CONDITION_TAINTS.iter().any(|(_, _, taint)| *taint == key)
 }
 
 fn plain_taint(key: &str, effect: &str) -> Taint {
@@ -6068,6 +6156,161 @@ spec: {containers: [{name: c, image: i}]}
     /// NoExecute taints alone (`cancelPodEviction` where taint based evictions call
     /// `markNodeAsReachable`): one put by hand on a ready node stays, in master disruption
     /// mode too, and the taint manager evicts by it.
+    /// 1.34's NoSchedule pass follows every update of a node, and the controllers' start:
+    /// the taints the conditions and `spec.unschedulable` call for are put back, the
+    /// others of the controller's keys taken off (a value is not compared). 1.11 does
+    /// none of it.
+    #[test]
+    fn the_no_schedule_pass_follows_every_node_update() {
+        let lifecycle = |outcome: &Outcome| -> Vec<(i64, String)> {
+            let events = outcome.disruption.timeline.iter();
+            events
+                .filter(|event| event.reason == "NodeLifecycleController")
+                .map(|event| {
+                    let at = event.at.0 / crate::duration::SECOND;
+                    (at, event.message.to_string())
+                })
+                .collect()
+        };
+        let tainted = NODE.replace(
+            "metadata: {name: node1}\n",
+            "metadata: {name: node1}\nspec: {taints: [{key: node.kubernetes.io/disk-pressure, effect: NoSchedule}, {key: node.kubernetes.io/not-ready, value: kept, effect: NoSchedule}]}\n",
+        );
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: 'False'}}\n  - {at: 10s, untaint: 'node1 node.kubernetes.io/not-ready-'}\n  - {at: 20s, taint: 'node1 node.kubernetes.io/memory-pressure:NoSchedule'}\n  - {at: 30s, taint: 'node1 node.kubernetes.io/unschedulable:NoSchedule'}\n  - {at: 40s, cordon: node1}\n  - {at: 50s, untaint: 'node1 node.kubernetes.io/unschedulable:NoSchedule'}\n  - {at: 60s, taint: 'node1 node.kubernetes.io/not-ready=x:NoSchedule'}\n",
+        );
+        let yaml = [&tainted, READY_NEIGHBOUR, &steps].concat();
+        let node = |what: &str| alloc::format!("node/node1 {what}");
+        assert_eq!(
+            lifecycle(&play_as(&yaml, Some(Version::Current))),
+            [
+                // The start: the taints of conditions the ready node does not have go;
+                // then Ready goes False.
+                (
+                    0,
+                    node("untainted node.kubernetes.io/disk-pressure:NoSchedule")
+                ),
+                (0, node("untainted node.kubernetes.io/not-ready:NoSchedule")),
+                (
+                    0,
+                    node("tainted with node.kubernetes.io/not-ready:NoSchedule")
+                ),
+                (
+                    0,
+                    node("tainted with node.kubernetes.io/not-ready:NoExecute")
+                ),
+                (
+                    10,
+                    node("tainted with node.kubernetes.io/not-ready:NoSchedule")
+                ),
+                (
+                    10,
+                    node("tainted with node.kubernetes.io/not-ready:NoExecute")
+                ),
+                (
+                    20,
+                    node("untainted node.kubernetes.io/memory-pressure:NoSchedule")
+                ),
+                (
+                    30,
+                    node("untainted node.kubernetes.io/unschedulable:NoSchedule")
+                ),
+                (
+                    40,
+                    node("tainted with node.kubernetes.io/unschedulable:NoSchedule")
+                ),
+                (
+                    50,
+                    node("tainted with node.kubernetes.io/unschedulable:NoSchedule")
+                ),
+                // 60 s: a value of its own on the wanted taint is left alone.
+            ]
+        );
+        assert_eq!(
+            lifecycle(&play_as(&yaml, Some(Version::Legacy))),
+            [] as [(i64, String); 0]
+        );
+    }
+
+    /// Non-graceful node shutdown: a node not ready and out of service has its
+    /// terminating pods force-deleted by 1.34's pod garbage collector at its first pass
+    /// (every 20 s from 0 s) once both hold, whichever came last, and a StatefulSet then
+    /// recreates its pod elsewhere. A ready node's pods are left to their kubelet, and
+    /// 1.11 has no such pass.
+    #[test]
+    fn the_pod_gc_clears_a_node_out_of_service() {
+        let gone = |outcome: &Outcome| -> Vec<(i64, String, String)> {
+            let events = outcome.disruption.timeline.iter();
+            events
+                .filter(|event| event.kind == EventKind::PodDeleted)
+                .map(|event| {
+                    let at = event.at.0 / crate::duration::SECOND;
+                    (at, event.object.to_string(), event.message.to_string())
+                })
+                .collect()
+        };
+        let collected = |at: i64, pod: &str| {
+            (
+                at,
+                alloc::format!("Pod/default/{pod}"),
+                "PodGC force-deleted the pod: its node is not ready and out of service".into(),
+            )
+        };
+        let db = "---\nkind: Pod\napiVersion: v1\nmetadata:\n  name: db-0\n  namespace: default\n  ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: u1, controller: true}]\nspec:\n  nodeName: node1\n  containers: [{name: c, image: c}]\nstatus: {phase: Running}\n";
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n  - {at: 10m, taint: 'node1 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute'}\n",
+        );
+        let yaml = [
+            NODE,
+            READY_NEIGHBOUR,
+            &web_pod("web-a", "node1", "", ""),
+            db,
+            &steps,
+        ]
+        .concat();
+        let outcome = play_as(&yaml, Some(Version::Current));
+        // By name: neither has a creation time.
+        assert_eq!(
+            gone(&outcome),
+            [collected(600, "db-0"), collected(600, "web-a")]
+        );
+        let db_back = outcome
+            .disruption
+            .evictions
+            .iter()
+            .find(|eviction| eviction.pod == "default/db-0");
+        assert_eq!(
+            db_back.and_then(|eviction| eviction.rescheduled_to.as_deref()),
+            Some("node2")
+        );
+        assert_eq!(
+            gone(&play_as(&yaml, Some(Version::Legacy))),
+            [] as [(i64, String, String); 0]
+        );
+        // The taint first, of another effect; the pod deleted later, at 305 s: the pass
+        // at 320 s takes it.
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n  - {at: 30s, taint: 'node1 node.kubernetes.io/out-of-service:NoSchedule'}\n",
+        );
+        let late = pod_tolerating(&[("node.kubernetes.io/unreachable", Some(305))]);
+        let outcome = play_as(&[NODE, READY_NEIGHBOUR, &late, &steps].concat(), None);
+        assert_eq!(evicted(&outcome), [("default/pod1".into(), 305)]);
+        assert_eq!(gone(&outcome), [collected(320, "pod1")]);
+        // A ready node: the kubelet stops the pod after its grace period.
+        let steps = scenario(
+            "  - {at: 0s, taint: 'node1 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute'}\n",
+        );
+        let outcome = play_as(&[NODE, &pod("pod1", None), &steps].concat(), None);
+        assert_eq!(
+            gone(&outcome),
+            [(
+                30,
+                "Pod/default/pod1".into(),
+                "the pod's containers stopped and the pod is gone".into()
+            )]
+        );
+    }
+
     #[test]
     fn openshift_3_11_without_taint_based_evictions_leaves_the_controllers_taints() {
         let node2 = NODE.replace("node1", "node2");
