@@ -11,7 +11,8 @@ use proptest::prelude::*;
 use serde_json::Value;
 
 /// The report as JSON, with each placement's recorded verdicts reduced to the chosen
-/// node's scores (all the uncached run keeps besides them).
+/// node's scores (all the uncached run keeps besides them; a 1.11 preemptor that lands
+/// elsewhere than its nominated node has none: the verdicts are its failed attempt's).
 fn decisions(sources: &[Source<'_>], version: Option<Version>, seed: u64, record: bool) -> Value {
     let options = Options {
         profile: version,
@@ -39,7 +40,8 @@ fn decisions(sources: &[Source<'_>], version: Option<Version>, seed: u64, record
                     verdict.get("scores").cloned(),
                     verdict.get("total").cloned(),
                 )
-            });
+            })
+            .filter(|scores| *scores != (None, None));
         fields.insert("chosenScores".into(), serde_json::json!(scores));
         fields.remove("tiedNodes");
         fields.remove("nodesOmitted");
