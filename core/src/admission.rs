@@ -2,16 +2,18 @@
 //!
 //! [`Chain`] runs them in OpenShift 3.11's order (`combinedAdmissionControlPlugins` in
 //! origin's `pkg/cmd/server/origin/admission/chain_builder.go`): the mutating plugins
-//! OriginPodNodeEnvironment, PodNodeSelector, Priority and DefaultTolerationSeconds, then
-//! the validating ones, of which only PodNodeConstraints can still refuse a pod the
-//! mutating plugins accepted. Which of them run depends on the release (see
-//! [`Chain::new`]).
+//! OriginPodNodeEnvironment, PodNodeSelector, Priority, ExtendedResourceToleration,
+//! DefaultTolerationSeconds and PodTolerationRestriction (whose 1.11 mutation ends with its
+//! own validation), then the validating ones, of which only PodNodeConstraints can still
+//! refuse a pod the mutating plugins accepted. Which of them run depends on the release
+//! (see [`Chain::new`]).
 
 pub mod default_toleration_seconds;
 pub mod extended_resource_toleration;
 pub mod pod_node_constraints;
 pub mod pod_node_environment;
 pub mod pod_node_selector;
+pub mod pod_toleration_restriction;
 pub mod priority;
 pub mod selector_text;
 
@@ -37,6 +39,8 @@ const POD_NODE_CONSTRAINTS: [&str; 2] = [
 const DEFAULT_TOLERATION_SECONDS: [&str; 1] = ["DefaultTolerationSeconds"];
 /// Names under which the master configuration may configure ExtendedResourceToleration.
 const EXTENDED_RESOURCE_TOLERATION: [&str; 1] = ["ExtendedResourceToleration"];
+/// The name under which the master configuration may configure PodTolerationRestriction.
+const POD_TOLERATION_RESTRICTION: [&str; 1] = ["PodTolerationRestriction"];
 
 /// What admission decided for one pod.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,6 +75,7 @@ pub struct Chain<'a> {
     node_selector_label_blacklist: Option<&'a [String]>,
     default_toleration_seconds: bool,
     extended_resource_toleration: bool,
+    toleration_restriction: Option<pod_toleration_restriction::Config<'a>>,
     version: Version,
 }
 
@@ -80,13 +85,14 @@ static EMPTY: StringMap = StringMap::new();
 impl<'a> Chain<'a> {
     /// The chain of `version` for these namespaces, classes and master configuration.
     ///
-    /// Kubernetes 1.34 runs Priority and DefaultTolerationSeconds; PodNodeSelector is off
-    /// by default there, and the OpenShift plugins do not exist. OpenShift 3.11 decides
-    /// as origin's `pkg/cmd/server/origin/admission/register.go` does, the master
-    /// configuration's plugin entries read as its `IsAdmissionPluginActivated` reads them
-    /// (no master configuration counts as one without entries):
-    /// OriginPodNodeEnvironment and PodNodeSelector are default-on, off only under a
-    /// `DefaultAdmissionConfig` with `disable: true`; DefaultTolerationSeconds and
+    /// Kubernetes 1.34 runs Priority and DefaultTolerationSeconds; PodNodeSelector and
+    /// PodTolerationRestriction are off by default there, and the OpenShift plugins do not
+    /// exist. OpenShift 3.11 decides as origin's `pkg/cmd/server/origin/admission/register.go`
+    /// does, the master configuration's plugin entries read as its
+    /// `IsAdmissionPluginActivated` reads them (no master configuration counts as one
+    /// without entries): OriginPodNodeEnvironment, PodNodeSelector and
+    /// PodTolerationRestriction are default-on, off only under a `DefaultAdmissionConfig`
+    /// with `disable: true`; DefaultTolerationSeconds, ExtendedResourceToleration and
     /// PodNodeConstraints are default-off, on when configured and not disabled, and
     /// PodNodeConstraints also stays off under a `DefaultAdmissionConfig` with
     /// `disable: false`, since that hands it no configuration and it then turns itself
@@ -124,6 +130,20 @@ impl<'a> Chain<'a> {
                 })
                 .unwrap_or(&EMPTY)
         });
+        // A `DefaultAdmissionConfig` leaves the lists empty, as does the plugin's own
+        // configuration without them.
+        let toleration_restriction = default_on(&POD_TOLERATION_RESTRICTION).then(|| {
+            let configuration =
+                entry(&POD_TOLERATION_RESTRICTION).map(|config| &config.configuration);
+            pod_toleration_restriction::Config {
+                default: configuration
+                    .and_then(|configuration| configuration.default.as_deref())
+                    .unwrap_or_default(),
+                whitelist: configuration
+                    .and_then(|configuration| configuration.whitelist.as_deref())
+                    .unwrap_or_default(),
+            }
+        });
         let node_selector_label_blacklist = entry(&POD_NODE_CONSTRAINTS)
             .filter(|config| openshift && config.configuration.disable.is_none())
             .map(|config| {
@@ -148,6 +168,7 @@ impl<'a> Chain<'a> {
             node_selector_label_blacklist,
             default_toleration_seconds: !openshift || default_off(&DEFAULT_TOLERATION_SECONDS),
             extended_resource_toleration: openshift && default_off(&EXTENDED_RESOURCE_TOLERATION),
+            toleration_restriction,
             version,
         }
     }
@@ -163,11 +184,11 @@ impl<'a> Chain<'a> {
                 message,
             })
         };
+        let namespace = self
+            .namespaces
+            .get(pod.metadata.namespace.as_str())
+            .copied();
         if created {
-            let namespace = self
-                .namespaces
-                .get(pod.metadata.namespace.as_str())
-                .copied();
             if let Some(default) = self.project_node_selector {
                 if let Err(message) = pod_node_environment::admit(pod, namespace, default) {
                     return reject(
@@ -190,11 +211,20 @@ impl<'a> Chain<'a> {
                 return reject("admission/priority", "spec.priorityClassName", message);
             }
         };
+        if created && self.extended_resource_toleration {
+            extended_resource_toleration::admit(pod);
+        }
         if created && self.default_toleration_seconds {
             default_toleration_seconds::admit(pod);
         }
-        if created && self.extended_resource_toleration {
-            extended_resource_toleration::admit(pod);
+        if let (true, Some(config)) = (created, self.toleration_restriction) {
+            if let Err(message) = pod_toleration_restriction::admit(pod, namespace, config) {
+                return reject(
+                    "admission/pod-toleration-restriction",
+                    "spec.tolerations",
+                    message,
+                );
+            }
         }
         if let (true, Some(blacklist)) = (created, self.node_selector_label_blacklist) {
             if let Err(message) = pod_node_constraints::validate(pod, blacklist) {
@@ -374,6 +404,87 @@ mod tests {
                 "{disable:?}"
             );
         }
+    }
+
+    /// The keys of the tolerations a new pod in `team` ends with, or the refusal: a
+    /// Burstable pod, asking for 100m of cpu and for `example.com/gpu`.
+    fn toleration_keys(
+        namespaces: &[Namespace],
+        master: Option<&MasterConfig>,
+        version: Version,
+    ) -> Result<Vec<String>, String> {
+        let chain = Chain::new(namespaces, &[], master, version);
+        let mut pod: Pod = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "p", "namespace": "team"},
+            "spec": {"containers": [{"name": "c", "resources": {
+                "requests": {"cpu": "100m", "example.com/gpu": "1"}
+            }}]}
+        }))
+        .unwrap();
+        match chain.admit(&mut pod, true) {
+            Decision::Rejected(rejection) => Err(rejection.message),
+            _ => Ok(pod.spec.tolerations.into_iter().map(|t| t.key).collect()),
+        }
+    }
+
+    /// OpenShift 3.11 runs PodTolerationRestriction unless a `DefaultAdmissionConfig`
+    /// disables it, after ExtendedResourceToleration and DefaultTolerationSeconds, with the
+    /// lists of its configuration; Kubernetes 1.34 does not run it.
+    #[test]
+    fn openshift_restricts_tolerations_by_default() {
+        let pressure = pod_toleration_restriction::MEMORY_PRESSURE;
+        let both = |keys: &[&str]| Ok(keys.iter().map(|key| String::from(*key)).collect());
+        assert_eq!(
+            toleration_keys(&[], None, Version::Legacy),
+            both(&[pressure])
+        );
+        let off = master(&[("PodTolerationRestriction", Some(true))]);
+        assert_eq!(toleration_keys(&[], Some(&off), Version::Legacy), both(&[]));
+        assert_eq!(
+            toleration_keys(&[], None, Version::Current),
+            both(&TOLERATIONS)
+        );
+        // The release's order: ExtendedResourceToleration, DefaultTolerationSeconds, then
+        // the memory-pressure merge, which puts its toleration first.
+        let all = master(&[
+            ("PodTolerationRestriction", Some(false)),
+            ("ExtendedResourceToleration", Some(false)),
+            ("DefaultTolerationSeconds", Some(false)),
+        ]);
+        let [not_ready, unreachable] = TOLERATIONS;
+        assert_eq!(
+            toleration_keys(&[], Some(&all), Version::Legacy),
+            both(&[pressure, "example.com/gpu", not_ready, unreachable])
+        );
+        // The plugin's own configuration: a cluster default the namespace's annotation
+        // replaces, and a cluster whitelist.
+        let mut configured = MasterConfig::default();
+        let mut config = AdmissionPluginConfig::default();
+        let dedicated = crate::model::Toleration {
+            key: "dedicated".into(),
+            operator: "Exists".into(),
+            ..crate::model::Toleration::default()
+        };
+        config.configuration.default = Some(alloc::vec![dedicated.clone()]);
+        config.configuration.whitelist = Some(alloc::vec![dedicated]);
+        configured
+            .admission_config
+            .plugin_config
+            .insert("PodTolerationRestriction".into(), config);
+        assert_eq!(
+            toleration_keys(&[], Some(&configured), Version::Legacy),
+            Err("pod tolerations (possibly merged with namespace default tolerations) conflict with its namespace whitelist".into())
+        );
+        let mut team = Namespace::default();
+        team.metadata.name = "team".into();
+        team.metadata.annotations = map(&[
+            (pod_toleration_restriction::DEFAULTS, ""),
+            (pod_toleration_restriction::WHITELIST, ""),
+        ]);
+        assert_eq!(
+            toleration_keys(&[team], Some(&configured), Version::Legacy),
+            both(&[pressure])
+        );
     }
 
     /// A pod a controller creates has only a `generateName` while the mutating plugins

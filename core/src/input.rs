@@ -160,6 +160,35 @@ fn looks_like_json(text: &str) -> bool {
     matches!(text.trim_start().as_bytes().first(), Some(b'{' | b'['))
 }
 
+/// Decodes a text that holds one JSON value, such as an annotation's, as a `T` with the
+/// input's reading and typing rules; the error says what is wrong (and at which field).
+pub(crate) fn decode_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    let limits = Limits::default();
+    let mut sink = objects::Sink::default();
+    {
+        let mut reader = tree::Reader::new(0, 0, &limits, &mut sink);
+        if reader.begin_document(0).is_ok() {
+            json::read_value(text, &mut reader).map_err(|error| error.message)?;
+            if let Some((tree, root)) = reader.finished() {
+                return decode::decode(tree, root).map_err(|error| {
+                    let path = error.path();
+                    if path.is_root() {
+                        error.message
+                    } else {
+                        alloc::format!("`{path}`: {}", error.message)
+                    }
+                });
+            }
+        }
+    }
+    // The reader refused the value, and its diagnostic says why.
+    let refusal = sink.finish().diagnostics.into_iter().next();
+    Err(refusal.map_or_else(
+        || String::from("not a JSON value"),
+        |refusal| refusal.message,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,6 +218,34 @@ mod tests {
             Some(Resource::Pod(pod)) => *pod,
             other => panic!("no pod: {other:?}"),
         }
+    }
+
+    /// One JSON value, such as an annotation's, decodes with the input's rules; a problem
+    /// names the field it is at.
+    #[test]
+    fn a_json_value_decodes_on_its_own() {
+        use crate::model::Toleration;
+        let decoded: Result<Vec<Toleration>, String> =
+            decode_json(" [{\"key\": \"k\", \"tolerationSeconds\": 5}]\n");
+        let expected = Toleration {
+            key: "k".into(),
+            toleration_seconds: Some(5),
+            ..Toleration::default()
+        };
+        assert_eq!(decoded, Ok(alloc::vec![expected]));
+        let problem = |text: &str| decode_json::<Vec<Toleration>>(text).err();
+        assert_eq!(
+            problem("{}").as_deref(),
+            Some("expected a list, found a mapping")
+        );
+        assert_eq!(
+            problem(r#"[{"effect": ["x"]}]"#).as_deref(),
+            Some("`[0].effect`: expected a string, found a list")
+        );
+        assert_eq!(
+            problem("").as_deref(),
+            Some("expected a JSON value, found the end of the input")
+        );
     }
 
     #[test]

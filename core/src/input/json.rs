@@ -156,6 +156,32 @@ impl<'s> Target<'s> for Skip {
     }
 }
 
+/// Reads a text that holds exactly one JSON value (blanks around it allowed) into the
+/// reader's current document, which stays open for [`Reader::finished`]. A refusal of the
+/// reader (too deep, a repeated key) is in its sink, not in the result.
+pub(crate) fn read_value<'s>(
+    text: &'s str,
+    reader: &mut Reader<'s, '_>,
+) -> Result<(), SyntaxError> {
+    let mut parser = Parser {
+        text,
+        bytes: text.as_bytes(),
+        at: 0,
+    };
+    parser.skip_space();
+    let mut result = parser.document(reader);
+    if result.is_ok() {
+        parser.skip_space();
+        if parser.peek().is_some() {
+            result = parser.error("expected the end of the text after the value");
+        }
+    }
+    match result {
+        Err(Failure::Syntax(error)) => Err(error),
+        Ok(()) | Err(Failure::Stopped) => Ok(()),
+    }
+}
+
 enum Failure {
     Syntax(SyntaxError),
     Stopped,

@@ -347,6 +347,15 @@ impl<'s, 'k> Reader<'s, 'k> {
         self.stack.clear();
     }
 
+    /// The tree and root of a document read without [`Reader::end_document`], once it is
+    /// complete and nothing refused it: for a caller that decodes the value itself.
+    pub fn finished(&self) -> Option<(&Tree<'s>, NodeId)> {
+        if self.failed || !self.stack.is_empty() {
+            return None;
+        }
+        self.scratch.first().map(|root| (&self.tree, *root))
+    }
+
     /// Reports an error at a text offset and stops the current document.
     pub fn fail(&mut self, diagnostic: Diagnostic, at: usize) -> Result<(), Stop> {
         let span = self.span(at, at);

@@ -12,7 +12,8 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    NodeSelector, ObjectMeta, PreferredSchedulingTerm, StringMap, TopologySpreadConstraint,
+    NodeSelector, ObjectMeta, PreferredSchedulingTerm, StringMap, Toleration,
+    TopologySpreadConstraint,
 };
 
 /// A 1.11 scheduler `Policy` (`kind: Policy`, `apiVersion: v1`).
@@ -328,6 +329,12 @@ pub struct AdmissionPluginConfiguration {
     pub pod_node_selector_plugin_config: Option<StringMap>,
     /// PodNodeConstraints: node selector labels only `pods/binding` holders may set.
     pub node_selector_label_blacklist: Option<Vec<String>>,
+    /// PodTolerationRestriction: the tolerations new pods get where their namespace has
+    /// no default tolerations of its own.
+    pub default: Option<Vec<Toleration>>,
+    /// PodTolerationRestriction: the tolerations pods may have where their namespace has
+    /// no whitelist of its own.
+    pub whitelist: Option<Vec<Toleration>>,
     /// `DefaultAdmissionConfig`: turns a default-off plugin on (`false`) or a plugin off.
     pub disable: Option<bool>,
 }
