@@ -74,16 +74,25 @@ pub(crate) enum Event<'s> {
 /// For the small JSON texts inside annotations, which the engine decodes as Go decodes
 /// them; a flat list, so no nesting depth makes a caller recurse.
 pub(crate) fn events(text: &str) -> Option<Vec<Event<'_>>> {
+    let mut events = Vec::new();
+    whole(text, &mut events).ok()?;
+    Some(events)
+}
+
+/// Parses a text that holds exactly one JSON value, blanks around it allowed.
+fn whole<'s>(text: &'s str, target: &mut impl Target<'s>) -> Result<(), Failure> {
     let mut parser = Parser {
         text,
         bytes: text.as_bytes(),
         at: 0,
     };
-    let mut events = Vec::new();
     parser.skip_space();
-    parser.document(&mut events).ok()?;
+    parser.document(target)?;
     parser.skip_space();
-    (parser.at == parser.bytes.len()).then_some(events)
+    if parser.peek().is_some() {
+        return parser.error("expected the end of the text after the value");
+    }
+    Ok(())
 }
 
 impl<'s> Target<'s> for Vec<Event<'s>> {
@@ -163,20 +172,7 @@ pub(crate) fn read_value<'s>(
     text: &'s str,
     reader: &mut Reader<'s, '_>,
 ) -> Result<(), SyntaxError> {
-    let mut parser = Parser {
-        text,
-        bytes: text.as_bytes(),
-        at: 0,
-    };
-    parser.skip_space();
-    let mut result = parser.document(reader);
-    if result.is_ok() {
-        parser.skip_space();
-        if parser.peek().is_some() {
-            result = parser.error("expected the end of the text after the value");
-        }
-    }
-    match result {
+    match whole(text, reader) {
         Err(Failure::Syntax(error)) => Err(error),
         Ok(()) | Err(Failure::Stopped) => Ok(()),
     }
