@@ -233,6 +233,9 @@ pub struct Cluster {
     pub(crate) pods_by_node: PodsByNode,
     /// The finished pods still assigned to each node, made with `bound_nodes`.
     pub(crate) finished_by_node: PodsByNode,
+    /// Per node, whether the node lifecycle controller's NoSchedule pass at the
+    /// timeline's start leaves it as it is (`eviction::no_schedule_settled`).
+    pub(crate) no_schedule_settled: Vec<bool>,
 }
 
 impl Cluster {
@@ -385,6 +388,9 @@ impl Cluster {
             .map(|(facts, state, deletion)| PodEntry::of(facts, state, deletion))
             .collect();
         cluster.locate_pods();
+        cluster.no_schedule_settled = (cluster.nodes.iter())
+            .map(crate::eviction::no_schedule_settled)
+            .collect();
         for entry in cluster
             .orphans()
             .into_iter()

@@ -1015,29 +1015,9 @@ impl<'c> World<'c> {
         let Some(target) = self.nodes.get(node).filter(|target| !target.gone) else {
             return;
         };
-        let mut wanted: Vec<&'static str> = Vec::new();
-        let called_for = target
-            .conditions
-            .iter()
-            .filter_map(|condition| condition_taint(&condition.type_, &condition.status));
-        for key in called_for.chain(target.unschedulable.then_some(UNSCHEDULABLE_TAINT)) {
-            if !wanted.contains(&key) {
-                wanted.push(key);
-            }
-        }
-        let no_schedule = || {
-            target
-                .taints
-                .iter()
-                .filter(|taint| taint.effect == "NoSchedule")
-        };
-        let extra: Vec<String> = no_schedule()
-            .filter(|taint| {
-                controller_no_schedule_key(&taint.key) && !wanted.contains(&taint.key.as_str())
-            })
-            .map(|taint| taint.key.clone())
-            .collect();
-        wanted.retain(|&key| !no_schedule().any(|taint| taint.key == key));
+        let (wanted, extra) =
+            no_schedule_swap(&target.conditions, &target.taints, target.unschedulable);
+        let extra: Vec<String> = extra.into_iter().map(String::from).collect();
         for key in extra {
             self.remove_taint(at, node, &key, "NoSchedule");
         }
@@ -1159,7 +1139,15 @@ impl<'c> World<'c> {
                 self.taints_changed(start, node);
             }
             // Every node comes to the NoSchedule pass as added.
-            self.reconcile_no_schedule(start, node);
+            if !self
+                .cluster
+                .no_schedule_settled
+                .get(node)
+                .copied()
+                .unwrap_or(false)
+            {
+                self.reconcile_no_schedule(start, node);
+            }
             if !down {
                 if controllers {
                     self.controller_taint_touched(start, node);
@@ -2247,11 +2235,18 @@ impl<'c> World<'c> {
     /// Calls for the pod garbage collector's next pass when `node` is one it clears
     /// (1.34 only: [`pod_gc`]).
     fn plan_pod_gc(&mut self, at: Duration, node: usize) {
+        // Called for every pod deleted: the cheap checks first.
+        if self.version != Version::Current || self.gc_planned.is_some() {
+            return;
+        }
         let clears = self.nodes.get(node).is_some_and(|target| {
-            let ready = Ready::of(target.condition("Ready")) == Ready::True;
-            !target.gone && pod_gc::clears(ready, &target.taints)
+            !target.gone
+                && pod_gc::clears(
+                    || Ready::of(target.condition("Ready")) == Ready::True,
+                    &target.taints,
+                )
         });
-        if self.version != Version::Current || !clears || self.gc_planned.is_some() {
+        if !clears {
             return;
         }
         let next = pod_gc::next_pass(at, self.gc_last);
@@ -2267,7 +2262,7 @@ impl<'c> World<'c> {
         self.gc_last = Some(at);
         let mut pods = Vec::new();
         for (node, target) in self.nodes.iter().enumerate() {
-            let ready = Ready::of(target.condition("Ready")) == Ready::True;
+            let ready = || Ready::of(target.condition("Ready")) == Ready::True;
             if target.gone || !pod_gc::clears(ready, &target.taints) {
                 continue;
             }
@@ -3944,6 +3939,45 @@ const CONDITION_TAINTS: [(&str, &str, &str); 6] = [
     ),
     ("PIDPressure", "True", "node.kubernetes.io/pid-pressure"),
 ];
+
+/// The NoSchedule taints the node lifecycle controller's pass adds to a node with these
+/// conditions, taints and `spec.unschedulable`, and the keys of those it removes
+/// ([`World::reconcile_no_schedule`]).
+fn no_schedule_swap<'n>(
+    conditions: &[NodeCondition],
+    taints: &'n [Taint],
+    unschedulable: bool,
+) -> (Vec<&'static str>, Vec<&'n str>) {
+    let mut wanted: Vec<&'static str> = Vec::new();
+    let called_for = conditions
+        .iter()
+        .filter_map(|condition| condition_taint(&condition.type_, &condition.status));
+    for key in called_for.chain(unschedulable.then_some(UNSCHEDULABLE_TAINT)) {
+        if !wanted.contains(&key) {
+            wanted.push(key);
+        }
+    }
+    let no_schedule = || taints.iter().filter(|taint| taint.effect == "NoSchedule");
+    let extra = no_schedule()
+        .filter(|taint| controller_no_schedule_key(&taint.key) && !wanted.contains(&&*taint.key))
+        .map(|taint| taint.key.as_str())
+        .collect();
+    wanted.retain(|&key| !no_schedule().any(|taint| taint.key == key));
+    (wanted, extra)
+}
+
+/// Whether the NoSchedule pass the node lifecycle controller makes on every node at its
+/// start leaves this input node as it is: worked out when the cluster is built, so that
+/// the timeline's start need not read every node's conditions (cold memory by then).
+#[must_use]
+pub(crate) fn no_schedule_settled(node: &Node) -> bool {
+    let (missing, extra) = no_schedule_swap(
+        &node.status.conditions,
+        &node.spec.taints,
+        node.spec.unschedulable,
+    );
+    missing.is_empty() && extra.is_empty()
+}
 
 /// The NoSchedule taint a condition of this type and status calls for.
 fn condition_taint(condition: &str, status: &str) -> Option<&'static str> {

@@ -25,11 +25,11 @@ pub const PERIOD: Duration = Duration::from_seconds(20);
 /// `v1.TaintNodeOutOfService`.
 pub const OUT_OF_SERVICE: &str = "node.kubernetes.io/out-of-service";
 
-/// Whether a pass clears the terminating pods of a node with this readiness and these
-/// taints.
+/// Whether a pass clears the terminating pods of a node with these taints and readiness
+/// (`ready`, asked only when the node is out of service).
 #[must_use]
-pub fn clears(ready: bool, taints: &[Taint]) -> bool {
-    !ready && taints.iter().any(|taint| taint.key == OUT_OF_SERVICE)
+pub fn clears(ready: impl FnOnce() -> bool, taints: &[Taint]) -> bool {
+    taints.iter().any(|taint| taint.key == OUT_OF_SERVICE) && !ready()
 }
 
 /// The first pass at or after `at`, passes running from 0 s every [`PERIOD`]; one that
@@ -79,10 +79,10 @@ mod tests {
     #[test]
     fn only_a_node_not_ready_and_out_of_service_is_cleared() {
         let any_effect = [taint(OUT_OF_SERVICE, "NoSchedule")];
-        assert!(clears(false, &any_effect));
-        assert!(!clears(true, &any_effect));
+        assert!(clears(|| false, &any_effect));
+        assert!(!clears(|| true, &any_effect));
         assert!(!clears(
-            false,
+            || false,
             &[taint("node.kubernetes.io/unreachable", "NoExecute")]
         ));
     }
