@@ -536,12 +536,17 @@ test('the disruption panel plays a Scenario, and a what-if button adds a step to
 // node lifecycle's deletions and taints; kubectl's drain filters and skip-wait; Machine
 // sets' replica sync and machines deleting in the input; last scheduling attempts;
 // replacements made from their controllers' templates, named after them, admitted as
-// created pods, Jobs' backoff and StatefulSets' ordinal order) to 563.6 KB (563 576 B).
+// created pods, Jobs' backoff and StatefulSets' ordinal order) to 563.6 KB (563 576 B),
+// and session 33's sixth round (3.11's PodTolerationRestriction admission, pod-affinity
+// selectors 1.11 admits failing in its scheduler, Policy names reused, preferAvoidPods
+// decoded as Go's encoding/json, two default StorageClasses; 1.11 preemptors' full next
+// cycle and cleared nominations; the sampled scan's zone order; 1.34's NoSchedule pass on
+// every node update and PodGC on out-of-service nodes) to 575.3 KB (575 269 B).
 // The budget stops unnoticed growth; raising it is a decision recorded there.
-test('the site fits its 564 KB brotli budget', () => {
+test('the site fits its 576 KB brotli budget', () => {
   const total = readdirSync(SITE).reduce((sum, name) => sum + brotliCompressSync(readFileSync(join(SITE, name))).length, 0);
   measurements.siteBrotliBytes = total;
-  assert.ok(total <= 564_000, `${total} bytes brotli`);
+  assert.ok(total <= 576_000, `${total} bytes brotli`);
 });
 
 test('a large dump is evaluated in the worker while the page stays responsive', { skip: !DUMP && 'KUBEFIT_E2E_DUMP is not set' }, async () => {
