@@ -277,7 +277,7 @@ pub fn preempt(
     // The next attempt: 1.34 tries the nominated node first and takes it if it fits,
     // which it does now that nothing else changed. 1.11 runs a full cycle, which may
     // score another node higher ([`comes_back`]).
-    if version == Version::Current {
+    if !full_next_cycle(version, snapshot, pod) {
         if let Some(cycle) = fitting_cycle(profile, snapshot, pod, candidate.node) {
             placement.node = placement.nominated_node.clone();
             snapshot.bind(pod, candidate.node);
@@ -292,7 +292,17 @@ pub fn preempt(
 /// other nodes may fit too and score higher.
 pub fn comes_back(profile: &dyn Profile, snapshot: &Snapshot<'_>, pod: usize, node: &str) -> bool {
     let node = snapshot.nodes.iter().position(|info| info.name() == node);
-    node.is_some_and(|node| fitting_cycle(profile, snapshot, pod, node).is_some())
+    full_next_cycle(profile.version(), snapshot, pod)
+        && node.is_some_and(|node| fitting_cycle(profile, snapshot, pod, node).is_some())
+}
+
+/// Whether the preemptor's next attempt runs as a full cycle ([`comes_back`]): under
+/// 1.11, unless pods nominated elsewhere of its priority or more take room in that cycle.
+/// Then a node it fits alone may not fit in the cycle, whose failure would preempt again
+/// where upstream waits for its victims to go; kubefit places it on its nominated node, as
+/// 1.34 does.
+fn full_next_cycle(version: Version, snapshot: &Snapshot<'_>, pod: usize) -> bool {
+    version == Version::Legacy && super::nominated_pods(snapshot, pod).is_empty()
 }
 
 /// The pod's cycle, if the pod passes every filter on `node`.
