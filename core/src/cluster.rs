@@ -233,9 +233,11 @@ pub struct Cluster {
     pub(crate) pods_by_node: PodsByNode,
     /// The finished pods still assigned to each node, made with `bound_nodes`.
     pub(crate) finished_by_node: PodsByNode,
-    /// Per node, whether the node lifecycle controller's NoSchedule pass at the
-    /// timeline's start leaves it as it is (`eviction::no_schedule_settled`).
-    pub(crate) no_schedule_settled: Vec<bool>,
+    /// The nodes the timeline's start has work on, in order, each with whether the node
+    /// lifecycle controller's NoSchedule pass leaves it as it is
+    /// (`eviction::start_work`); `None` for a cluster put together otherwise, whose every
+    /// node is looked at.
+    pub(crate) start_nodes: Option<Vec<(usize, bool)>>,
 }
 
 impl Cluster {
@@ -388,9 +390,13 @@ impl Cluster {
             .map(|(facts, state, deletion)| PodEntry::of(facts, state, deletion))
             .collect();
         cluster.locate_pods();
-        cluster.no_schedule_settled = (cluster.nodes.iter())
-            .map(crate::eviction::no_schedule_settled)
-            .collect();
+        cluster.start_nodes = Some(
+            (cluster.nodes.iter().enumerate())
+                .filter_map(|(index, node)| {
+                    crate::eviction::start_work(node).map(|settled| (index, settled))
+                })
+                .collect(),
+        );
         for entry in cluster
             .orphans()
             .into_iter()

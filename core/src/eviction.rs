@@ -1120,7 +1120,16 @@ impl<'c> World<'c> {
     fn start_controllers(&mut self) {
         let start = Duration(0);
         let mut monitor = false;
-        for node in 0..self.nodes.len() {
+        let cluster = self.cluster;
+        let every_node: Vec<(usize, bool)>;
+        let visits = match &cluster.start_nodes {
+            Some(nodes) => nodes.as_slice(),
+            None => {
+                every_node = (0..self.nodes.len()).map(|node| (node, false)).collect();
+                every_node.as_slice()
+            }
+        };
+        for &(node, settled) in visits {
             let Some(target) = self.nodes.get(node) else {
                 continue;
             };
@@ -1139,13 +1148,7 @@ impl<'c> World<'c> {
                 self.taints_changed(start, node);
             }
             // Every node comes to the NoSchedule pass as added.
-            if !self
-                .cluster
-                .no_schedule_settled
-                .get(node)
-                .copied()
-                .unwrap_or(false)
-            {
+            if !settled {
                 self.reconcile_no_schedule(start, node);
             }
             if !down {
@@ -3966,17 +3969,36 @@ fn no_schedule_swap<'n>(
     (wanted, extra)
 }
 
-/// Whether the NoSchedule pass the node lifecycle controller makes on every node at its
-/// start leaves this input node as it is: worked out when the cluster is built, so that
-/// the timeline's start need not read every node's conditions (cold memory by then).
+/// Whether the timeline's start has work on this input node
+/// ([`World::start_controllers`]): for a node with a NoExecute taint, a Ready condition
+/// that is not True, or NoSchedule taints the node lifecycle controller's pass on every
+/// node changes, whether that pass leaves it as it is; `None` for the rest, which the
+/// start leaves alone. Worked out when the cluster is built, so that the start reads only
+/// these nodes' taints and conditions (cold memory by then), not every node's.
 #[must_use]
-pub(crate) fn no_schedule_settled(node: &Node) -> bool {
+pub(crate) fn start_work(node: &Node) -> Option<bool> {
     let (missing, extra) = no_schedule_swap(
         &node.status.conditions,
         &node.spec.taints,
         node.spec.unschedulable,
     );
-    missing.is_empty() && extra.is_empty()
+    let settled = missing.is_empty() && extra.is_empty();
+    let busy = !settled
+        || node
+            .spec
+            .taints
+            .iter()
+            .any(|taint| taint.effect == "NoExecute")
+        || ready_taints(condition_status(&node.status.conditions, "Ready")).is_some();
+    busy.then_some(settled)
+}
+
+/// The status of the first condition of this type.
+fn condition_status<'a>(conditions: &'a [NodeCondition], type_: &str) -> Option<&'a str> {
+    conditions
+        .iter()
+        .find(|condition| condition.type_ == type_)
+        .map(|condition| condition.status.as_str())
 }
 
 /// The NoSchedule taint a condition of this type and status calls for.
@@ -4123,10 +4145,7 @@ impl<'c> NodeRun<'c> {
 
     /// The status of a condition (as [`Node::condition`], on the edited conditions).
     fn condition(&self, type_: &str) -> Option<&str> {
-        self.conditions
-            .iter()
-            .find(|condition| condition.type_ == type_)
-            .map(|condition| condition.status.as_str())
+        condition_status(&self.conditions, type_)
     }
 
     /// The node as it stands now.
