@@ -1285,6 +1285,7 @@ fn filter_with_nominated(
     for &other in others {
         snapshot.bind(other, node);
     }
+    snapshot.nominated_added = others.to_vec();
     let with_nominated = match profile.prepare_with_nominated(snapshot, pod, others) {
         Prepared::Filter { cycle: with, .. } => Some(
             with.filter(snapshot, node)
@@ -1297,6 +1298,7 @@ fn filter_with_nominated(
         ),
         Prepared::Rejected(_) | Prepared::Error(_) => None,
     };
+    snapshot.nominated_added.clear();
     for &other in others {
         snapshot.unbind(other);
     }

@@ -447,11 +447,13 @@ fn select_victims(
         })
         .map(|&victim| (victim, node))
         .collect();
+    snapshot.dry_run_victims.clone_from(&potential);
     let restore = |snapshot: &mut Snapshot<'_>, pods: &[usize]| {
         for &victim in pods {
             snapshot.bind(victim, node);
         }
         snapshot.dry_run_removed.clear();
+        snapshot.dry_run_victims.clear();
     };
     if let Err(reasons) = fits(profile, shared, snapshot, pod, node, nominated) {
         restore(snapshot, &potential);
@@ -477,9 +479,11 @@ fn select_victims(
             .iter()
             .position(|&(other, _)| other == *victim)
             .map(|at| snapshot.dry_run_removed.remove(at));
+        snapshot.dry_run_victims.retain(|other| other != victim);
         if fits(profile, shared, snapshot, pod, node, nominated).is_err() {
             snapshot.unbind(*victim);
             snapshot.dry_run_removed.extend(removed);
+            snapshot.dry_run_victims.push(*victim);
             victims.push(*victim);
             flags.push(*violates);
             if *violates {

@@ -511,6 +511,14 @@ pub struct Snapshot<'c> {
     /// MatchInterPodAffinity's first-of-group rule closed (`RemovePod` in
     /// `predicates/metadata.go`).
     pub dry_run_removed: Vec<(usize, usize)>,
+    /// While a preemption dry run has them off their node: every potential victim not
+    /// reprieved yet. 1.34's VolumeRestrictions counts from the cycle's snapshot and
+    /// subtracts what its `RemovePod` takes, rather than counting the node again.
+    pub dry_run_victims: Vec<usize>,
+    /// While the first pass of a filter with nominated pods has them on a node: those pods.
+    /// 1.34's VolumeRestrictions adds them through its `AddPod` to what it counted without
+    /// them.
+    pub nominated_added: Vec<usize>,
     /// The nodes' images as ImageLocality reads them, built on first use: images do not
     /// change while pods are placed.
     image_table: core::cell::OnceCell<Rc<ImageTable>>,
@@ -565,6 +573,8 @@ impl<'c> Snapshot<'c> {
                 .collect(),
             nominations_cleared: 0,
             dry_run_removed: Vec::new(),
+            dry_run_victims: Vec::new(),
+            nominated_added: Vec::new(),
             own_footprints: BTreeMap::new(),
             volumes: super::volumes::Assumed::default(),
             image_table: core::cell::OnceCell::new(),

@@ -362,7 +362,7 @@ pub struct PodClaims<'c> {
     version: Version,
     /// Bound claims, in volume order, with their index in [`Storage::claims`].
     bound: Vec<(usize, &'c PersistentVolumeClaim)>,
-    /// Unbound claims waiting for their first consumer, smallest request first.
+    /// Unbound claims waiting for their first consumer, in volume order.
     delayed: Vec<(usize, &'c PersistentVolumeClaim)>,
     /// True if a claim should have been bound already (immediate binding, or 1.34's
     /// claims that name a volume the PV controller has not finished binding).
@@ -416,10 +416,6 @@ impl<'c> PodClaims<'c> {
                 claims.unbound_immediate = true;
             }
         }
-        // `byPVCSize`: smallest request first; equal requests keep their order.
-        claims
-            .delayed
-            .sort_by(|(_, a), (_, b)| requested(a).cmp_value(&requested(b)));
         Ok(claims)
     }
 
@@ -488,6 +484,11 @@ impl<'c> PodClaims<'c> {
                 None => to_match.push((index, claim)),
             }
         }
+        // Only the claims left to match are sorted (`byPVCSize` in `findMatchingVolumes`,
+        // 1.34 `binder.go`): smallest request first, equal requests in their order. Those
+        // a node was selected for go to provisioning first, in volume order, and
+        // `checkVolumeProvisions` stops at the first that fails.
+        to_match.sort_by(|(_, a), (_, b)| requested(a).cmp_value(&requested(b)));
         let mut excluded: Vec<usize> = Vec::new();
         for (index, claim) in to_match {
             match find_matching_volume(self.version, storage, assumed, claim, node, &excluded) {

@@ -341,3 +341,25 @@ fn storage_capacity_compares_whole_bytes() {
         fails(crate::schedule::volumes::NOT_ENOUGH_SPACE)
     );
 }
+
+/// Claims a node was selected for are provisioned in volume order; only the claims left to
+/// match are sorted by size (`byPVCSize` in `findMatchingVolumes`), and
+/// `checkVolumeProvisions` stops at the first that fails. `big` (first, 10G, a class
+/// whose driver has no CSIStorageCapacity) finds no room before `small` (1G, a class
+/// that cannot provision) is looked at.
+#[test]
+fn selected_claims_are_provisioned_in_volume_order() {
+    let selected = |name: &str, size: &str, class: &str| {
+        alloc::format!("---\nkind: PersistentVolumeClaim\nmetadata: {{name: {name}, namespace: default, annotations: {{volume.kubernetes.io/selected-node: node1}}}}\nspec: {{accessModes: [ReadWriteOnce], resources: {{requests: {{storage: {size}}}}}, storageClassName: {class}}}\n")
+    };
+    let objects = [
+        String::from("---\nkind: CSIDriver\napiVersion: storage.k8s.io/v1\nmetadata: {name: test-provisioner}\nspec: {storageCapacity: true}\n"),
+        selected("big", "10G", "wait-provisioner"),
+        selected("small", "1G", "wait"),
+    ];
+    assert_eq!(
+        run(&objects, &["big", "small"]),
+        fails(crate::schedule::volumes::NOT_ENOUGH_SPACE)
+    );
+    assert_eq!(run(&objects, &["small", "big"]), fails(BINDING_NO_MATCH));
+}
