@@ -36,22 +36,30 @@ pub fn covers(budget: &PodDisruptionBudget, pod: &Pod) -> bool {
         && selects(budget, pod, Version::Current)
 }
 
-/// Whether the eviction API and the disruption controller count a pod under a budget:
-/// same namespace and a selector that matches. In policy/v1 (1.34) an empty selector
-/// selects every pod of the namespace; 1.11's policy/v1beta1 handlers take an empty
-/// selector as selecting nothing, and look at no budget for a pod without labels
-/// (`getPodDisruptionBudgets`, `getPodsForPdb`). A missing selector selects nothing.
+/// Whether the disruption controller counts a pod under a budget (`getPodsForPdb`): same
+/// namespace and a selector that matches. In policy/v1 (1.34) an empty selector selects
+/// every pod of the namespace; 1.11's controller takes an empty selector as selecting
+/// nothing. A missing selector selects nothing. A pod without labels counts when the
+/// selector matches it (`NotIn`, `DoesNotExist`): only the eviction handler leaves such a
+/// pod out (`guards`).
 #[must_use]
 pub fn selects(budget: &PodDisruptionBudget, pod: &Pod, version: Version) -> bool {
     let Some(selector) = &budget.spec.selector else {
         return false;
     };
-    let legacy_excludes = version == Version::Legacy
-        && (pod.metadata.labels.is_empty()
-            || (selector.match_labels.is_empty() && selector.match_expressions.is_empty()));
+    let legacy_empty = version == Version::Legacy
+        && selector.match_labels.is_empty()
+        && selector.match_expressions.is_empty();
     budget.metadata.namespace == pod.metadata.namespace
-        && !legacy_excludes
+        && !legacy_empty
         && labels::selector_matches(selector, &pod.metadata.labels)
+}
+
+/// Whether the eviction API asks a budget before it lets a pod go
+/// (`getPodDisruptionBudgets` in `pkg/registry/core/pod/storage/eviction.go`): one that
+/// [`selects`] the pod; the 1.11 handler looks at no budget for a pod without labels.
+fn guards(budget: &PodDisruptionBudget, pod: &Pod, version: Version) -> bool {
+    !(version == Version::Legacy && pod.metadata.labels.is_empty()) && selects(budget, pod, version)
 }
 
 /// `status.disruptionsAllowed` as given, or as the disruption controller would compute it
@@ -149,23 +157,37 @@ fn margin(
 }
 
 /// `getExpectedScale`: the desired replicas of the covered pods' controllers, each
-/// counted once (a ReplicaSet's Deployment stands for it). A controller the input does
-/// not list counts its covered pods. `None` where the controller fails its sync: a pod
-/// without a controller (1.11; 1.34 leaves it out), or one whose controller has no scale
-/// (DaemonSet, Job; 1.11 knows only ReplicationController, ReplicaSet, Deployment and
-/// StatefulSet).
+/// counted once (a ReplicaSet's Deployment stands for it), keyed by the controller and
+/// not by its name alone (upstream keys them by UID: a Deployment and a StatefulSet both
+/// named `redis` are two). `None` where the controller fails its sync (`failSafe`): a pod
+/// without a controller (1.11; 1.34 leaves it out), one whose controller is a built-in
+/// kind without a scale (DaemonSet, Job, the Node of a mirror pod; 1.11 knows only
+/// ReplicationController, ReplicaSet, Deployment and StatefulSet), or one whose
+/// controller is not found (`found no controllers for pod`).
+///
+/// A controller counts as not found only when the input lists objects of its kind and
+/// not it (or lists it with another UID than the owner reference's): a dump of nodes and
+/// pods alone says nothing of controllers, so a controller of a kind the input does not
+/// list counts its covered pods, as does a custom resource's (its scale is unknown here).
 fn expected_scale(
     covered: &[&Pod],
     workloads: &[(WorkloadKind, Workload)],
     version: Version,
 ) -> Option<i64> {
-    let find = |kind: WorkloadKind, namespace: &str, name: &str| {
-        workloads.iter().find_map(|(listed, workload)| {
+    let lists = |kind: WorkloadKind| workloads.iter().any(|(listed, _)| *listed == kind);
+    // The object an owner reference names, if the input lists it with the same UID
+    // (`Some(None)`: the input lists that kind, and not this one).
+    let find = |kind: WorkloadKind, namespace: &str, owner: &OwnerReference| {
+        let found = workloads.iter().find_map(|(listed, workload)| {
             (*listed == kind
                 && workload.metadata.namespace == namespace
-                && workload.metadata.name == name)
+                && workload.metadata.name == owner.name
+                && (owner.uid.is_empty()
+                    || workload.metadata.uid.is_empty()
+                    || workload.metadata.uid == owner.uid))
                 .then_some(workload)
-        })
+        });
+        (found.is_some() || lists(kind)).then_some(found)
     };
     let mut counted: Vec<(&str, &str)> = Vec::new();
     let mut expected = 0_i64;
@@ -181,37 +203,53 @@ fn expected_scale(
             "ReplicationController" => WorkloadKind::ReplicationController,
             "ReplicaSet" => WorkloadKind::ReplicaSet,
             "StatefulSet" => WorkloadKind::StatefulSet,
-            "DaemonSet" | "Job" => return None,
-            _ if version == Version::Legacy => return None,
-            // Another kind with a scale subresource, unknown here: its pods.
+            // 1.34 reads any other controller's scale subresource (`getScaleController`).
+            "Deployment" if version == Version::Current => WorkloadKind::Deployment,
+            _ if version == Version::Legacy || built_in(owner) => return None,
+            // A custom resource, which may have a scale subresource: its pods.
             _ => {
                 let key = (owner.kind.as_str(), owner.name.as_str());
                 add_once(&mut counted, &mut expected, key, || pods_of(covered, owner));
                 continue;
             }
         };
-        let listed = find(kind, namespace, &owner.name);
+        let Some(listed) = find(kind, namespace, owner) else {
+            let key = (owner.kind.as_str(), owner.name.as_str());
+            add_once(&mut counted, &mut expected, key, || pods_of(covered, owner));
+            continue;
+        };
+        let set = listed?;
         // A ReplicaSet that a Deployment controls is scaled by it (`getPodDeployment`).
-        let deployment = listed
-            .and_then(|set| set.metadata.controller())
-            .filter(|parent| parent.kind == "Deployment")
-            .and_then(|parent| find(WorkloadKind::Deployment, namespace, &parent.name));
-        match deployment.or(listed) {
-            Some(workload) => {
-                let key = (
-                    workload.metadata.namespace.as_str(),
-                    workload.metadata.name.as_str(),
-                );
-                let replicas = i64::from(workload.spec.replicas.unwrap_or(1));
-                add_once(&mut counted, &mut expected, key, || replicas);
-            }
-            None => {
-                let key = (owner.kind.as_str(), owner.name.as_str());
-                add_once(&mut counted, &mut expected, key, || pods_of(covered, owner));
-            }
-        }
+        // 1.11 then skips the ReplicaSet itself (`getPodReplicaSet`), so a Deployment
+        // it does not find fails the sync; 1.34 reads the ReplicaSet's own scale.
+        let parent = set
+            .metadata
+            .controller()
+            .filter(|parent| kind == WorkloadKind::ReplicaSet && parent.kind == "Deployment");
+        let workload = match parent.map(|parent| find(WorkloadKind::Deployment, namespace, parent))
+        {
+            Some(Some(Some(deployment))) => (WorkloadKind::Deployment, deployment),
+            Some(Some(None)) if version == Version::Legacy => return None,
+            _ => (kind, set),
+        };
+        let key = (workload.0.as_str(), workload.1.metadata.name.as_str());
+        let replicas = i64::from(workload.1.spec.replicas.unwrap_or(1));
+        add_once(&mut counted, &mut expected, key, || replicas);
     }
     Some(expected)
+}
+
+/// Whether an owner is of a built-in API group (`v1`, `apps/v1`, `batch/v1`: no dot in
+/// the group, which a custom resource's group always has). Of the built-in kinds that
+/// control pods, only the ones [`expected_scale`] looks up have a scale subresource:
+/// another (a mirror pod's `v1/Node`) fails the sync (`does not implement the scale
+/// subresource`).
+fn built_in(owner: &OwnerReference) -> bool {
+    let group = owner
+        .api_version
+        .rsplit_once('/')
+        .map_or("", |(group, _)| group);
+    !group.contains('.')
 }
 
 /// Adds a controller's scale once.
@@ -320,13 +358,18 @@ impl<'c> Budgets<'c> {
             .budgets
             .iter()
             .enumerate()
-            .filter(|(_, budget)| selects(budget, pod, self.version))
+            .filter(|(_, budget)| guards(budget, pod, self.version))
             .map(|(index, _)| index);
         let (Some(index), None) = (covering.next(), covering.next()) else {
-            return match self.budgets.iter().any(|b| selects(b, pod, self.version)) {
-                true => Err(String::from(SEVERAL_BUDGETS)),
-                false => Ok(()),
-            };
+            if self.budgets.iter().any(|b| guards(b, pod, self.version)) {
+                return Err(String::from(SEVERAL_BUDGETS));
+            }
+            // No budget asked; one that counts the pod (1.11: a pod without labels)
+            // loses it when the controller recounts.
+            if !terminating {
+                self.lose(pod, ready);
+            }
+            return Ok(());
         };
         if current && !ready {
             let always = self.budgets.get(index).is_some_and(|budget| {
@@ -737,6 +780,155 @@ mod tests {
         // An integer minAvailable counts the pods, controllers or not.
         let one = [budget("web", Some(IntOrString::Int(1)), None)];
         assert_eq!(disruptions_allowed(&one[0], &bare, &[], Version::Legacy), 2);
+    }
+
+    fn max_one() -> PodDisruptionBudget {
+        let mut max = budget("web", None, None);
+        max.spec.max_unavailable = Some(IntOrString::Int(1));
+        max
+    }
+
+    /// An owner reference with its `apiVersion` and `uid`.
+    fn owned_by(name: &str, api_version: &str, kind: &str, owner: &str, uid: &str) -> PodEntry {
+        let mut entry = owned(name, kind, owner);
+        let pod = alloc::sync::Arc::make_mut(&mut entry.pod);
+        if let Some(reference) = pod.metadata.owner_references.first_mut() {
+            reference.api_version = api_version.into();
+            reference.uid = uid.into();
+        }
+        entry
+    }
+
+    /// `getExpectedScale` keys the controllers by UID: a Deployment and a StatefulSet
+    /// that share the name `redis` are two controllers, 2 + 3 expected, one to spare.
+    #[test]
+    fn controllers_of_two_kinds_with_one_name_are_both_counted() {
+        let budgets = [max_one()];
+        let mut workloads = alloc::vec![
+            workload(WorkloadKind::Deployment, "redis", 2, None),
+            workload(WorkloadKind::ReplicaSet, "redis-5d8f", 2, Some("redis")),
+            workload(WorkloadKind::StatefulSet, "redis", 3, None),
+        ];
+        let mut pods = alloc::vec![
+            owned("redis-5d8f-a", "ReplicaSet", "redis-5d8f"),
+            owned("redis-5d8f-b", "ReplicaSet", "redis-5d8f"),
+        ];
+        for name in ["redis-0", "redis-1", "redis-2"] {
+            pods.push(owned(name, "StatefulSet", "redis"));
+        }
+        assert_eq!(
+            disruptions_allowed(&budgets[0], &pods, &workloads, Version::Current),
+            1
+        );
+        workloads.truncate(2);
+        assert_eq!(
+            disruptions_allowed(&budgets[0], &pods, &workloads, Version::Legacy),
+            1
+        );
+    }
+
+    /// 1.34's `getScaleController`: a mirror pod's `v1/Node` owner has no scale
+    /// subresource, so the sync fails and nothing may go; a custom resource's pods count.
+    #[test]
+    fn a_built_in_owner_without_a_scale_fails_the_sync() {
+        let budgets = [max_one()];
+        let sets = [workload(WorkloadKind::ReplicaSet, "rs", 2, None)];
+        let mut pods = alloc::vec![
+            owned("a", "ReplicaSet", "rs"),
+            owned("b", "ReplicaSet", "rs")
+        ];
+        let allowed =
+            |pods: &[PodEntry]| disruptions_allowed(&budgets[0], pods, &sets, Version::Current);
+        pods.push(owned_by(
+            "rollout-x",
+            "argoproj.io/v1alpha1",
+            "Rollout",
+            "x",
+            "r-1",
+        ));
+        pods.push(owned_by(
+            "rollout-y",
+            "argoproj.io/v1alpha1",
+            "Rollout",
+            "x",
+            "r-1",
+        ));
+        // 2 + 2 expected, 3 desired, 4 healthy.
+        assert_eq!(allowed(&pods), 1);
+        pods.push(owned_by("static-n1", "v1", "Node", "n1", "n-1"));
+        assert_eq!(allowed(&pods), 0);
+    }
+
+    /// `getExpectedScale` finds no controller for a pod (the finders check the name and
+    /// the UID; 1.11's skips a ReplicaSet a Deployment controls): `failSafe`. kubefit takes
+    /// a controller as missing only when the input lists objects of its kind.
+    #[test]
+    fn a_controller_the_input_does_not_have_fails_the_sync() {
+        let budgets = [max_one()];
+        let pods = [
+            owned_by("a", "apps/v1", "ReplicaSet", "web", "rs-1"),
+            owned_by("b", "apps/v1", "ReplicaSet", "web", "rs-1"),
+        ];
+        let allowed = |workloads: &[(WorkloadKind, Workload)], version| {
+            disruptions_allowed(&budgets[0], &pods, workloads, version)
+        };
+        let with_uid = |mut listed: (WorkloadKind, Workload), uid: &str| {
+            listed.1.metadata.uid = uid.into();
+            listed
+        };
+        let web = with_uid(workload(WorkloadKind::ReplicaSet, "web", 2, None), "rs-1");
+        for version in [Version::Current, Version::Legacy] {
+            // Nothing listed: the pods stand for the scale.
+            assert_eq!(allowed(&[], version), 1);
+            assert_eq!(allowed(core::slice::from_ref(&web), version), 1);
+            let other = workload(WorkloadKind::ReplicaSet, "other", 2, None);
+            assert_eq!(allowed(&[other], version), 0);
+            let stale = with_uid(workload(WorkloadKind::ReplicaSet, "web", 2, None), "rs-0");
+            assert_eq!(allowed(&[stale], version), 0);
+        }
+        // The ReplicaSet's Deployment is not in an input that lists Deployments: 1.11
+        // finds nothing, 1.34 reads the ReplicaSet's own scale.
+        let owned = with_uid(
+            workload(WorkloadKind::ReplicaSet, "web", 2, Some("gone")),
+            "rs-1",
+        );
+        let unrelated = workload(WorkloadKind::Deployment, "api", 3, None);
+        let listed = [owned.clone(), unrelated];
+        assert_eq!(allowed(&listed, Version::Current), 1);
+        assert_eq!(allowed(&listed, Version::Legacy), 0);
+        assert_eq!(allowed(&[owned], Version::Legacy), 1);
+    }
+
+    /// 1.11: the disruption controller counts every pod the selector matches, one without
+    /// labels too (`DoesNotExist` matches it); the eviction handler asks no budget for it.
+    #[test]
+    fn the_legacy_controller_counts_pods_without_labels() {
+        let mut guard = budget("guard", Some(IntOrString::Int(1)), None);
+        guard.spec.selector = Some(LabelSelector {
+            match_expressions: alloc::vec![crate::model::LabelSelectorRequirement {
+                key: "critical".into(),
+                operator: "DoesNotExist".into(),
+                values: Vec::new(),
+            }],
+            ..LabelSelector::default()
+        });
+        let mut bare = web("bare");
+        alloc::sync::Arc::make_mut(&mut bare.pod)
+            .metadata
+            .labels
+            .clear();
+        let budgets = [guard];
+        let pods = [web("a"), bare];
+        assert_eq!(
+            disruptions_allowed(&budgets[0], &pods, &[], Version::Legacy),
+            1
+        );
+        let mut state = Budgets::new(&budgets, &pods, &[], Version::Legacy);
+        assert_eq!(ask(&mut state, &pods[0]), Ok(()));
+        assert_eq!(ask(&mut state, &pods[1]), Ok(()));
+        let mut state = Budgets::new(&budgets, &pods, &[], Version::Legacy);
+        assert_eq!(ask(&mut state, &pods[1]), Ok(()));
+        assert_eq!(ask(&mut state, &pods[0]), Err(VIOLATES_BUDGET.into()));
     }
 
     #[test]
