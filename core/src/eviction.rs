@@ -2828,6 +2828,7 @@ impl<'c> World<'c> {
         let life = self.life.get(pod);
         let terminating = matches!(life, Some(Life::Terminating { .. }));
         let ready = self.ready(pod);
+        self.budgets.at(at);
         let result = self.budgets.evict(&entry.pod, ready, terminating);
         match result {
             Ok(()) if life == Some(&Life::Elsewhere) => {
@@ -3661,6 +3662,7 @@ impl<'c> World<'c> {
             }
         }
         let budgets = &mut self.budgets;
+        budgets.at(at);
         let life = &self.life;
         let marked = &self.marked_not_ready;
         let version = self.version;

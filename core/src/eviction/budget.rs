@@ -11,6 +11,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::cluster::{PodEntry, PodState};
+use crate::duration::Duration;
 use crate::labels;
 use crate::model::{
     IntOrString, OwnerReference, Pod, PodDisruptionBudget, Readiness, Workload, WorkloadKind,
@@ -304,6 +305,12 @@ pub struct Budgets<'c> {
     budgets: &'c [PodDisruptionBudget],
     /// Per budget, the margin and the desired healthy count.
     margins: Vec<(i64, i64)>,
+    /// Per budget, the allowance 1.34's handler took for pods the controller did not
+    /// count healthy (`checkAndDecrement` decrements whatever the pod's health), which
+    /// the controller's next sync gives back: it lasts for the instant of the eviction.
+    spent: Vec<i64>,
+    /// The instant of the evictions `spent` counts.
+    now: Option<Duration>,
     /// The API server's: 1.34's `canIgnorePDB` deletes a pod that is not running or is
     /// already terminating without asking its budget, and lets a running pod that is not
     /// ready go while the budget holds; the 1.11 handler asks for every pod.
@@ -324,21 +331,48 @@ impl<'c> Budgets<'c> {
                 .iter()
                 .map(|budget| margin(budget, pods, workloads, version))
                 .collect(),
+            spent: alloc::vec![0; budgets.len()],
+            now: None,
             budgets,
             version,
         }
     }
 
+    /// Time has come to `at`: past the instant of the last evictions, the disruption
+    /// controller has synced and counted the pods again, giving back what evictions of
+    /// pods it did not count took.
+    pub fn at(&mut self, at: Duration) {
+        if self.now != Some(at) {
+            self.now = Some(at);
+            self.spent.iter_mut().for_each(|spent| *spent = 0);
+        }
+    }
+
+    /// Each budget's `status.disruptionsAllowed` as it stands, with the desired healthy
+    /// count, in the input's order: what the scheduler's preemption reads.
+    pub fn allowances(&self) -> impl Iterator<Item = (i32, i32)> + '_ {
+        self.margins
+            .iter()
+            .zip(&self.spent)
+            .map(|(&(margin, desired), &spent)| {
+                let allowed = margin.saturating_sub(spent).max(0);
+                let clamp = |value: i64| i32::try_from(value).unwrap_or(i32::MAX);
+                (clamp(allowed), clamp(desired.max(0)))
+            })
+    }
+
     /// Asks the eviction API to evict a pod (`ready`: its `Ready` condition as it stands
     /// now, [`counts_as_ready`] unless the node lifecycle controller marked it not ready
-    /// since; `terminating`: it was deleted before); on
-    /// success the covering budget's allowance goes down by one if the pod was healthy.
+    /// since; `terminating`: it was deleted before); on success the covering budget's
+    /// allowance goes down by one.
     ///
     /// The 1.11 handler decrements for every pod it lets go, but the disruption controller
     /// recounts at once, and a pod that was not healthy (not running, not ready, or
     /// terminating) was not counted: only a healthy pod's eviction lasts. 1.34's handler
     /// lets a running pod that is not ready go without the allowance while the budget
-    /// holds its desired count, or always under `unhealthyPodEvictionPolicy: AlwaysAllow`.
+    /// holds its desired count, or always under `unhealthyPodEvictionPolicy: AlwaysAllow`;
+    /// otherwise it takes the allowance for it too, until the controller syncs (see
+    /// [`Budgets::at`]).
     ///
     /// # Errors
     /// The API server's refusal: two budgets cover the pod, or the one that does allows
@@ -380,11 +414,16 @@ impl<'c> Budgets<'c> {
                 return Ok(());
             }
         }
-        match self.margins.get_mut(index).map(|(margin, _)| margin) {
-            Some(margin) if *margin > 0 => {
-                // Only a healthy pod was counted in the margin.
+        let spent = self.spent.get_mut(index);
+        match (self.margins.get_mut(index).map(|(margin, _)| margin), spent) {
+            (Some(margin), Some(spent)) if margin.saturating_sub(*spent) > 0 => {
+                // A healthy pod leaves the margin for good; another's decrement (1.34)
+                // lasts until the controller counts again (1.11's is taken as undone at
+                // once).
                 if healthy(pod, ready) && !terminating {
                     *margin -= 1;
+                } else if current {
+                    *spent += 1;
                 }
                 Ok(())
             }
@@ -518,6 +557,27 @@ mod tests {
         let mut state = Budgets::new(&always, &short, &[], Version::Current);
         assert_eq!(ask(&mut state, &short[1]), Ok(()));
         assert_eq!(ask(&mut state, &short[0]), Err(VIOLATES_BUDGET.into()));
+    }
+
+    /// `checkAndDecrement` (1.34) takes the allowance for a running pod that is not ready
+    /// when the budget does not let it go freely (`desiredHealthy` 0): a ready sibling
+    /// evicted at the same instant is refused, and goes once the controller has counted
+    /// again. 1.11's decrement is taken as undone at once.
+    #[test]
+    fn a_pod_that_is_not_ready_takes_the_allowance_until_the_controller_syncs() {
+        let budgets = [budget("web", Some(IntOrString::Int(0)), None)];
+        let pods = [not_ready("a"), web("b")];
+        let mut state = Budgets::new(&budgets, &pods, &[], Version::Current);
+        state.at(Duration(0));
+        assert_eq!(ask(&mut state, &pods[0]), Ok(()));
+        assert_eq!(state.allowances().next(), Some((0, 0)));
+        assert_eq!(ask(&mut state, &pods[1]), Err(VIOLATES_BUDGET.into()));
+        state.at(Duration::from_seconds(5));
+        assert_eq!(state.allowances().next(), Some((1, 0)));
+        assert_eq!(ask(&mut state, &pods[1]), Ok(()));
+        let mut legacy = Budgets::new(&budgets, &pods, &[], Version::Legacy);
+        assert_eq!(ask(&mut legacy, &pods[0]), Ok(()));
+        assert_eq!(ask(&mut legacy, &pods[1]), Ok(()));
     }
 
     /// A status the input gives: `currentHealthy` below `desiredHealthy` is a deficit a
