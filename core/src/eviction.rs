@@ -2488,6 +2488,9 @@ impl<'c> World<'c> {
         self.changed = false;
         self.live.refresh(&self.nodes);
         let mut view = self.follow_view();
+        self.budgets.at(at);
+        self.budgets
+            .write_status(&mut view.cluster.disruption_budgets);
         // The pending ones by name, as the placements name them (inserted: collecting
         // would sort them first, and bring a sort's code to the playground).
         let mut from_view: BTreeMap<String, usize> = BTreeMap::new();

@@ -348,9 +348,23 @@ impl<'c> Budgets<'c> {
         }
     }
 
+    /// Writes the status the API server holds now into `budgets` (the timeline's copies of
+    /// the input's, in its order), which the scheduler's preemption reads
+    /// (`filterPodsWithPDBViolation` takes `status.disruptionsAllowed` as it finds it):
+    /// evictions in flight have spent their allowance, and pods gone or terminating are no
+    /// longer healthy. `disruptedPods` stays as the input gives it.
+    pub fn write_status(&self, budgets: &mut [PodDisruptionBudget]) {
+        for (budget, (allowed, desired)) in budgets.iter_mut().zip(self.allowances()) {
+            let status = budget.status.get_or_insert_with(Default::default);
+            status.disruptions_allowed = allowed;
+            status.desired_healthy = desired;
+            status.current_healthy = desired.saturating_add(allowed);
+        }
+    }
+
     /// Each budget's `status.disruptionsAllowed` as it stands, with the desired healthy
-    /// count, in the input's order: what the scheduler's preemption reads.
-    pub fn allowances(&self) -> impl Iterator<Item = (i32, i32)> + '_ {
+    /// count, in the input's order.
+    fn allowances(&self) -> impl Iterator<Item = (i32, i32)> + '_ {
         self.margins
             .iter()
             .zip(&self.spent)
@@ -578,6 +592,42 @@ mod tests {
         let mut legacy = Budgets::new(&budgets, &pods, &[], Version::Legacy);
         assert_eq!(ask(&mut legacy, &pods[0]), Ok(()));
         assert_eq!(ask(&mut legacy, &pods[1]), Ok(()));
+    }
+
+    /// What the timeline's preemption reads: the allowance left after the evictions so
+    /// far, a written status included (its `disruptedPods` kept).
+    #[test]
+    fn the_status_written_for_preemption_is_the_allowance_left() {
+        let mut given = budget("given", None, Some(2));
+        if let Some(status) = given.status.as_mut() {
+            status
+                .disrupted_pods
+                .insert("old".into(), "2026-11-29T10:00:00Z".into());
+        }
+        let budgets = [budget("web", Some(IntOrString::Int(1)), None), given];
+        let pods = [web("a"), web("b")];
+        let mut state = Budgets::new(&budgets[..1], &pods, &[], Version::Current);
+        let mut written = budgets.clone();
+        state.write_status(&mut written);
+        let allowed = |written: &[PodDisruptionBudget], index: usize| {
+            written
+                .get(index)
+                .and_then(|b| b.status.as_ref())
+                .map(|s| s.disruptions_allowed)
+        };
+        assert_eq!(allowed(&written, 0), Some(1));
+        assert_eq!(ask(&mut state, &pods[0]), Ok(()));
+        state.write_status(&mut written);
+        assert_eq!(allowed(&written, 0), Some(0));
+        let mut state = Budgets::new(&budgets[1..], &pods, &[], Version::Current);
+        assert_eq!(ask(&mut state, &pods[0]), Ok(()));
+        let mut written = budgets[1..].to_vec();
+        state.write_status(&mut written);
+        assert_eq!(allowed(&written, 0), Some(1));
+        assert!(written
+            .first()
+            .and_then(|b| b.status.as_ref())
+            .is_some_and(|s| s.disrupted_pods.contains_key("old")));
     }
 
     /// A status the input gives: `currentHealthy` below `desiredHealthy` is a deficit a
