@@ -2491,6 +2491,9 @@ impl<'c> World<'c> {
         self.changed = false;
         self.live.refresh(&self.nodes);
         let mut view = self.follow_view();
+        self.budgets.at(at);
+        self.budgets
+            .write_status(&mut view.cluster.disruption_budgets);
         // The pending ones by name, as the placements name them (inserted: collecting
         // would sort them first, and bring a sort's code to the playground).
         let mut from_view: BTreeMap<String, usize> = BTreeMap::new();
@@ -2831,6 +2834,7 @@ impl<'c> World<'c> {
         let life = self.life.get(pod);
         let terminating = matches!(life, Some(Life::Terminating { .. }));
         let ready = self.ready(pod);
+        self.budgets.at(at);
         let result = self.budgets.evict(&entry.pod, ready, terminating);
         match result {
             Ok(()) if life == Some(&Life::Elsewhere) => {
@@ -3664,6 +3668,7 @@ impl<'c> World<'c> {
             }
         }
         let budgets = &mut self.budgets;
+        budgets.at(at);
         let life = &self.life;
         let marked = &self.marked_not_ready;
         let version = self.version;

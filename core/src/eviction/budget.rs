@@ -11,6 +11,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::cluster::{PodEntry, PodState};
+use crate::duration::Duration;
 use crate::labels;
 use crate::model::{
     IntOrString, OwnerReference, Pod, PodDisruptionBudget, Readiness, Workload, WorkloadKind,
@@ -36,22 +37,30 @@ pub fn covers(budget: &PodDisruptionBudget, pod: &Pod) -> bool {
         && selects(budget, pod, Version::Current)
 }
 
-/// Whether the eviction API and the disruption controller count a pod under a budget:
-/// same namespace and a selector that matches. In policy/v1 (1.34) an empty selector
-/// selects every pod of the namespace; 1.11's policy/v1beta1 handlers take an empty
-/// selector as selecting nothing, and look at no budget for a pod without labels
-/// (`getPodDisruptionBudgets`, `getPodsForPdb`). A missing selector selects nothing.
+/// Whether the disruption controller counts a pod under a budget (`getPodsForPdb`): same
+/// namespace and a selector that matches. In policy/v1 (1.34) an empty selector selects
+/// every pod of the namespace; 1.11's controller takes an empty selector as selecting
+/// nothing. A missing selector selects nothing. A pod without labels counts when the
+/// selector matches it (`NotIn`, `DoesNotExist`): only the eviction handler leaves such a
+/// pod out (`guards`).
 #[must_use]
 pub fn selects(budget: &PodDisruptionBudget, pod: &Pod, version: Version) -> bool {
     let Some(selector) = &budget.spec.selector else {
         return false;
     };
-    let legacy_excludes = version == Version::Legacy
-        && (pod.metadata.labels.is_empty()
-            || (selector.match_labels.is_empty() && selector.match_expressions.is_empty()));
+    let legacy_empty = version == Version::Legacy
+        && selector.match_labels.is_empty()
+        && selector.match_expressions.is_empty();
     budget.metadata.namespace == pod.metadata.namespace
-        && !legacy_excludes
+        && !legacy_empty
         && labels::selector_matches(selector, &pod.metadata.labels)
+}
+
+/// Whether the eviction API asks a budget before it lets a pod go
+/// (`getPodDisruptionBudgets` in `pkg/registry/core/pod/storage/eviction.go`): one that
+/// [`selects`] the pod; the 1.11 handler looks at no budget for a pod without labels.
+fn guards(budget: &PodDisruptionBudget, pod: &Pod, version: Version) -> bool {
+    !(version == Version::Legacy && pod.metadata.labels.is_empty()) && selects(budget, pod, version)
 }
 
 /// `status.disruptionsAllowed` as given, or as the disruption controller would compute it
@@ -149,23 +158,37 @@ fn margin(
 }
 
 /// `getExpectedScale`: the desired replicas of the covered pods' controllers, each
-/// counted once (a ReplicaSet's Deployment stands for it). A controller the input does
-/// not list counts its covered pods. `None` where the controller fails its sync: a pod
-/// without a controller (1.11; 1.34 leaves it out), or one whose controller has no scale
-/// (DaemonSet, Job; 1.11 knows only ReplicationController, ReplicaSet, Deployment and
-/// StatefulSet).
+/// counted once (a ReplicaSet's Deployment stands for it), keyed by the controller and
+/// not by its name alone (upstream keys them by UID: a Deployment and a StatefulSet both
+/// named `redis` are two). `None` where the controller fails its sync (`failSafe`): a pod
+/// without a controller (1.11; 1.34 leaves it out), one whose controller is a built-in
+/// kind without a scale (DaemonSet, Job, the Node of a mirror pod; 1.11 knows only
+/// ReplicationController, ReplicaSet, Deployment and StatefulSet), or one whose
+/// controller is not found (`found no controllers for pod`).
+///
+/// A controller counts as not found only when the input lists objects of its kind and
+/// not it (or lists it with another UID than the owner reference's): a dump of nodes and
+/// pods alone says nothing of controllers, so a controller of a kind the input does not
+/// list counts its covered pods, as does a custom resource's (its scale is unknown here).
 fn expected_scale(
     covered: &[&Pod],
     workloads: &[(WorkloadKind, Workload)],
     version: Version,
 ) -> Option<i64> {
-    let find = |kind: WorkloadKind, namespace: &str, name: &str| {
-        workloads.iter().find_map(|(listed, workload)| {
+    let lists = |kind: WorkloadKind| workloads.iter().any(|(listed, _)| *listed == kind);
+    // The object an owner reference names, if the input lists it with the same UID
+    // (`Some(None)`: the input lists that kind, and not this one).
+    let find = |kind: WorkloadKind, namespace: &str, owner: &OwnerReference| {
+        let found = workloads.iter().find_map(|(listed, workload)| {
             (*listed == kind
                 && workload.metadata.namespace == namespace
-                && workload.metadata.name == name)
+                && workload.metadata.name == owner.name
+                && (owner.uid.is_empty()
+                    || workload.metadata.uid.is_empty()
+                    || workload.metadata.uid == owner.uid))
                 .then_some(workload)
-        })
+        });
+        (found.is_some() || lists(kind)).then_some(found)
     };
     let mut counted: Vec<(&str, &str)> = Vec::new();
     let mut expected = 0_i64;
@@ -181,37 +204,53 @@ fn expected_scale(
             "ReplicationController" => WorkloadKind::ReplicationController,
             "ReplicaSet" => WorkloadKind::ReplicaSet,
             "StatefulSet" => WorkloadKind::StatefulSet,
-            "DaemonSet" | "Job" => return None,
-            _ if version == Version::Legacy => return None,
-            // Another kind with a scale subresource, unknown here: its pods.
+            // 1.34 reads any other controller's scale subresource (`getScaleController`).
+            "Deployment" if version == Version::Current => WorkloadKind::Deployment,
+            _ if version == Version::Legacy || built_in(owner) => return None,
+            // A custom resource, which may have a scale subresource: its pods.
             _ => {
                 let key = (owner.kind.as_str(), owner.name.as_str());
                 add_once(&mut counted, &mut expected, key, || pods_of(covered, owner));
                 continue;
             }
         };
-        let listed = find(kind, namespace, &owner.name);
+        let Some(listed) = find(kind, namespace, owner) else {
+            let key = (owner.kind.as_str(), owner.name.as_str());
+            add_once(&mut counted, &mut expected, key, || pods_of(covered, owner));
+            continue;
+        };
+        let set = listed?;
         // A ReplicaSet that a Deployment controls is scaled by it (`getPodDeployment`).
-        let deployment = listed
-            .and_then(|set| set.metadata.controller())
-            .filter(|parent| parent.kind == "Deployment")
-            .and_then(|parent| find(WorkloadKind::Deployment, namespace, &parent.name));
-        match deployment.or(listed) {
-            Some(workload) => {
-                let key = (
-                    workload.metadata.namespace.as_str(),
-                    workload.metadata.name.as_str(),
-                );
-                let replicas = i64::from(workload.spec.replicas.unwrap_or(1));
-                add_once(&mut counted, &mut expected, key, || replicas);
-            }
-            None => {
-                let key = (owner.kind.as_str(), owner.name.as_str());
-                add_once(&mut counted, &mut expected, key, || pods_of(covered, owner));
-            }
-        }
+        // 1.11 then skips the ReplicaSet itself (`getPodReplicaSet`), so a Deployment
+        // it does not find fails the sync; 1.34 reads the ReplicaSet's own scale.
+        let parent = set
+            .metadata
+            .controller()
+            .filter(|parent| kind == WorkloadKind::ReplicaSet && parent.kind == "Deployment");
+        let workload = match parent.map(|parent| find(WorkloadKind::Deployment, namespace, parent))
+        {
+            Some(Some(Some(deployment))) => (WorkloadKind::Deployment, deployment),
+            Some(Some(None)) if version == Version::Legacy => return None,
+            _ => (kind, set),
+        };
+        let key = (workload.0.as_str(), workload.1.metadata.name.as_str());
+        let replicas = i64::from(workload.1.spec.replicas.unwrap_or(1));
+        add_once(&mut counted, &mut expected, key, || replicas);
     }
     Some(expected)
+}
+
+/// Whether an owner is of a built-in API group (`v1`, `apps/v1`, `batch/v1`: no dot in
+/// the group, which a custom resource's group always has). Of the built-in kinds that
+/// control pods, only the ones [`expected_scale`] looks up have a scale subresource:
+/// another (a mirror pod's `v1/Node`) fails the sync (`does not implement the scale
+/// subresource`).
+fn built_in(owner: &OwnerReference) -> bool {
+    let group = owner
+        .api_version
+        .rsplit_once('/')
+        .map_or("", |(group, _)| group);
+    !group.contains('.')
 }
 
 /// Adds a controller's scale once.
@@ -266,6 +305,12 @@ pub struct Budgets<'c> {
     budgets: &'c [PodDisruptionBudget],
     /// Per budget, the margin and the desired healthy count.
     margins: Vec<(i64, i64)>,
+    /// Per budget, the allowance 1.34's handler took for pods the controller did not
+    /// count healthy (`checkAndDecrement` decrements whatever the pod's health), which
+    /// the controller's next sync gives back: it lasts for the instant of the eviction.
+    spent: Vec<i64>,
+    /// The instant of the evictions `spent` counts.
+    now: Option<Duration>,
     /// The API server's: 1.34's `canIgnorePDB` deletes a pod that is not running or is
     /// already terminating without asking its budget, and lets a running pod that is not
     /// ready go while the budget holds; the 1.11 handler asks for every pod.
@@ -286,21 +331,62 @@ impl<'c> Budgets<'c> {
                 .iter()
                 .map(|budget| margin(budget, pods, workloads, version))
                 .collect(),
+            spent: alloc::vec![0; budgets.len()],
+            now: None,
             budgets,
             version,
         }
     }
 
+    /// Time has come to `at`: past the instant of the last evictions, the disruption
+    /// controller has synced and counted the pods again, giving back what evictions of
+    /// pods it did not count took.
+    pub fn at(&mut self, at: Duration) {
+        if self.now != Some(at) {
+            self.now = Some(at);
+            self.spent.iter_mut().for_each(|spent| *spent = 0);
+        }
+    }
+
+    /// Writes the status the API server holds now into `budgets` (the timeline's copies of
+    /// the input's, in its order), which the scheduler's preemption reads
+    /// (`filterPodsWithPDBViolation` takes `status.disruptionsAllowed` as it finds it):
+    /// evictions in flight have spent their allowance, and pods gone or terminating are no
+    /// longer healthy. `disruptedPods` stays as the input gives it.
+    pub fn write_status(&self, budgets: &mut [PodDisruptionBudget]) {
+        for (budget, (allowed, desired)) in budgets.iter_mut().zip(self.allowances()) {
+            let status = budget.status.get_or_insert_with(Default::default);
+            status.disruptions_allowed = allowed;
+            status.desired_healthy = desired;
+            status.current_healthy = desired.saturating_add(allowed);
+        }
+    }
+
+    /// Each budget's `status.disruptionsAllowed` as it stands, with the desired healthy
+    /// count, in the input's order.
+    fn allowances(&self) -> impl Iterator<Item = (i32, i32)> + '_ {
+        self.margins
+            .iter()
+            .zip(&self.spent)
+            .map(|(&(margin, desired), &spent)| {
+                let allowed = margin.saturating_sub(spent).max(0);
+                let clamp = |value: i64| i32::try_from(value).unwrap_or(i32::MAX);
+                (clamp(allowed), clamp(desired.max(0)))
+            })
+    }
+
     /// Asks the eviction API to evict a pod (`ready`: its `Ready` condition as it stands
     /// now, [`counts_as_ready`] unless the node lifecycle controller marked it not ready
-    /// since; `terminating`: it was deleted before); on
-    /// success the covering budget's allowance goes down by one if the pod was healthy.
+    /// since; `terminating`: it was deleted before); on success the covering budget's
+    /// allowance goes down by one.
     ///
     /// The 1.11 handler decrements for every pod it lets go, but the disruption controller
     /// recounts at once, and a pod that was not healthy (not running, not ready, or
     /// terminating) was not counted: only a healthy pod's eviction lasts. 1.34's handler
     /// lets a running pod that is not ready go without the allowance while the budget
-    /// holds its desired count, or always under `unhealthyPodEvictionPolicy: AlwaysAllow`.
+    /// holds its desired count, or always under `unhealthyPodEvictionPolicy: AlwaysAllow`;
+    /// otherwise it takes the allowance for it too, until the controller syncs (see
+    /// [`Budgets::at`]).
     ///
     /// # Errors
     /// The API server's refusal: two budgets cover the pod, or the one that does allows
@@ -320,13 +406,18 @@ impl<'c> Budgets<'c> {
             .budgets
             .iter()
             .enumerate()
-            .filter(|(_, budget)| selects(budget, pod, self.version))
+            .filter(|(_, budget)| guards(budget, pod, self.version))
             .map(|(index, _)| index);
         let (Some(index), None) = (covering.next(), covering.next()) else {
-            return match self.budgets.iter().any(|b| selects(b, pod, self.version)) {
-                true => Err(String::from(SEVERAL_BUDGETS)),
-                false => Ok(()),
-            };
+            if self.budgets.iter().any(|b| guards(b, pod, self.version)) {
+                return Err(String::from(SEVERAL_BUDGETS));
+            }
+            // No budget asked; one that counts the pod (1.11: a pod without labels)
+            // loses it when the controller recounts.
+            if !terminating {
+                self.lose(pod, ready);
+            }
+            return Ok(());
         };
         if current && !ready {
             let always = self.budgets.get(index).is_some_and(|budget| {
@@ -337,11 +428,16 @@ impl<'c> Budgets<'c> {
                 return Ok(());
             }
         }
-        match self.margins.get_mut(index).map(|(margin, _)| margin) {
-            Some(margin) if *margin > 0 => {
-                // Only a healthy pod was counted in the margin.
+        let spent = self.spent.get_mut(index);
+        match (self.margins.get_mut(index).map(|(margin, _)| margin), spent) {
+            (Some(margin), Some(spent)) if margin.saturating_sub(*spent) > 0 => {
+                // A healthy pod leaves the margin for good; another's decrement (1.34)
+                // lasts until the controller counts again (1.11's is taken as undone at
+                // once).
                 if healthy(pod, ready) && !terminating {
                     *margin -= 1;
+                } else if current {
+                    *spent += 1;
                 }
                 Ok(())
             }
@@ -475,6 +571,63 @@ mod tests {
         let mut state = Budgets::new(&always, &short, &[], Version::Current);
         assert_eq!(ask(&mut state, &short[1]), Ok(()));
         assert_eq!(ask(&mut state, &short[0]), Err(VIOLATES_BUDGET.into()));
+    }
+
+    /// `checkAndDecrement` (1.34) takes the allowance for a running pod that is not ready
+    /// when the budget does not let it go freely (`desiredHealthy` 0): a ready sibling
+    /// evicted at the same instant is refused, and goes once the controller has counted
+    /// again. 1.11's decrement is taken as undone at once.
+    #[test]
+    fn a_pod_that_is_not_ready_takes_the_allowance_until_the_controller_syncs() {
+        let budgets = [budget("web", Some(IntOrString::Int(0)), None)];
+        let pods = [not_ready("a"), web("b")];
+        let mut state = Budgets::new(&budgets, &pods, &[], Version::Current);
+        state.at(Duration(0));
+        assert_eq!(ask(&mut state, &pods[0]), Ok(()));
+        assert_eq!(state.allowances().next(), Some((0, 0)));
+        assert_eq!(ask(&mut state, &pods[1]), Err(VIOLATES_BUDGET.into()));
+        state.at(Duration::from_seconds(5));
+        assert_eq!(state.allowances().next(), Some((1, 0)));
+        assert_eq!(ask(&mut state, &pods[1]), Ok(()));
+        let mut legacy = Budgets::new(&budgets, &pods, &[], Version::Legacy);
+        assert_eq!(ask(&mut legacy, &pods[0]), Ok(()));
+        assert_eq!(ask(&mut legacy, &pods[1]), Ok(()));
+    }
+
+    /// What the timeline's preemption reads: the allowance left after the evictions so
+    /// far, a written status included (its `disruptedPods` kept).
+    #[test]
+    fn the_status_written_for_preemption_is_the_allowance_left() {
+        let mut given = budget("given", None, Some(2));
+        if let Some(status) = given.status.as_mut() {
+            status
+                .disrupted_pods
+                .insert("old".into(), "2026-11-29T10:00:00Z".into());
+        }
+        let budgets = [budget("web", Some(IntOrString::Int(1)), None), given];
+        let pods = [web("a"), web("b")];
+        let mut state = Budgets::new(&budgets[..1], &pods, &[], Version::Current);
+        let mut written = budgets.clone();
+        state.write_status(&mut written);
+        let allowed = |written: &[PodDisruptionBudget], index: usize| {
+            written
+                .get(index)
+                .and_then(|b| b.status.as_ref())
+                .map(|s| s.disruptions_allowed)
+        };
+        assert_eq!(allowed(&written, 0), Some(1));
+        assert_eq!(ask(&mut state, &pods[0]), Ok(()));
+        state.write_status(&mut written);
+        assert_eq!(allowed(&written, 0), Some(0));
+        let mut state = Budgets::new(&budgets[1..], &pods, &[], Version::Current);
+        assert_eq!(ask(&mut state, &pods[0]), Ok(()));
+        let mut written = budgets[1..].to_vec();
+        state.write_status(&mut written);
+        assert_eq!(allowed(&written, 0), Some(1));
+        assert!(written
+            .first()
+            .and_then(|b| b.status.as_ref())
+            .is_some_and(|s| s.disrupted_pods.contains_key("old")));
     }
 
     /// A status the input gives: `currentHealthy` below `desiredHealthy` is a deficit a
@@ -737,6 +890,155 @@ mod tests {
         // An integer minAvailable counts the pods, controllers or not.
         let one = [budget("web", Some(IntOrString::Int(1)), None)];
         assert_eq!(disruptions_allowed(&one[0], &bare, &[], Version::Legacy), 2);
+    }
+
+    fn max_one() -> PodDisruptionBudget {
+        let mut max = budget("web", None, None);
+        max.spec.max_unavailable = Some(IntOrString::Int(1));
+        max
+    }
+
+    /// An owner reference with its `apiVersion` and `uid`.
+    fn owned_by(name: &str, api_version: &str, kind: &str, owner: &str, uid: &str) -> PodEntry {
+        let mut entry = owned(name, kind, owner);
+        let pod = alloc::sync::Arc::make_mut(&mut entry.pod);
+        if let Some(reference) = pod.metadata.owner_references.first_mut() {
+            reference.api_version = api_version.into();
+            reference.uid = uid.into();
+        }
+        entry
+    }
+
+    /// `getExpectedScale` keys the controllers by UID: a Deployment and a StatefulSet
+    /// that share the name `redis` are two controllers, 2 + 3 expected, one to spare.
+    #[test]
+    fn controllers_of_two_kinds_with_one_name_are_both_counted() {
+        let budgets = [max_one()];
+        let mut workloads = alloc::vec![
+            workload(WorkloadKind::Deployment, "redis", 2, None),
+            workload(WorkloadKind::ReplicaSet, "redis-5d8f", 2, Some("redis")),
+            workload(WorkloadKind::StatefulSet, "redis", 3, None),
+        ];
+        let mut pods = alloc::vec![
+            owned("redis-5d8f-a", "ReplicaSet", "redis-5d8f"),
+            owned("redis-5d8f-b", "ReplicaSet", "redis-5d8f"),
+        ];
+        for name in ["redis-0", "redis-1", "redis-2"] {
+            pods.push(owned(name, "StatefulSet", "redis"));
+        }
+        assert_eq!(
+            disruptions_allowed(&budgets[0], &pods, &workloads, Version::Current),
+            1
+        );
+        workloads.truncate(2);
+        assert_eq!(
+            disruptions_allowed(&budgets[0], &pods, &workloads, Version::Legacy),
+            1
+        );
+    }
+
+    /// 1.34's `getScaleController`: a mirror pod's `v1/Node` owner has no scale
+    /// subresource, so the sync fails and nothing may go; a custom resource's pods count.
+    #[test]
+    fn a_built_in_owner_without_a_scale_fails_the_sync() {
+        let budgets = [max_one()];
+        let sets = [workload(WorkloadKind::ReplicaSet, "rs", 2, None)];
+        let mut pods = alloc::vec![
+            owned("a", "ReplicaSet", "rs"),
+            owned("b", "ReplicaSet", "rs")
+        ];
+        let allowed =
+            |pods: &[PodEntry]| disruptions_allowed(&budgets[0], pods, &sets, Version::Current);
+        pods.push(owned_by(
+            "rollout-x",
+            "argoproj.io/v1alpha1",
+            "Rollout",
+            "x",
+            "r-1",
+        ));
+        pods.push(owned_by(
+            "rollout-y",
+            "argoproj.io/v1alpha1",
+            "Rollout",
+            "x",
+            "r-1",
+        ));
+        // 2 + 2 expected, 3 desired, 4 healthy.
+        assert_eq!(allowed(&pods), 1);
+        pods.push(owned_by("static-n1", "v1", "Node", "n1", "n-1"));
+        assert_eq!(allowed(&pods), 0);
+    }
+
+    /// `getExpectedScale` finds no controller for a pod (the finders check the name and
+    /// the UID; 1.11's skips a ReplicaSet a Deployment controls): `failSafe`. kubefit takes
+    /// a controller as missing only when the input lists objects of its kind.
+    #[test]
+    fn a_controller_the_input_does_not_have_fails_the_sync() {
+        let budgets = [max_one()];
+        let pods = [
+            owned_by("a", "apps/v1", "ReplicaSet", "web", "rs-1"),
+            owned_by("b", "apps/v1", "ReplicaSet", "web", "rs-1"),
+        ];
+        let allowed = |workloads: &[(WorkloadKind, Workload)], version| {
+            disruptions_allowed(&budgets[0], &pods, workloads, version)
+        };
+        let with_uid = |mut listed: (WorkloadKind, Workload), uid: &str| {
+            listed.1.metadata.uid = uid.into();
+            listed
+        };
+        let web = with_uid(workload(WorkloadKind::ReplicaSet, "web", 2, None), "rs-1");
+        for version in [Version::Current, Version::Legacy] {
+            // Nothing listed: the pods stand for the scale.
+            assert_eq!(allowed(&[], version), 1);
+            assert_eq!(allowed(core::slice::from_ref(&web), version), 1);
+            let other = workload(WorkloadKind::ReplicaSet, "other", 2, None);
+            assert_eq!(allowed(&[other], version), 0);
+            let stale = with_uid(workload(WorkloadKind::ReplicaSet, "web", 2, None), "rs-0");
+            assert_eq!(allowed(&[stale], version), 0);
+        }
+        // The ReplicaSet's Deployment is not in an input that lists Deployments: 1.11
+        // finds nothing, 1.34 reads the ReplicaSet's own scale.
+        let owned = with_uid(
+            workload(WorkloadKind::ReplicaSet, "web", 2, Some("gone")),
+            "rs-1",
+        );
+        let unrelated = workload(WorkloadKind::Deployment, "api", 3, None);
+        let listed = [owned.clone(), unrelated];
+        assert_eq!(allowed(&listed, Version::Current), 1);
+        assert_eq!(allowed(&listed, Version::Legacy), 0);
+        assert_eq!(allowed(&[owned], Version::Legacy), 1);
+    }
+
+    /// 1.11: the disruption controller counts every pod the selector matches, one without
+    /// labels too (`DoesNotExist` matches it); the eviction handler asks no budget for it.
+    #[test]
+    fn the_legacy_controller_counts_pods_without_labels() {
+        let mut guard = budget("guard", Some(IntOrString::Int(1)), None);
+        guard.spec.selector = Some(LabelSelector {
+            match_expressions: alloc::vec![crate::model::LabelSelectorRequirement {
+                key: "critical".into(),
+                operator: "DoesNotExist".into(),
+                values: Vec::new(),
+            }],
+            ..LabelSelector::default()
+        });
+        let mut bare = web("bare");
+        alloc::sync::Arc::make_mut(&mut bare.pod)
+            .metadata
+            .labels
+            .clear();
+        let budgets = [guard];
+        let pods = [web("a"), bare];
+        assert_eq!(
+            disruptions_allowed(&budgets[0], &pods, &[], Version::Legacy),
+            1
+        );
+        let mut state = Budgets::new(&budgets, &pods, &[], Version::Legacy);
+        assert_eq!(ask(&mut state, &pods[0]), Ok(()));
+        assert_eq!(ask(&mut state, &pods[1]), Ok(()));
+        let mut state = Budgets::new(&budgets, &pods, &[], Version::Legacy);
+        assert_eq!(ask(&mut state, &pods[1]), Ok(()));
+        assert_eq!(ask(&mut state, &pods[0]), Err(VIOLATES_BUDGET.into()));
     }
 
     #[test]

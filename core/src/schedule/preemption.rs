@@ -66,8 +66,9 @@ type DryRun = Result<Candidate, Vec<String>>;
 
 /// The dry runs of the last preemptor, kept per node for the next pod of its template: a
 /// node's dry run depends on the pod and that node's pods alone when the pod's cycle does
-/// not depend on other pods (budgets' allowances are read from the input, as upstream
-/// reads the budgets' status), so it is run again only on nodes whose pods changed.
+/// not depend on other pods (budgets' allowances are read from the input, or from the
+/// status the timeline writes for its round, as upstream reads the budgets' status), so
+/// it is run again only on nodes whose pods changed.
 #[derive(Default)]
 pub struct DryRuns {
     /// The pod they were run for.
