@@ -105,7 +105,7 @@ fn read_with_granit<'s>(text: &'s str, reader: &mut impl Events<'s>) {
 /// any tag outside the types go-yaml resolves (`!foo`, `!`), keep the text as a string
 /// (`!!str 4` is "4"); `!!int`, `!!float`, `!!bool` and `!!null` read the text, quoted or
 /// not, as an unquoted scalar of that type (`!!int "5"` is 5), and refuse the document
-/// when it is another (`!!float` also takes an integer).
+/// when it is another (`!!float` also takes an integer). `!!merge <<` is a merge key.
 ///
 /// Not modelled: go-yaml checks `!!timestamp` text and decodes `!!binary` from base64;
 /// here both are kept as written.
@@ -117,6 +117,11 @@ fn tagged<'s>(
     anchor: usize,
 ) -> Result<(), Stop> {
     let name = tag.suffix_in_namespace("tag:yaml.org,2002:");
+    if name.as_deref() == Some("merge") && text == "<<" {
+        // go-yaml merges at a `<<` key that is plain or tagged `!!merge` (`isMerge` in
+        // decode.go), quoted or not.
+        return reader.scalar(text, Style::Plain, start, end, anchor);
+    }
     let Some(name @ ("int" | "float" | "bool" | "null")) = name.as_deref() else {
         return reader.scalar(text, Style::Quoted, start, end, anchor);
     };
