@@ -663,12 +663,16 @@ mod tests {
             codes.first().map(|code| code.0),
             Some("yaml/ignored-document")
         );
-        // A `...` before a `---` changes nothing.
-        let text = alloc::format!("{}...\n# c\n---\n{}", node("a"), node("b"));
-        assert_eq!(
-            names_and_codes(&text),
-            (alloc::vec!["a".into(), "b".into()], alloc::vec![])
-        );
+        // A `...` before a `---` changes nothing, nor does a directive after it (go-yaml
+        // does not read past the first document).
+        for between in ["# c\n", "%YAML 1.1\n"] {
+            let text = alloc::format!("{}...\n{between}---\n{}", node("a"), node("b"));
+            assert_eq!(
+                names_and_codes(&text),
+                (alloc::vec!["a".into(), "b".into()], alloc::vec![]),
+                "{text}"
+            );
+        }
     }
 
     /// go-yaml skips a byte order mark at the start of each part kubectl gives it.

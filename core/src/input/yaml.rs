@@ -1,8 +1,10 @@
 //! The YAML path: a fast path for the block style that kubectl prints ([`fast`]), and
 //! `granit-parser` (pure Rust, no_std) for everything else. Both feed the tree [`Reader`].
 //!
-//! A syntax error stops only its own document: reading resumes at the next `---`, so the
-//! other documents of a file are still evaluated.
+//! Documents are what kubectl reads as documents: the text between lines that start with
+//! `---` ([`parts`]), of which go-yaml decodes the first document only. A syntax error
+//! stops only its own document: reading resumes at the next `---`, so the other documents
+//! of a file are still evaluated.
 
 mod fast;
 
