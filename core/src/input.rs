@@ -622,4 +622,161 @@ mod tests {
             .collect();
         assert_eq!(keys, ["4", "true"]);
     }
+
+    fn names_and_codes(text: &str) -> (Vec<String>, Vec<(&'static str, u32)>) {
+        let loaded = load(&[Source::new("t", text)], &Limits::default());
+        let names = loaded
+            .objects
+            .iter()
+            .map(|object| object.resource.meta().name.clone())
+            .collect();
+        let codes = loaded
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.span.map_or(0, |span| span.start)))
+            .collect();
+        (names, codes)
+    }
+
+    const NODE: &str =
+        "kind: Node\nmetadata: {name: NAME}\nstatus: {allocatable: {cpu: '4', pods: '110'}}\n";
+
+    fn node(name: &str) -> String {
+        NODE.replace("NAME", name)
+    }
+
+    /// kubectl cuts a file at `---` lines only, and go-yaml decodes the first document of
+    /// each part: what follows a `...` before the next `---` is ignored, with a warning.
+    #[test]
+    fn a_document_after_an_end_marker_without_a_separator_is_ignored() {
+        let text = alloc::format!("{}...\n{}---\n{}", node("a"), node("b"), node("c"));
+        let (names, codes) = names_and_codes(&text);
+        assert_eq!(names, ["a", "c"]);
+        let at = u32::try_from(node("a").len() + 4).unwrap_or_default();
+        assert_eq!(codes, [("yaml/ignored-document", at)]);
+        // So is every document after the first in a text with only `\r` breaks, which
+        // Go's line reader sees as one line.
+        let text = alloc::format!("{}---\n{}", node("a"), node("b")).replace('\n', "\r");
+        let (names, codes) = names_and_codes(&text);
+        assert_eq!(names, ["a"]);
+        assert_eq!(
+            codes.first().map(|code| code.0),
+            Some("yaml/ignored-document")
+        );
+        // A `...` before a `---` changes nothing, nor does a directive after it (go-yaml
+        // does not read past the first document).
+        for between in ["# c\n", "%YAML 1.1\n"] {
+            let text = alloc::format!("{}...\n{between}---\n{}", node("a"), node("b"));
+            assert_eq!(
+                names_and_codes(&text),
+                (alloc::vec!["a".into(), "b".into()], alloc::vec![]),
+                "{text}"
+            );
+        }
+    }
+
+    /// go-yaml skips a byte order mark at the start of each part kubectl gives it.
+    #[test]
+    fn a_byte_order_mark_may_start_every_document() {
+        let text = alloc::format!("\u{feff}{}---\n\u{feff}{}", node("a"), node("b"));
+        assert_eq!(
+            names_and_codes(&text),
+            (alloc::vec!["a".into(), "b".into()], alloc::vec![])
+        );
+    }
+
+    /// A `---` line with more than a comment after it makes kubectl fail ("invalid Yaml
+    /// document separator"), even inside a quoted scalar, and so does a directive (the
+    /// part it is in has no `---`): an error at the place, and the part is not read.
+    #[test]
+    fn separator_lines_with_content_and_directives_are_errors() {
+        let flow = "{kind: Node, metadata: {name: b}, status: {allocatable: {pods: '1'}}}";
+        for (text, names, code, at) in [
+            (
+                alloc::format!("{}--- {flow}\n---\n{}", node("a"), node("c")),
+                &["a", "c"][..],
+                "yaml/invalid-separator",
+                node("a").len() + 4,
+            ),
+            (
+                alloc::format!("{}--- !!map\n{}---\n{}", node("a"), node("b"), node("c")),
+                &["a", "c"],
+                "yaml/invalid-separator",
+                node("a").len() + 4,
+            ),
+            (
+                alloc::format!("{}---text\n{}", node("a"), node("b")),
+                &["a"],
+                "yaml/invalid-separator",
+                node("a").len() + 3,
+            ),
+            (
+                alloc::format!("%YAML 1.1\n---\n{}", node("a")),
+                &["a"],
+                "yaml/directive",
+                0,
+            ),
+        ] {
+            let (read, codes) = names_and_codes(&text);
+            assert_eq!(read, names, "{text}");
+            assert_eq!(
+                codes,
+                [(code, u32::try_from(at).unwrap_or_default())],
+                "{text}"
+            );
+        }
+        // A comment after `---` is fine.
+        let text = alloc::format!("{}--- # c\n{}", node("a"), node("b"));
+        assert_eq!(names_and_codes(&text).1, []);
+    }
+
+    /// sigs.k8s.io/yaml writes a float key as Go formats a float32 (`1.0` is "1").
+    #[test]
+    fn yaml_float_keys_become_strings_like_kubectl() {
+        let pod = first_pod("kind: Pod\nmetadata:\n  name: p\n  labels: {1.0: a, .5: b, 1e3: c, 3.14159265: d}\nspec: {containers: [{name: c}]}\n");
+        assert_eq!(
+            labels_of(&pod),
+            [("0.5", "b"), ("1", "a"), ("1000", "c"), ("3.1415927", "d")]
+        );
+    }
+
+    /// A null key has no JSON spelling: kubectl refuses the document.
+    #[test]
+    fn yaml_null_keys_refuse_the_document() {
+        for key in ["~", "null", "''"] {
+            let key = if key == "''" { "" } else { key };
+            let (objects, diagnostics) = pods(&alloc::format!(
+                "kind: Pod\nmetadata: {{name: p}}\nspec:\n  nodeSelector:\n    {key}: x\n  containers: [{{name: c}}]\n"
+            ));
+            assert!(objects.is_empty(), "{key}");
+            let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
+            assert_eq!(codes, ["yaml/unsupported-key"], "{key}");
+        }
+        // Quoted, it is the string "null".
+        let pod = first_pod("kind: Pod\nmetadata: {name: p, labels: {'null': x}}\nspec: {containers: [{name: c}]}\n");
+        assert_eq!(labels_of(&pod), [("null", "x")]);
+    }
+
+    /// go-yaml merges at a `<<` tagged `!!merge` as at a plain one.
+    #[test]
+    fn a_tagged_merge_key_merges() {
+        let pod = first_pod("kind: Pod\nmetadata:\n  name: p\n  labels:\n    !!merge <<: {a: '1'}\n    b: '2'\nspec: {containers: [{name: c}]}\n");
+        assert_eq!(labels_of(&pod), [("a", "1"), ("b", "2")]);
+    }
+
+    /// `._5` is a string to go-yaml (strconv rejects the underscore), so no quantity.
+    #[test]
+    fn a_dot_scalar_with_a_stray_underscore_is_no_quantity() {
+        let text = "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {cpu: ._5}}\n";
+        let (objects, diagnostics) = pods(text);
+        assert!(objects.is_empty());
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+        let pod = first_pod(&text.replace("._5", ".5_0"));
+        let cpu = pod
+            .spec
+            .containers
+            .first()
+            .map(|c| c.resources.requests.len());
+        assert_eq!(cpu, Some(1));
+    }
 }

@@ -633,8 +633,9 @@ impl<'t, 's> MapAccess<'t> for Entries<'t, 's> {
     }
 }
 
-/// A mapping key: kubectl turns unquoted `y`, `on` or `4` keys into the JSON strings
-/// `"true"`, `"true"` and `"4"`, so they are read that way here too.
+/// A mapping key: kubectl turns unquoted `y`, `on`, `4` or `1.0` keys into the JSON
+/// strings `"true"`, `"true"`, `"4"` and `"1"`, so they are read that way here too, and
+/// refuses null keys ([`scalar::key_text`]).
 struct KeyDeserializer<'t, 's> {
     tree: &'t Tree<'s>,
     id: NodeId,
@@ -650,13 +651,14 @@ impl<'de> Deserializer<'de> for KeyDeserializer<'de, '_> {
                 Error::new("input/wrong-type", "mapping keys must be strings".into()).at(self.id),
             );
         };
-        let converted = match style {
+        let key = match style {
             Style::Plain => scalar::key_text(text),
-            Style::Quoted => None,
+            Style::Quoted => scalar::Key::Text,
         };
-        match converted {
-            Some(converted) => visitor.visit_string(converted),
-            None => visitor.visit_str(text),
+        match key {
+            scalar::Key::Text => visitor.visit_str(text),
+            scalar::Key::Converted(converted) => visitor.visit_string(converted),
+            scalar::Key::Unsupported(kind) => Err(unsupported_key(kind, text)),
         }
         .map_err(|error: Error| error.at(self.id))
     }
@@ -666,6 +668,24 @@ impl<'de> Deserializer<'de> for KeyDeserializer<'de, '_> {
         bytes byte_buf option unit unit_struct newtype_struct seq tuple
         tuple_struct map struct enum identifier ignored_any
     }
+}
+
+/// The error for a key that `sigs.k8s.io/yaml` cannot turn into a JSON key, which makes
+/// kubectl refuse the document ("unsupported map key of type").
+#[inline(never)]
+fn unsupported_key(kind: &str, text: &str) -> Error {
+    let key = if text.is_empty() {
+        "an empty mapping key".to_string()
+    } else {
+        alloc::format!("mapping key `{text}`")
+    };
+    Error::new(
+        "yaml/unsupported-key",
+        alloc::format!("{key} is {kind}, which cannot become a JSON key"),
+    )
+    .with_help(alloc::format!(
+        "kubectl refuses the document; quote the key to make it a string: \"{text}\""
+    ))
 }
 
 /// Separates an error code from its message in `de::Error::custom` text, so that types

@@ -65,6 +65,12 @@ pub(crate) fn resolve(text: &str) -> Plain {
         return Plain::Str;
     }
     let digits: alloc::borrow::Cow<'_, str> = if text.contains('_') {
+        // go-yaml drops every `_` from a scalar that starts with a sign or a digit, but
+        // hands one that starts with `.` to `strconv.ParseFloat` as written, which takes
+        // a `_` only between two digits (`.5_0`, not `._5`, `.5_` or `.5e_1`).
+        if first == b'.' && !underscores_between_digits(text) {
+            return Plain::Str;
+        }
         text.chars().filter(|&c| c != '_').collect()
     } else {
         text.into()
@@ -122,6 +128,18 @@ fn parse_int(text: &str) -> Option<i128> {
     }
 }
 
+/// True when every `_` in `text` stands between two ASCII digits, the only place Go's
+/// `strconv` (`underscoreOK`, for a number without a base prefix) accepts one.
+fn underscores_between_digits(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().all(|(at, &byte)| {
+        byte != b'_'
+            || (at > 0
+                && bytes.get(at - 1).is_some_and(u8::is_ascii_digit)
+                && bytes.get(at + 1).is_some_and(u8::is_ascii_digit))
+    })
+}
+
 /// go-yaml v2's float pattern: `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`.
 fn is_yaml_float(text: &str) -> bool {
     let bytes = text.as_bytes();
@@ -173,15 +191,86 @@ pub(crate) fn integral(value: f64) -> Option<i128> {
     exact.then_some(whole)
 }
 
-/// How kubectl spells a resolved plain scalar when it becomes a JSON object key.
-pub(crate) fn key_text(text: &str) -> Option<alloc::string::String> {
+/// What kubectl makes of a plain scalar used as a mapping key.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Key {
+    /// The text as written (a string).
+    Text,
+    /// Another spelling (`y` is `true`, `0x10` is `16`, `1.0` is `1`).
+    Converted(alloc::string::String),
+    /// No JSON key: `sigs.k8s.io/yaml` refuses the document (what the key is).
+    Unsupported(&'static str),
+}
+
+/// How kubectl spells a resolved plain scalar when it becomes a JSON object key:
+/// `sigs.k8s.io/yaml` (`convertToJSONableObject`) writes booleans and integers as JSON
+/// would, a float with `strconv.FormatFloat(key, 'g', -1, 32)`, and refuses a null key
+/// or an integer beyond int64 (go-yaml's uint64).
+pub(crate) fn key_text(text: &str) -> Key {
     use alloc::string::ToString;
     match resolve(text) {
-        Plain::Bool(value) => Some(value.to_string()),
-        Plain::Int(value) => Some(value.to_string()),
-        Plain::Null => Some("null".into()),
-        Plain::Float(_) | Plain::Str => None,
+        Plain::Bool(value) => Key::Converted(value.to_string()),
+        Plain::Int(value) if i64::try_from(value).is_ok() => Key::Converted(value.to_string()),
+        Plain::Int(_) => Key::Unsupported("an integer beyond int64"),
+        Plain::Float(value) => Key::Converted(float_key(value)),
+        Plain::Null => Key::Unsupported("null"),
+        Plain::Str => Key::Text,
     }
+}
+
+/// Go's `strconv.FormatFloat(value, 'g', -1, 32)`, with go-yaml's names for the
+/// non-finite values: the shortest digits that read back as the same float32, laid out
+/// as `%e` (at least two exponent digits) when the exponent is below -4 or at least 6
+/// (shortest `'g'` uses a precision of 6 for this choice), as `%f` otherwise.
+fn float_key(value: f64) -> alloc::string::String {
+    use alloc::string::String;
+    // Rounds to nearest, ties to even, and overflows to infinity, as Go's float32().
+    #[allow(clippy::cast_possible_truncation)]
+    let single = value as f32;
+    if single.is_nan() {
+        return ".nan".into();
+    }
+    if single.is_infinite() {
+        return if single > 0.0 { ".inf" } else { "-.inf" }.into();
+    }
+    // Rust prints the same shortest round-trip digits, as `d.ddde-x`.
+    let scientific = alloc::format!("{:e}", single.abs());
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let mut out = String::new();
+    if single.is_sign_negative() {
+        out.push('-');
+    }
+    let (lead, rest) = digits.split_at(1.min(digits.len()));
+    if !(-4..6).contains(&exponent) {
+        out.push_str(lead);
+        if !rest.is_empty() {
+            out.push('.');
+            out.push_str(rest);
+        }
+        let sign = if exponent < 0 { '-' } else { '+' };
+        out.push_str(&alloc::format!("e{sign}{:02}", exponent.unsigned_abs()));
+    } else if exponent < 0 {
+        out.push_str("0.");
+        for _ in exponent..-1 {
+            out.push('0');
+        }
+        out.push_str(&digits);
+    } else {
+        // exponent + 1 digits before the point, padded with zeros.
+        let whole = usize::try_from(exponent).unwrap_or(0) + 1;
+        let (before, after) = digits.split_at(whole.min(digits.len()));
+        out.push_str(before);
+        for _ in digits.len()..whole {
+            out.push('0');
+        }
+        if !after.is_empty() {
+            out.push('.');
+            out.push_str(after);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -238,8 +327,80 @@ mod tests {
 
     #[test]
     fn keys_become_json_strings_like_kubectl() {
-        assert_eq!(key_text("y").as_deref(), Some("true"));
-        assert_eq!(key_text("4").as_deref(), Some("4"));
-        assert_eq!(key_text("app"), None);
+        let converted = |text: &str| Key::Converted(text.into());
+        assert_eq!(key_text("y"), converted("true"));
+        assert_eq!(key_text("4"), converted("4"));
+        assert_eq!(key_text("0x10"), converted("16"));
+        assert_eq!(key_text("1.0"), converted("1"));
+        assert_eq!(key_text("app"), Key::Text);
+        assert_eq!(key_text("~"), Key::Unsupported("null"));
+        assert_eq!(key_text("null"), Key::Unsupported("null"));
+        assert_eq!(key_text(""), Key::Unsupported("null"));
+        assert_eq!(
+            key_text("9223372036854775807"),
+            converted("9223372036854775807")
+        );
+        assert_eq!(
+            key_text("9223372036854775808"),
+            Key::Unsupported("an integer beyond int64")
+        );
+    }
+
+    #[test]
+    fn float_keys_are_written_as_go_formats_a_float32() {
+        // strconv.FormatFloat(v, 'g', -1, 32), measured with Go 1.19.
+        for (text, expected) in [
+            ("1.0", "1"),
+            ("08", "8"),
+            ("1e3", "1000"),
+            (".5", "0.5"),
+            ("-1.5", "-1.5"),
+            ("3.14159265", "3.1415927"),
+            ("123456789.5", "1.2345679e+08"),
+            ("123456.0", "123456"),
+            ("1234567.0", "1.234567e+06"),
+            ("12345678.0", "1.2345678e+07"),
+            ("999999.0", "999999"),
+            ("9999999.0", "9.999999e+06"),
+            ("99999999.0", "1e+08"),
+            ("100000.0", "100000"),
+            ("1e6", "1e+06"),
+            ("1e20", "1e+20"),
+            ("1e21", "1e+21"),
+            ("1e-4", "0.0001"),
+            ("1e-5", "1e-05"),
+            ("0.1", "0.1"),
+            ("9.999999e-5", "9.999999e-05"),
+            ("12345.678", "12345.678"),
+            ("16777217.0", "1.6777216e+07"),
+            ("3.4028235e38", "3.4028235e+38"),
+            ("4e38", ".inf"),
+            ("-4e38", "-.inf"),
+            ("1e-300", "0"),
+            ("1.5e-45", "1e-45"),
+            ("1e-40", "1e-40"),
+            ("0.0", "0"),
+            ("-0.0", "-0"),
+            (".inf", ".inf"),
+            ("-.Inf", "-.inf"),
+            (".NaN", ".nan"),
+        ] {
+            assert_eq!(key_text(text), Key::Converted(expected.into()), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_dot_float_takes_underscores_only_between_digits() {
+        // go-yaml v2 resolve.go: ParseFloat on the text as written (Go 1.19 strconv).
+        for text in ["._5", ".5_", ".5__0", ".5e_1", "._"] {
+            assert_eq!(resolve(text), Plain::Str, "{text}");
+        }
+        assert_eq!(resolve(".5_5"), Plain::Float(0.55));
+        assert_eq!(resolve(".5e1_0"), Plain::Float(5e9));
+        // With a sign or a digit first, every underscore is dropped before parsing.
+        assert_eq!(resolve("-._5"), Plain::Float(-0.5));
+        assert_eq!(resolve("1__0."), Plain::Float(10.0));
+        assert_eq!(resolve("_1"), Plain::Str);
+        assert_eq!(resolve("1_"), Plain::Int(1));
     }
 }

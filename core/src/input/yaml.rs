@@ -1,13 +1,16 @@
 //! The YAML path: a fast path for the block style that kubectl prints ([`fast`]), and
 //! `granit-parser` (pure Rust, no_std) for everything else. Both feed the tree [`Reader`].
 //!
-//! A syntax error stops only its own document: reading resumes at the next `---`, so the
-//! other documents of a file are still evaluated.
+//! Documents are what kubectl reads as documents: the text between lines that start with
+//! `---` ([`parts`]), of which go-yaml decodes the first document only. A syntax error
+//! stops only its own document: reading resumes at the next `---`, so the other documents
+//! of a file are still evaluated.
 
 mod fast;
 
 use alloc::borrow::Cow;
 use alloc::string::ToString;
+use alloc::vec::Vec;
 
 use granit_parser::{Event, Parser, ScalarStyle, ScanError, Span as ParserSpan, Tag};
 
@@ -30,15 +33,175 @@ pub(crate) fn read(index: u32, base: usize, text: &str, limits: &Limits, sink: &
     read_with_granit(text, &mut Reader::new(index, base, limits, sink));
 }
 
-/// Reads a YAML stream with granit-parser, one document at a time.
+/// Reads a YAML stream with granit-parser, one document at a time, in the parts kubectl
+/// reads one at a time ([`parts`]).
 fn read_with_granit<'s>(text: &'s str, reader: &mut impl Events<'s>) {
-    let mut parser = Parser::new_from_str(text);
+    let mut parts = parts(text, reader);
+    for (from, until) in segments(text, &parts) {
+        read_segment(text, from, until, &mut parts, reader);
+    }
+}
+
+/// The ranges of `text` to give granit-parser: every part but the refused ones, split
+/// where a part starts with a byte order mark, which go-yaml skips at the start of what
+/// it is given but granit-parser allows only at the start of a stream.
+fn segments(text: &str, parts: &[Part]) -> Vec<(usize, usize)> {
+    let mut segments = Vec::new();
+    let mut from = Some(0);
+    for (index, part) in parts.iter().enumerate() {
+        let bom = index > 0
+            && text
+                .get(part.body..)
+                .is_some_and(|rest| rest.starts_with('\u{feff}'));
+        if part.refused || bom {
+            if let Some(from) = from.take() {
+                segments.push((from, part.at));
+            }
+        }
+        if bom && !part.refused {
+            from = Some(part.body + '\u{feff}'.len_utf8());
+        } else if !part.refused && from.is_none() {
+            from = Some(part.at);
+        }
+    }
+    if let Some(from) = from {
+        segments.push((from, text.len()));
+    }
+    segments
+}
+
+/// One part of a text as kubectl's `YAMLReader` cuts it (apimachinery `util/yaml`
+/// `decoder.go`): at every line that starts with `---`, whatever YAML makes of it.
+#[derive(Debug)]
+struct Part {
+    /// Where its `---` line starts (0 for the first part).
+    at: usize,
+    /// Where the text after that line starts.
+    body: usize,
+    /// kubectl fails on it: it is not read.
+    refused: bool,
+    /// A document of it was read; go-yaml decodes only the first.
+    read: bool,
+}
+
+/// Cuts `text` into the parts kubectl decodes one at a time, reporting the lines it fails
+/// on: a `---` line with more than a comment after it ("invalid Yaml document separator",
+/// which YAML allows: `--- {a: 1}`, or a `---text` line in a quoted scalar), and a
+/// directive, which in a part of its own has no `---` after it.
+///
+/// kubectl then applies nothing from the file; here, as for a syntax error, only the part
+/// is refused and the others are still read. Lines end at `\n` only, as Go's
+/// `bufio.Reader.ReadLine` reads them: a text with only `\r` breaks is one line.
+fn parts<'s>(text: &'s str, reader: &mut impl Events<'s>) -> Vec<Part> {
+    let mut parts = alloc::vec![Part {
+        at: 0,
+        body: 0,
+        refused: false,
+        read: false,
+    }];
+    let mut content = false;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let next = at + line.len();
+        if let Some(rest) = line.strip_prefix("---") {
+            let after = rest.trim();
+            let refused = !after.is_empty() && !after.starts_with('#');
+            if refused {
+                let column = at + 3 + (rest.len() - rest.trim_start().len());
+                let shown: alloc::string::String = after.chars().take(40).collect();
+                let more = if shown.len() < after.len() { "…" } else { "" };
+                reader.syntax_error(
+                    Diagnostic::error(
+                        "yaml/invalid-separator",
+                        alloc::format!(
+                            "invalid document separator: `---` followed by `{shown}{more}`"
+                        ),
+                    )
+                    .with_help(
+                        "kubectl splits a file at every line that starts with `---` and allows \
+                         only a comment after it (invalid Yaml document separator); start the \
+                         document on the next line",
+                    ),
+                    column,
+                );
+            }
+            parts.push(Part {
+                at,
+                body: next,
+                refused,
+                read: false,
+            });
+            content = false;
+        } else if !content {
+            let trimmed = line.trim();
+            if line.starts_with('%') {
+                reader.syntax_error(
+                    Diagnostic::error(
+                        "yaml/directive",
+                        alloc::format!("directive `{trimmed}` has no document"),
+                    )
+                    .with_help(
+                        "kubectl reads the text between `---` lines on its own, so a directive \
+                         never has the `---` it needs (did not find expected <document start>); \
+                         remove it",
+                    ),
+                    at,
+                );
+                if let Some(part) = parts.last_mut() {
+                    part.refused = true;
+                }
+            }
+            content = !trimmed.is_empty() && !trimmed.starts_with('#');
+        }
+        at = next;
+    }
+    parts
+}
+
+/// Whether to read a document that starts at `at`: only the first of its part (with a
+/// warning about the others).
+fn admit<'s>(parts: &mut [Part], at: usize, reader: &mut impl Events<'s>) -> bool {
+    let index = parts
+        .partition_point(|part| part.at <= at)
+        .saturating_sub(1);
+    let Some(part) = parts.get_mut(index) else {
+        return true;
+    };
+    if core::mem::replace(&mut part.read, true) {
+        reader.syntax_error(
+            Diagnostic::warning(
+                "yaml/ignored-document",
+                "this document is ignored: no `---` line separates it from the one before",
+            )
+            .with_help(
+                "kubectl decodes only the first document between two lines that start with \
+                 `---` (a `...` does not separate them); start this one with `---`",
+            ),
+            at,
+        );
+        return false;
+    }
+    true
+}
+
+/// Reads `text[from..until]` with granit-parser; offsets are kept within `text`.
+fn read_segment<'s>(
+    text: &'s str,
+    from: usize,
+    until: usize,
+    parts: &mut [Part],
+    reader: &mut impl Events<'s>,
+) {
+    let Some(segment) = text.get(from..until) else {
+        return;
+    };
+    let mut parser = Parser::new_from_str(segment);
     let mut in_document = false;
     while let Some(next) = parser.next_event() {
         let (event, span) = match next {
             Ok(pair) => pair,
             Err(error) => {
-                report(reader, &error);
+                report(reader, &error, from);
                 if in_document {
                     reader.end_document();
                     in_document = false;
@@ -49,18 +212,16 @@ fn read_with_granit<'s>(text: &'s str, reader: &mut impl Events<'s>) {
                 }
             }
         };
-        let start = offset(&span, true);
-        let end = offset(&span, false);
-        if !in_document
-            && !matches!(
-                event,
-                Event::DocumentStart(..) | Event::StreamStart | Event::StreamEnd
-            )
-        {
+        let start = from + offset(&span, true);
+        let end = from + offset(&span, false);
+        if !in_document && !matches!(event, Event::DocumentStart(..)) {
             continue;
         }
         let step = match event {
             Event::DocumentStart(..) => {
+                if !admit(parts, start, reader) {
+                    continue;
+                }
                 in_document = true;
                 reader.begin_document(start)
             }
@@ -105,7 +266,7 @@ fn read_with_granit<'s>(text: &'s str, reader: &mut impl Events<'s>) {
 /// any tag outside the types go-yaml resolves (`!foo`, `!`), keep the text as a string
 /// (`!!str 4` is "4"); `!!int`, `!!float`, `!!bool` and `!!null` read the text, quoted or
 /// not, as an unquoted scalar of that type (`!!int "5"` is 5), and refuse the document
-/// when it is another (`!!float` also takes an integer).
+/// when it is another (`!!float` also takes an integer). `!!merge <<` is a merge key.
 ///
 /// Not modelled: go-yaml checks `!!timestamp` text and decodes `!!binary` from base64;
 /// here both are kept as written.
@@ -117,6 +278,11 @@ fn tagged<'s>(
     anchor: usize,
 ) -> Result<(), Stop> {
     let name = tag.suffix_in_namespace("tag:yaml.org,2002:");
+    if name.as_deref() == Some("merge") && text == "<<" {
+        // go-yaml merges at a `<<` key that is plain or tagged `!!merge` (`isMerge` in
+        // decode.go), quoted or not.
+        return reader.scalar(text, Style::Plain, start, end, anchor);
+    }
     let Some(name @ ("int" | "float" | "bool" | "null")) = name.as_deref() else {
         return reader.scalar(text, Style::Quoted, start, end, anchor);
     };
@@ -147,9 +313,9 @@ fn offset(span: &ParserSpan, start: bool) -> usize {
 }
 
 /// Turns a parser error into a diagnostic with kubefit's wording for the common cases.
-fn report<'s>(reader: &mut impl Events<'s>, error: &ScanError) {
+fn report<'s>(reader: &mut impl Events<'s>, error: &ScanError, from: usize) {
     let marker = error.marker();
-    let at = marker.byte_offset().unwrap_or_else(|| marker.index());
+    let at = from + marker.byte_offset().unwrap_or_else(|| marker.index());
     let raw = error.info().to_string();
     let (code, message, help) = if raw.contains("tab") {
         (

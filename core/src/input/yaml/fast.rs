@@ -63,8 +63,16 @@ pub(crate) fn read<'s>(text: &'s str, events: &mut impl Events<'s>) -> Result<()
                     }
                 }
             }
-            // A document end marker: the next document, if any, starts after it.
-            Some(Marker::End) => at = scanner.rest_of_line(first + 3)?,
+            // A document end marker. kubectl splits documents at `---` lines only, and
+            // ignores what follows a `...` up to the next one (see `super::parts`): left
+            // to granit-parser, which warns about it.
+            Some(Marker::End) => {
+                at = scanner.rest_of_line(first + 3)?;
+                match scanner.next_content(at)? {
+                    Some(next) if scanner.marker(next)?.is_none() => return Err(Unsupported),
+                    _ => {}
+                }
+            }
             None => {
                 if scanner.byte(first) == Some(b'%') {
                     return Err(Unsupported);

@@ -22,7 +22,6 @@ const READ: &[&str] = &[
     "a: 1\n---\n",
     "a: 1\n...\n",
     "a: 1\n...\n---\nb: 2\n",
-    "a: 1\n...\nb: 2\n",
     "---\n...\n---\n",
     "--- # c\na: 1\n",
     "k: v\n---\nk: w\n",
@@ -103,6 +102,8 @@ const DECLINED: &[&str] = &[
     "a: x\n  - y\n",
     "a: b  \nc: d\t\n",
     "? x\n",
+    "a: 1\n...\nb: 2\n",
+    "a: 1\n...\n# c\n\nb: 2\n",
 ];
 
 #[test]
