@@ -11,7 +11,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::framework::{
-    FilterPlugin, FrameworkProfile, ScorePlugin, DEFAULT_FILTERS, DEFAULT_SCORES,
+    FilterPlugin, FrameworkProfile, ScorePlugin, DEFAULT_FILTERS, DEFAULT_PRE_FILTERS,
+    DEFAULT_PRE_SCORES, DEFAULT_SCORES,
 };
 use super::plugins::node_resources_fit::{Ignored, Resource, ScoredResource, Strategy};
 use super::plugins::pod_topology_spread::Defaulting;
@@ -132,8 +133,30 @@ pub fn framework_profiles(
                         .into_iter()
                         .map(|(filter, _)| filter)
                         .collect();
+                // PreFilter and PreScore are points of their own: disabling a filter or a
+                // score leaves its Pre half running, and the other way round.
+                let pre_filters = DEFAULT_PRE_FILTERS.map(|filter| (filter, None));
+                profile.pre_filters = expand(
+                    &pre_filters,
+                    FilterPlugin::name,
+                    multi_point,
+                    &plugins.pre_filter,
+                )
+                .into_iter()
+                .map(|(filter, _)| filter)
+                .collect();
                 let scores = DEFAULT_SCORES.map(|(score, weight)| (score, Some(weight)));
                 profile.scores = expand(&scores, ScorePlugin::name, multi_point, &plugins.score);
+                let pre_scores = DEFAULT_PRE_SCORES.map(|score| (score, None));
+                profile.pre_scores = expand(
+                    &pre_scores,
+                    ScorePlugin::name,
+                    multi_point,
+                    &plugins.pre_score,
+                )
+                .into_iter()
+                .map(|(score, _)| score)
+                .collect();
                 // DynamicResources comes before DefaultPreemption (`applyFeatureGates`).
                 let post_filters = [("DynamicResources", None), ("DefaultPreemption", None)];
                 let post_filters = expand(
