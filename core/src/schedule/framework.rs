@@ -539,6 +539,11 @@ impl<'a> FrameworkCycle<'a> {
         })
     }
 
+    /// True when `plugin`'s PreScore runs: without it nothing skips the plugin's scoring.
+    fn pre_scores(&self, plugin: ScorePlugin) -> bool {
+        self.profile.pre_scores.contains(&plugin)
+    }
+
     /// True if InterPodAffinity's scoring surely skips the pod.
     fn skips_affinity_scoring(&self, snapshot: &Snapshot<'_>) -> bool {
         inter_pod_affinity::skips_scoring(
@@ -789,15 +794,17 @@ impl Cycle for FrameworkCycle<'_> {
             .map(|(plugin, weight)| {
                 let scores = match plugin {
                     ScorePlugin::NodeResourcesBalancedAllocation
-                        if node_resources_balanced_allocation::skips(
-                            &self.profile.balanced_resources,
-                            self.scored(),
-                        ) =>
+                        if self.pre_scores(*plugin)
+                            && node_resources_balanced_allocation::skips(
+                                &self.profile.balanced_resources,
+                                self.scored(),
+                            ) =>
                     {
                         Vec::new()
                     }
                     ScorePlugin::NodeAffinity
-                        if node_affinity::skips_scoring(pod, &self.profile.added_affinity) =>
+                        if self.pre_scores(*plugin)
+                            && node_affinity::skips_scoring(pod, &self.profile.added_affinity) =>
                     {
                         Vec::new()
                     }
@@ -842,16 +849,23 @@ impl Cycle for FrameworkCycle<'_> {
 
     fn score_error(&self, _snapshot: &Snapshot<'_>, _feasible: usize) -> Option<String> {
         // NodeAffinity's is the only PreScore that fails (`RunPreScorePlugins`).
-        let scores = self
-            .profile
-            .scores
-            .iter()
-            .any(|(plugin, _)| *plugin == ScorePlugin::NodeAffinity);
-        let error = node_affinity::pre_score_error(&self.entry.pod).filter(|_| scores)?;
-        Some(alloc::format!(
-            "running PreScore plugin {:?}: {error}",
-            node_affinity::NAME
-        ))
+        let pre_score = node_affinity::pre_score_error(&self.entry.pod)
+            .filter(|_| self.pre_scores(ScorePlugin::NodeAffinity));
+        if let Some(error) = pre_score {
+            return Some(alloc::format!(
+                "running PreScore plugin {:?}: {error}",
+                node_affinity::NAME
+            ));
+        }
+        // Then the first score, in order, that reads a PreScore state never written
+        // (`RunScorePlugins` stops at a node's first failing plugin).
+        self.profile.scores.iter().find_map(|&(plugin, _)| {
+            let error = missing_pre_score(plugin).filter(|_| !self.pre_scores(plugin))?;
+            Some(alloc::format!(
+                "running Score plugins: plugin {:?} failed with: {error}",
+                plugin.name()
+            ))
+        })
     }
 
     fn node_local_scores(&self, snapshot: &Snapshot<'_>) -> Option<Vec<NodeLocalScore>> {
@@ -871,15 +885,17 @@ impl Cycle for FrameworkCycle<'_> {
                 let reduce = match plugin {
                     ScorePlugin::TaintToleration => normalize(true),
                     ScorePlugin::NodeAffinity
-                        if !node_affinity::skips_scoring(pod, &self.profile.added_affinity) =>
+                        if !self.pre_scores(plugin)
+                            || !node_affinity::skips_scoring(pod, &self.profile.added_affinity) =>
                     {
                         normalize(false)
                     }
                     ScorePlugin::NodeResourcesBalancedAllocation
-                        if node_resources_balanced_allocation::skips(
-                            &self.profile.balanced_resources,
-                            self.scored(),
-                        ) =>
+                        if self.pre_scores(plugin)
+                            && node_resources_balanced_allocation::skips(
+                                &self.profile.balanced_resources,
+                                self.scored(),
+                            ) =>
                     {
                         Reduce::Skip
                     }
@@ -970,6 +986,29 @@ const fn missing_state(filter: FilterPlugin) -> Option<&'static str> {
         | FilterPlugin::NodeAffinity
         | FilterPlugin::NodeVolumeLimits
         | FilterPlugin::VolumeZone => return None,
+    })
+}
+
+/// The error a score gives when its PreScore did not run, for the scores that read the
+/// PreScore's state (`getPreScoreState` in each plugin's file, the key `PreScore<name>`).
+/// NodeAffinity, NodeResourcesFit and NodeResourcesBalancedAllocation work the state out
+/// again instead, and VolumeBinding scores nothing while `StorageCapacityScoring` is off.
+const fn missing_pre_score(score: ScorePlugin) -> Option<&'static str> {
+    Some(match score {
+        ScorePlugin::TaintToleration => {
+            "failed to read \"PreScoreTaintToleration\" from cycleState: not found"
+        }
+        ScorePlugin::PodTopologySpread => {
+            "error reading \"PreScorePodTopologySpread\" from cycleState: not found"
+        }
+        ScorePlugin::InterPodAffinity => {
+            "failed to read \"PreScoreInterPodAffinity\" from cycleState: not found"
+        }
+        ScorePlugin::NodeAffinity
+        | ScorePlugin::NodeResourcesFit
+        | ScorePlugin::VolumeBinding
+        | ScorePlugin::NodeResourcesBalancedAllocation
+        | ScorePlugin::ImageLocality => return None,
     })
 }
 
@@ -1198,6 +1237,35 @@ mod tests {
         // NodeAffinity, NodeVolumeLimits and VolumeZone work their state out again.
         let yaml = configured("{preFilter: {disabled: [{name: NodeAffinity}, {name: NodeVolumeLimits}, {name: VolumeZone}]}}") + &nodes + &pod;
         assert!(schedule(&yaml, Version::Current).pods[0].node.is_some());
+    }
+
+    /// A score whose PreScore is disabled fails reading the missing state when two or
+    /// more nodes are scored (`RunScorePlugins`); NodeResourcesFit works it out again.
+    #[test]
+    fn a_score_without_its_pre_score_errors() {
+        let nodes = node("n1", 4000, 8_000_000_000, "") + &node("n2", 2000, 8_000_000_000, "");
+        let pod = pending(
+            "p",
+            "  containers: [{name: a, image: x, resources: {requests: {cpu: 100m}}}]",
+        );
+        let yaml = configured("{preScore: {disabled: [{name: '*'}]}}") + &nodes + &pod;
+        assert_eq!(
+            message(&yaml).as_deref(),
+            Some("running Score plugins: plugin \"TaintToleration\" failed with: failed to read \"PreScoreTaintToleration\" from cycleState: not found")
+        );
+        let yaml = configured("{preScore: {disabled: [{name: NodeResourcesFit}, {name: NodeAffinity}, {name: NodeResourcesBalancedAllocation}]}}") + &nodes + &pod;
+        assert_eq!(
+            schedule(&yaml, Version::Current).pods[0].node.as_deref(),
+            Some("n1")
+        );
+        // A single feasible node is taken without scoring.
+        let yaml = configured("{preScore: {disabled: [{name: '*'}]}}")
+            + &node("n1", 4000, 8_000_000_000, "")
+            + &pod;
+        assert_eq!(
+            schedule(&yaml, Version::Current).pods[0].node.as_deref(),
+            Some("n1")
+        );
     }
 
     /// `fitsRequest` marks no "Too many pods" unresolvable, even on a node that allows
