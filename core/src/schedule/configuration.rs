@@ -310,6 +310,23 @@ mod tests {
         assert!(!profile.scheduling_gates);
     }
 
+    /// PreFilter and PreScore expand on their own: a filter or score disabled keeps its
+    /// Pre half, and the other way round.
+    #[test]
+    fn pre_filter_and_pre_score_are_points_of_their_own() {
+        let profile = profile(serde_json::json!({
+            "filter": {"disabled": [{"name": "NodeAffinity"}]},
+            "preFilter": {"disabled": [{"name": "NodePorts"}]},
+            "preScore": {"disabled": [{"name": "*"}], "enabled": [{"name": "InterPodAffinity"}]},
+        }));
+        assert!(!profile.filters.contains(&F::NodeAffinity));
+        assert!(profile.pre_filters.contains(&F::NodeAffinity));
+        assert!(profile.filters.contains(&F::NodePorts));
+        assert!(!profile.pre_filters.contains(&F::NodePorts));
+        assert_eq!(profile.pre_scores, [S::InterPodAffinity]);
+        assert_eq!(profile.scores.len(), DEFAULT_SCORES.len());
+    }
+
     /// A lone profile without a name is the default scheduler's, with its own plugins.
     #[test]
     fn an_unnamed_profile_is_the_default_scheduler() {

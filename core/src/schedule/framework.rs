@@ -504,7 +504,8 @@ struct FrameworkCycle<'a> {
     required_matches: Option<Rc<node_affinity::RequiredMatches>>,
     /// PodTopologySpread's PreFilter state (`None`: Skip).
     spread: Option<pod_topology_spread::PreFilterState<'a>>,
-    /// InterPodAffinity's PreFilter state (`None`: the filter is not enabled).
+    /// InterPodAffinity's PreFilter state (`None`: the filter or its PreFilter is not
+    /// enabled).
     affinity: Option<inter_pod_affinity::PreFilterState<'a>>,
     /// InterPodAffinity's PreScore state, made when first needed.
     affinity_scores: core::cell::OnceCell<inter_pod_affinity::PreScoreState<'a>>,
