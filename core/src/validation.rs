@@ -104,7 +104,9 @@
 //!   `scheduler-config/invalid-queue-sort`, `scheduler-config/invalid-volume-binding`,
 //!   `scheduler-config/invalid-added-affinity`, `scheduler-config/unsupported-version`,
 //!   `scheduler-config/invalid-parallelism`, `scheduler-config/invalid-backoff`,
-//!   `scheduler-config/missing-bind-plugin`;
+//!   `scheduler-config/missing-bind-plugin`, `scheduler-config/unknown-field` (an error at
+//!   a key upstream's strict decoding refuses, raised while the configuration is read:
+//!   `input/fields.rs`);
 //! - admission settings (namespace annotations, MasterConfig; warnings):
 //!   `admission/invalid-node-selector`, `admission/unread-configuration`;
 //! - the controllers' flags in a MasterConfig (an error: the controller manager does not

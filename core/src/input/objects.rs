@@ -454,16 +454,19 @@ fn read_object(
             return;
         }
     };
-    if let Resource::Scenario(_) = resource {
-        let unknown = super::fields::scenario(tree, id);
-        read.diagnostics.extend(
-            unknown
-                .into_iter()
-                .map(|unknown| unknown.with_object(object.clone())),
-        );
-    }
+    let unknown = match resource {
+        Resource::Scenario(_) => super::fields::scenario(tree, id),
+        Resource::KubeSchedulerConfiguration(_) => super::fields::scheduler_configuration(tree, id),
+        _ => Vec::new(),
+    };
+    // A strictly decoded configuration with an unknown key is refused as a whole.
+    let mut valid = !unknown.iter().any(Diagnostic::is_error);
+    read.diagnostics.extend(
+        unknown
+            .into_iter()
+            .map(|unknown| unknown.with_object(object.clone())),
+    );
     let violations = validation::validate(&resource);
-    let mut valid = true;
     let mut release_rules = Vec::new();
     for violation in violations {
         valid &= !violation.diagnostic.is_error() || violation.only_in.is_some();

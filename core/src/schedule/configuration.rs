@@ -11,7 +11,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::framework::{
-    FilterPlugin, FrameworkProfile, ScorePlugin, DEFAULT_FILTERS, DEFAULT_SCORES,
+    FilterPlugin, FrameworkProfile, ScorePlugin, DEFAULT_FILTERS, DEFAULT_PRE_FILTERS,
+    DEFAULT_PRE_SCORES, DEFAULT_SCORES,
 };
 use super::plugins::node_resources_fit::{Ignored, Resource, ScoredResource, Strategy};
 use super::plugins::pod_topology_spread::Defaulting;
@@ -132,8 +133,30 @@ pub fn framework_profiles(
                         .into_iter()
                         .map(|(filter, _)| filter)
                         .collect();
+                // PreFilter and PreScore are points of their own: disabling a filter or a
+                // score leaves its Pre half running, and the other way round.
+                let pre_filters = DEFAULT_PRE_FILTERS.map(|filter| (filter, None));
+                profile.pre_filters = expand(
+                    &pre_filters,
+                    FilterPlugin::name,
+                    multi_point,
+                    &plugins.pre_filter,
+                )
+                .into_iter()
+                .map(|(filter, _)| filter)
+                .collect();
                 let scores = DEFAULT_SCORES.map(|(score, weight)| (score, Some(weight)));
                 profile.scores = expand(&scores, ScorePlugin::name, multi_point, &plugins.score);
+                let pre_scores = DEFAULT_PRE_SCORES.map(|score| (score, None));
+                profile.pre_scores = expand(
+                    &pre_scores,
+                    ScorePlugin::name,
+                    multi_point,
+                    &plugins.pre_score,
+                )
+                .into_iter()
+                .map(|(score, _)| score)
+                .collect();
                 // DynamicResources comes before DefaultPreemption (`applyFeatureGates`).
                 let post_filters = [("DynamicResources", None), ("DefaultPreemption", None)];
                 let post_filters = expand(
@@ -285,6 +308,23 @@ mod tests {
         assert!(profile.scores.is_empty());
         assert!(profile.preemption && !profile.dynamic_resources);
         assert!(!profile.scheduling_gates);
+    }
+
+    /// PreFilter and PreScore expand on their own: a filter or score disabled keeps its
+    /// Pre half, and the other way round.
+    #[test]
+    fn pre_filter_and_pre_score_are_points_of_their_own() {
+        let profile = profile(serde_json::json!({
+            "filter": {"disabled": [{"name": "NodeAffinity"}]},
+            "preFilter": {"disabled": [{"name": "NodePorts"}]},
+            "preScore": {"disabled": [{"name": "*"}], "enabled": [{"name": "InterPodAffinity"}]},
+        }));
+        assert!(!profile.filters.contains(&F::NodeAffinity));
+        assert!(profile.pre_filters.contains(&F::NodeAffinity));
+        assert!(profile.filters.contains(&F::NodePorts));
+        assert!(!profile.pre_filters.contains(&F::NodePorts));
+        assert_eq!(profile.pre_scores, [S::InterPodAffinity]);
+        assert_eq!(profile.scores.len(), DEFAULT_SCORES.len());
     }
 
     /// A lone profile without a name is the default scheduler's, with its own plugins.

@@ -124,8 +124,13 @@ pub struct FrameworkProfile {
     pub scheduler_name: String,
     /// Filters in the order they run.
     pub filters: Vec<FilterPlugin>,
+    /// The plugins whose PreFilter runs: an extension point of its own, so a filter may
+    /// run without its PreFilter and a PreFilter without its filter.
+    pub pre_filters: Vec<FilterPlugin>,
     /// Scores with weights.
     pub scores: Vec<(ScorePlugin, i64)>,
+    /// The plugins whose PreScore runs.
+    pub pre_scores: Vec<ScorePlugin>,
     /// NodeResourcesFit's `ignoredResources` and `ignoredResourceGroups`.
     pub fit_ignored: node_resources_fit::Ignored,
     /// NodeResourcesFit's scoring strategy.
@@ -173,6 +178,32 @@ pub const DEFAULT_FILTERS: [FilterPlugin; 12] = [
     FilterPlugin::InterPodAffinity,
 ];
 
+/// The filter plugins with a PreFilter, in the default profile's order (`plugins/registry.go`
+/// and each plugin's file: DynamicResources, whose claims kubefit does not model, aside).
+pub const DEFAULT_PRE_FILTERS: [FilterPlugin; 9] = [
+    FilterPlugin::NodeAffinity,
+    FilterPlugin::NodePorts,
+    FilterPlugin::NodeResourcesFit,
+    FilterPlugin::VolumeRestrictions,
+    FilterPlugin::NodeVolumeLimits,
+    FilterPlugin::VolumeBinding,
+    FilterPlugin::VolumeZone,
+    FilterPlugin::PodTopologySpread,
+    FilterPlugin::InterPodAffinity,
+];
+
+/// The score plugins with a PreScore, in the default profile's order (ImageLocality has
+/// none).
+pub const DEFAULT_PRE_SCORES: [ScorePlugin; 7] = [
+    ScorePlugin::TaintToleration,
+    ScorePlugin::NodeAffinity,
+    ScorePlugin::NodeResourcesFit,
+    ScorePlugin::VolumeBinding,
+    ScorePlugin::PodTopologySpread,
+    ScorePlugin::InterPodAffinity,
+    ScorePlugin::NodeResourcesBalancedAllocation,
+];
+
 /// The score plugins of the 1.34 default profile with their weights, in order.
 pub const DEFAULT_SCORES: [(ScorePlugin, i64); 8] = [
     (ScorePlugin::TaintToleration, 3),
@@ -192,7 +223,9 @@ impl FrameworkProfile {
         Self {
             scheduler_name: DEFAULT_SCHEDULER.into(),
             filters: DEFAULT_FILTERS.to_vec(),
+            pre_filters: DEFAULT_PRE_FILTERS.to_vec(),
             scores: DEFAULT_SCORES.to_vec(),
+            pre_scores: DEFAULT_PRE_SCORES.to_vec(),
             fit_ignored: node_resources_fit::Ignored::default(),
             fit_strategy: node_resources_fit::Strategy::LeastAllocated,
             fit_resources: node_resources_fit::default_resources(),
@@ -287,7 +320,8 @@ impl Profile for FrameworkProfile {
             return Prepared::Error(String::from("unknown pod"));
         };
         let mut only = None;
-        if self.filters.contains(&FilterPlugin::NodeAffinity) {
+        // The PreFilter narrows the nodes even when the filter is disabled.
+        if self.pre_filters.contains(&FilterPlugin::NodeAffinity) {
             match node_affinity::pre_filter(&entry.pod) {
                 node_affinity::PreFilter::AllNodes => {}
                 node_affinity::PreFilter::Rejected(message) => {
@@ -334,9 +368,11 @@ impl Profile for FrameworkProfile {
         } else {
             alloc::borrow::Cow::Owned(inter_pod_affinity::AffinityIndex::default())
         };
-        let spread = self
-            .filters
-            .contains(&FilterPlugin::PodTopologySpread)
+        // Both states serve only their filters, which fail without them.
+        let both = |filter: FilterPlugin| {
+            self.filters.contains(&filter) && self.pre_filters.contains(&filter)
+        };
+        let spread = both(FilterPlugin::PodTopologySpread)
             .then(|| {
                 pod_topology_spread::PreFilterState::new(
                     snapshot,
@@ -347,12 +383,9 @@ impl Profile for FrameworkProfile {
             .filter(|state| !state.skips());
         // Kept even when it skips the pod (it then passes every node): the equivalence
         // cache follows binds with it, and a later pod may make it count.
-        let affinity = self
-            .filters
-            .contains(&FilterPlugin::InterPodAffinity)
-            .then(|| {
-                inter_pod_affinity::PreFilterState::new(snapshot, &affinity_index, &entry.pod)
-            });
+        let affinity = both(FilterPlugin::InterPodAffinity).then(|| {
+            inter_pod_affinity::PreFilterState::new(snapshot, &affinity_index, &entry.pod)
+        });
         let mut cycle = FrameworkCycle {
             profile: self,
             cluster: snapshot.cluster,
@@ -371,6 +404,14 @@ impl Profile for FrameworkProfile {
             affinity_scores: core::cell::OnceCell::new(),
             affinity_index,
             volumes,
+            stateless: self
+                .filters
+                .iter()
+                .copied()
+                .filter(|filter| {
+                    !self.pre_filters.contains(filter) && missing_state(*filter).is_some()
+                })
+                .collect(),
             may_reject: Vec::new(),
         };
         cycle.may_reject = self
@@ -392,18 +433,22 @@ struct VolumeStates<'a> {
     restrictions: Option<volume_restrictions::PreFilterState>,
     limits: bool,
     binding: Option<volume_binding::PreFilterState<'a>>,
-    zone: Option<volume_zone::PreFilterState<'a>>,
+    /// VolumeZone's state; `Err` is the status its filter gives every node when it worked
+    /// the state out without its PreFilter and the pod's claims do not resolve.
+    zone: Result<Option<volume_zone::PreFilterState<'a>>, Status>,
 }
 
 impl<'a> VolumeStates<'a> {
     /// Runs the enabled volume PreFilters in profile order; the first rejection wins, with
-    /// the plugin that made it.
+    /// the plugin that made it. A PreFilter runs whether or not its filter does
+    /// (`runtime/framework.go` builds each extension point on its own).
     fn pre_filter(
         profile: &FrameworkProfile,
         snapshot: &Snapshot<'a>,
         pod: &'a crate::model::Pod,
     ) -> Result<Self, (&'static str, Status)> {
-        let enabled = |plugin: FilterPlugin| profile.filters.contains(&plugin);
+        let enabled = |plugin: FilterPlugin| profile.pre_filters.contains(&plugin);
+        let filters = |plugin: FilterPlugin| profile.filters.contains(&plugin);
         let storage = &snapshot.cluster.storage;
         let restrictions = if enabled(FilterPlugin::VolumeRestrictions) {
             volume_restrictions::pre_filter(snapshot, pod)
@@ -411,7 +456,9 @@ impl<'a> VolumeStates<'a> {
         } else {
             None
         };
-        let limits = enabled(FilterPlugin::NodeVolumeLimits) && node_volume_limits::pre_filter(pod);
+        // Without its PreFilter (which only skips) the filter looks at every pod.
+        let limits = filters(FilterPlugin::NodeVolumeLimits)
+            && (!enabled(FilterPlugin::NodeVolumeLimits) || node_volume_limits::pre_filter(pod));
         let binding = if enabled(FilterPlugin::VolumeBinding) {
             volume_binding::pre_filter(storage, pod)
                 .map_err(|status| (volume_binding::NAME, status))?
@@ -419,9 +466,14 @@ impl<'a> VolumeStates<'a> {
             None
         };
         let zone = if enabled(FilterPlugin::VolumeZone) {
-            volume_zone::pre_filter(storage, pod).map_err(|status| (volume_zone::NAME, status))?
+            Ok(volume_zone::pre_filter(storage, pod)
+                .map_err(|status| (volume_zone::NAME, status))?)
+        } else if filters(FilterPlugin::VolumeZone) {
+            // The filter works the claims out itself (`VolumeZone.Filter`), with the
+            // status the PreFilter would have given.
+            volume_zone::pre_filter(storage, pod)
         } else {
-            None
+            Ok(None)
         };
         Ok(Self {
             restrictions,
@@ -452,13 +504,17 @@ struct FrameworkCycle<'a> {
     required_matches: Option<Rc<node_affinity::RequiredMatches>>,
     /// PodTopologySpread's PreFilter state (`None`: Skip).
     spread: Option<pod_topology_spread::PreFilterState<'a>>,
-    /// InterPodAffinity's PreFilter state (`None`: the filter is not enabled).
+    /// InterPodAffinity's PreFilter state (`None`: the filter or its PreFilter is not
+    /// enabled).
     affinity: Option<inter_pod_affinity::PreFilterState<'a>>,
     /// InterPodAffinity's PreScore state, made when first needed.
     affinity_scores: core::cell::OnceCell<inter_pod_affinity::PreScoreState<'a>>,
     affinity_index: alloc::borrow::Cow<'a, inter_pod_affinity::AffinityIndex>,
     /// The volume plugins' PreFilter states.
     volumes: VolumeStates<'a>,
+    /// The profile's filters that read a PreFilter state the profile does not make: they
+    /// fail with an error ([`missing_state`]).
+    stateless: Vec<FilterPlugin>,
     /// The profile's filters that may reject a node for this pod, in order, each with its
     /// position among the profile's filters: the others pass every node (no state, no
     /// host port, no `nodeName`), so the first failure is looked for among these alone.
@@ -484,6 +540,11 @@ impl<'a> FrameworkCycle<'a> {
         })
     }
 
+    /// True when `plugin`'s PreScore runs: without it nothing skips the plugin's scoring.
+    fn pre_scores(&self, plugin: ScorePlugin) -> bool {
+        self.profile.pre_scores.contains(&plugin)
+    }
+
     /// True if InterPodAffinity's scoring surely skips the pod.
     fn skips_affinity_scoring(&self, snapshot: &Snapshot<'_>) -> bool {
         inter_pod_affinity::skips_scoring(
@@ -498,6 +559,9 @@ impl<'a> FrameworkCycle<'a> {
     /// are made once per cycle: following binds changes what they hold, not whether
     /// they exist.)
     fn may_reject(&self, filter: FilterPlugin) -> bool {
+        if self.stateless.contains(&filter) {
+            return true;
+        }
         match filter {
             FilterPlugin::NodeName => !self.entry.pod.spec.node_name.is_empty(),
             FilterPlugin::NodeAffinity => {
@@ -512,7 +576,7 @@ impl<'a> FrameworkCycle<'a> {
             FilterPlugin::VolumeRestrictions => self.volumes.restrictions.is_some(),
             FilterPlugin::NodeVolumeLimits => self.volumes.limits,
             FilterPlugin::VolumeBinding => self.volumes.binding.is_some(),
-            FilterPlugin::VolumeZone => self.volumes.zone.is_some(),
+            FilterPlugin::VolumeZone => !matches!(self.volumes.zone, Ok(None)),
             FilterPlugin::PodTopologySpread => self.spread.is_some(),
             FilterPlugin::InterPodAffinity => self.affinity.is_some(),
             FilterPlugin::NodeUnschedulable
@@ -530,6 +594,11 @@ impl<'a> FrameworkCycle<'a> {
         info: &NodeInfo<'_>,
     ) -> Status {
         let pod = &self.entry.pod;
+        if self.stateless.contains(&filter) {
+            if let Some(error) = missing_state(filter) {
+                return Status::error(error);
+            }
+        }
         match filter {
             FilterPlugin::NodeUnschedulable => node_unschedulable::filter(pod, info.node),
             FilterPlugin::NodeName => node_name::filter(pod, info.node),
@@ -559,11 +628,11 @@ impl<'a> FrameworkCycle<'a> {
                 .binding
                 .as_ref()
                 .map_or_else(Status::success, |state| state.filter(snapshot, info.node)),
-            FilterPlugin::VolumeZone => self
-                .volumes
-                .zone
-                .as_ref()
-                .map_or_else(Status::success, |state| state.filter(info.node)),
+            FilterPlugin::VolumeZone => match &self.volumes.zone {
+                Ok(Some(state)) => state.filter(info.node),
+                Ok(None) => Status::success(),
+                Err(status) => status.clone(),
+            },
             FilterPlugin::PodTopologySpread => self
                 .spread
                 .as_ref()
@@ -726,15 +795,17 @@ impl Cycle for FrameworkCycle<'_> {
             .map(|(plugin, weight)| {
                 let scores = match plugin {
                     ScorePlugin::NodeResourcesBalancedAllocation
-                        if node_resources_balanced_allocation::skips(
-                            &self.profile.balanced_resources,
-                            self.scored(),
-                        ) =>
+                        if self.pre_scores(*plugin)
+                            && node_resources_balanced_allocation::skips(
+                                &self.profile.balanced_resources,
+                                self.scored(),
+                            ) =>
                     {
                         Vec::new()
                     }
                     ScorePlugin::NodeAffinity
-                        if node_affinity::skips_scoring(pod, &self.profile.added_affinity) =>
+                        if self.pre_scores(*plugin)
+                            && node_affinity::skips_scoring(pod, &self.profile.added_affinity) =>
                     {
                         Vec::new()
                     }
@@ -779,16 +850,23 @@ impl Cycle for FrameworkCycle<'_> {
 
     fn score_error(&self, _snapshot: &Snapshot<'_>, _feasible: usize) -> Option<String> {
         // NodeAffinity's is the only PreScore that fails (`RunPreScorePlugins`).
-        let scores = self
-            .profile
-            .scores
-            .iter()
-            .any(|(plugin, _)| *plugin == ScorePlugin::NodeAffinity);
-        let error = node_affinity::pre_score_error(&self.entry.pod).filter(|_| scores)?;
-        Some(alloc::format!(
-            "running PreScore plugin {:?}: {error}",
-            node_affinity::NAME
-        ))
+        let pre_score = node_affinity::pre_score_error(&self.entry.pod)
+            .filter(|_| self.pre_scores(ScorePlugin::NodeAffinity));
+        if let Some(error) = pre_score {
+            return Some(alloc::format!(
+                "running PreScore plugin {:?}: {error}",
+                node_affinity::NAME
+            ));
+        }
+        // Then the first score, in order, that reads a PreScore state never written
+        // (`RunScorePlugins` stops at a node's first failing plugin).
+        self.profile.scores.iter().find_map(|&(plugin, _)| {
+            let error = missing_pre_score(plugin).filter(|_| !self.pre_scores(plugin))?;
+            Some(alloc::format!(
+                "running Score plugins: plugin {:?} failed with: {error}",
+                plugin.name()
+            ))
+        })
     }
 
     fn node_local_scores(&self, snapshot: &Snapshot<'_>) -> Option<Vec<NodeLocalScore>> {
@@ -808,15 +886,17 @@ impl Cycle for FrameworkCycle<'_> {
                 let reduce = match plugin {
                     ScorePlugin::TaintToleration => normalize(true),
                     ScorePlugin::NodeAffinity
-                        if !node_affinity::skips_scoring(pod, &self.profile.added_affinity) =>
+                        if !self.pre_scores(plugin)
+                            || !node_affinity::skips_scoring(pod, &self.profile.added_affinity) =>
                     {
                         normalize(false)
                     }
                     ScorePlugin::NodeResourcesBalancedAllocation
-                        if node_resources_balanced_allocation::skips(
-                            &self.profile.balanced_resources,
-                            self.scored(),
-                        ) =>
+                        if self.pre_scores(plugin)
+                            && node_resources_balanced_allocation::skips(
+                                &self.profile.balanced_resources,
+                                self.scored(),
+                            ) =>
                     {
                         Reduce::Skip
                     }
@@ -877,6 +957,60 @@ impl Cycle for FrameworkCycle<'_> {
             binding.reserve(snapshot, node);
         }
     }
+}
+
+/// The error a filter gives when its PreFilter did not run, for the filters that read the
+/// PreFilter's state (`getPreFilterState` in each plugin's file: the key `PreFilter<name>`,
+/// and `CycleState.Read`'s `not found`; VolumeBinding returns the read's error bare,
+/// VolumeRestrictions its own text). NodeAffinity, NodeVolumeLimits and VolumeZone work
+/// the state out again instead. (VolumeRestrictions looks for disk conflicts before it
+/// reads its state; kubefit reports the error on those nodes too.)
+const fn missing_state(filter: FilterPlugin) -> Option<&'static str> {
+    Some(match filter {
+        FilterPlugin::NodePorts => "reading \"PreFilterNodePorts\" from cycleState: not found",
+        FilterPlugin::NodeResourcesFit => {
+            "error reading \"PreFilterNodeResourcesFit\" from cycleState: not found"
+        }
+        FilterPlugin::VolumeRestrictions => {
+            "cannot read \"PreFilterVolumeRestrictions\" from cycleState"
+        }
+        FilterPlugin::VolumeBinding => "not found",
+        FilterPlugin::PodTopologySpread => {
+            "reading \"PreFilterPodTopologySpread\" from cycleState: not found"
+        }
+        FilterPlugin::InterPodAffinity => {
+            "error reading \"PreFilterInterPodAffinity\" from cycleState: not found"
+        }
+        FilterPlugin::NodeUnschedulable
+        | FilterPlugin::NodeName
+        | FilterPlugin::TaintToleration
+        | FilterPlugin::NodeAffinity
+        | FilterPlugin::NodeVolumeLimits
+        | FilterPlugin::VolumeZone => return None,
+    })
+}
+
+/// The error a score gives when its PreScore did not run, for the scores that read the
+/// PreScore's state (`getPreScoreState` in each plugin's file, the key `PreScore<name>`).
+/// NodeAffinity, NodeResourcesFit and NodeResourcesBalancedAllocation work the state out
+/// again instead, and VolumeBinding scores nothing while `StorageCapacityScoring` is off.
+const fn missing_pre_score(score: ScorePlugin) -> Option<&'static str> {
+    Some(match score {
+        ScorePlugin::TaintToleration => {
+            "failed to read \"PreScoreTaintToleration\" from cycleState: not found"
+        }
+        ScorePlugin::PodTopologySpread => {
+            "error reading \"PreScorePodTopologySpread\" from cycleState: not found"
+        }
+        ScorePlugin::InterPodAffinity => {
+            "failed to read \"PreScoreInterPodAffinity\" from cycleState: not found"
+        }
+        ScorePlugin::NodeAffinity
+        | ScorePlugin::NodeResourcesFit
+        | ScorePlugin::VolumeBinding
+        | ScorePlugin::NodeResourcesBalancedAllocation
+        | ScorePlugin::ImageLocality => return None,
+    })
 }
 
 /// The images of a pod's init and regular containers, in order (what ImageLocality reads).
@@ -1043,6 +1177,96 @@ mod tests {
         assert_eq!(result.pods[0].nominated_node.as_deref(), Some("n1"));
         let result = schedule(&yaml(other), Version::Legacy);
         assert_eq!(result.pods[0].nominated_node, None);
+    }
+
+    /// A configuration with `plugins` (flow style) for the default scheduler.
+    fn configured(plugins: &str) -> String {
+        alloc::format!(
+            "---\napiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n  plugins: {plugins}\n"
+        )
+    }
+
+    /// PreFilter is a point of its own (`runtime/framework.go`): with NodeAffinity's
+    /// filter disabled its PreFilter still narrows the nodes to the names the pod pins.
+    #[test]
+    fn a_disabled_filter_keeps_its_pre_filter() {
+        let yaml = configured("{filter: {disabled: [{name: NodeAffinity}]}}")
+            + &node("n1", 4000, 8_000_000_000, "")
+            + &node("n2", 2000, 4_000_000_000, "")
+            + &pending(
+                "p",
+                "  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [n2]}]}]\n  containers: [{name: a, image: x}]",
+            );
+        let result = schedule(&yaml, Version::Current);
+        assert_eq!(result.pods[0].node.as_deref(), Some("n2"));
+        // The volume PreFilters reject too: a claim that does not exist.
+        let yaml = configured("{filter: {disabled: [{name: VolumeRestrictions}, {name: VolumeBinding}, {name: VolumeZone}, {name: NodeVolumeLimits}]}}")
+            + &node("n1", 4000, 8_000_000_000, "")
+            + &pending(
+                "p",
+                "  volumes: [{name: d, persistentVolumeClaim: {claimName: missing}}]\n  containers: [{name: a, image: x}]",
+            );
+        assert_eq!(
+            message(&yaml).as_deref(),
+            Some("0/1 nodes are available: persistentvolumeclaim \"missing\" not found. not found")
+        );
+    }
+
+    /// A filter whose PreFilter is disabled fails reading the missing state, and the
+    /// attempt fails with the first such error (`RunFilterPlugins`); NodePorts runs
+    /// first when every PreFilter is disabled, even for a pod without host ports.
+    #[test]
+    fn a_filter_without_its_pre_filter_errors() {
+        let nodes = node("n1", 4000, 8_000_000_000, "") + &node("n2", 4000, 8_000_000_000, "");
+        let pod = pending(
+            "p",
+            "  containers: [{name: a, image: x, resources: {requests: {cpu: 100m}}}]",
+        );
+        let yaml =
+            configured("{preFilter: {disabled: [{name: NodeResourcesFit}]}}") + &nodes + &pod;
+        let result = schedule(&yaml, Version::Current);
+        assert_eq!(result.pods[0].node, None);
+        assert_eq!(
+            result.pods[0].message.as_deref(),
+            Some("running \"NodeResourcesFit\" filter plugin: error reading \"PreFilterNodeResourcesFit\" from cycleState: not found")
+        );
+        let yaml = configured("{preFilter: {disabled: [{name: '*'}]}}") + &nodes + &pod;
+        assert_eq!(
+            message(&yaml).as_deref(),
+            Some("running \"NodePorts\" filter plugin: reading \"PreFilterNodePorts\" from cycleState: not found")
+        );
+        // NodeAffinity, NodeVolumeLimits and VolumeZone work their state out again.
+        let yaml = configured("{preFilter: {disabled: [{name: NodeAffinity}, {name: NodeVolumeLimits}, {name: VolumeZone}]}}") + &nodes + &pod;
+        assert!(schedule(&yaml, Version::Current).pods[0].node.is_some());
+    }
+
+    /// A score whose PreScore is disabled fails reading the missing state when two or
+    /// more nodes are scored (`RunScorePlugins`); NodeResourcesFit works it out again.
+    #[test]
+    fn a_score_without_its_pre_score_errors() {
+        let nodes = node("n1", 4000, 8_000_000_000, "") + &node("n2", 2000, 8_000_000_000, "");
+        let pod = pending(
+            "p",
+            "  containers: [{name: a, image: x, resources: {requests: {cpu: 100m}}}]",
+        );
+        let yaml = configured("{preScore: {disabled: [{name: '*'}]}}") + &nodes + &pod;
+        assert_eq!(
+            message(&yaml).as_deref(),
+            Some("running Score plugins: plugin \"TaintToleration\" failed with: failed to read \"PreScoreTaintToleration\" from cycleState: not found")
+        );
+        let yaml = configured("{preScore: {disabled: [{name: NodeResourcesFit}, {name: NodeAffinity}, {name: NodeResourcesBalancedAllocation}]}}") + &nodes + &pod;
+        assert_eq!(
+            schedule(&yaml, Version::Current).pods[0].node.as_deref(),
+            Some("n1")
+        );
+        // A single feasible node is taken without scoring.
+        let yaml = configured("{preScore: {disabled: [{name: '*'}]}}")
+            + &node("n1", 4000, 8_000_000_000, "")
+            + &pod;
+        assert_eq!(
+            schedule(&yaml, Version::Current).pods[0].node.as_deref(),
+            Some("n1")
+        );
     }
 
     /// `fitsRequest` marks no "Too many pods" unresolvable, even on a node that allows
