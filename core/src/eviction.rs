@@ -2350,7 +2350,10 @@ impl<'c> World<'c> {
     fn fail_job(&mut self, at: Duration, job: usize) {
         let pods: Vec<usize> = (0..self.pods.len())
             .filter(|&pod| self.life.get(pod) == Some(&Life::Running))
-            .filter(|&pod| self.counting_controller(pod).is_some_and(|(index, _)| index == job))
+            .filter(|&pod| {
+                self.counting_controller(pod)
+                    .is_some_and(|(index, _)| index == job)
+            })
             .collect();
         for pod in pods {
             self.delete_directly(
@@ -5005,9 +5008,18 @@ items:
             &limited,
         ));
         assert_eq!(scheduled_at(&outcome), Vec::<i64>::new());
-        let last = outcome.disruption.evictions.last().expect("three deletions");
+        let last = outcome
+            .disruption
+            .evictions
+            .last()
+            .expect("three deletions");
         assert_eq!(
-            (last.pod.to_string(), &*last.cause, last.at.0, last.replacement.is_none()),
+            (
+                last.pod.to_string(),
+                &*last.cause,
+                last.at.0,
+                last.replacement.is_none()
+            ),
             ("default/jb-c".into(), "job", 0, true)
         );
         assert!(happenings(&outcome).contains(&(
@@ -5039,7 +5051,10 @@ items:
         };
         let web = |name: &str| web_pod(name, "node1", "", "");
         for (replicas, pods, replaced) in [(0, 1, 0), (1, 2, 1), (2, 2, 2)] {
-            let pods: String = ["web-a", "web-b"][..pods].iter().map(|name| web(name)).collect();
+            let pods: String = ["web-a", "web-b"][..pods]
+                .iter()
+                .map(|name| web(name))
+                .collect();
             let yaml = [NODE, &replica_set(replicas), &pods, &steps].concat();
             assert_eq!(replacements(&yaml), replaced, "{replicas}");
         }

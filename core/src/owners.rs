@@ -306,7 +306,11 @@ pub(crate) fn only_replaces_failed(job: &Workload) -> bool {
 /// (`appendJobCompletionFinalizerIfNotFound` in `pkg/controller/job/job_controller.go`).
 fn add_job_labels(pod: &mut Pod, job: &Workload, version: Version) {
     if version == Version::Current
-        && !pod.metadata.finalizers.iter().any(|name| name == JOB_TRACKING)
+        && !pod
+            .metadata
+            .finalizers
+            .iter()
+            .any(|name| name == JOB_TRACKING)
     {
         pod.metadata.finalizers.push(JOB_TRACKING.into());
     }
@@ -1132,7 +1136,10 @@ spec:
         let replaced = generated(&job(""), Version::Current);
         assert_eq!(replaced.len(), 1);
         assert_eq!(replaced[0].1, tracking);
-        assert_eq!(generated(&job(""), Version::Legacy)[0].1, Vec::<String>::new());
+        assert_eq!(
+            generated(&job(""), Version::Legacy)[0].1,
+            Vec::<String>::new()
+        );
         let only_failed = job("  podReplacementPolicy: Failed\n");
         assert_eq!(generated(&only_failed, Version::Current), []);
     }
