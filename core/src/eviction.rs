@@ -16,7 +16,8 @@
 //! template when the input has the controller, at once (a controller of the input only
 //! while it has fewer active pods than it wants; a StatefulSet
 //! only once the old pod is gone, lowest ordinal first, none past its replicas and, unless
-//! its policy is Parallel, once every lower ordinal runs; a 1.34 Job of the input once the
+//! its policy is Parallel, once every lower ordinal runs, ready (and in 1.34 available for
+//! its `minReadySeconds`); a 1.34 Job of the input once the
 //! backoff of its failures has passed since the last, all it misses together, and none
 //! past its backoff limit, where it deletes its other pods; DaemonSets and bare pods
 //! never; none for a pod the input already shows being deleted, which was replaced then), and the scheduling
@@ -136,6 +137,8 @@ enum Happening {
     PodGc,
     /// A Job of the input (its position in the workloads) syncs ([`World::sync_job`]).
     JobSync(usize),
+    /// A StatefulSet's new pod has been ready for its set's `minReadySeconds`.
+    SetPodAvailable(usize),
 }
 
 /// When a 1.34 Job replaces a pod deleted from under it (`podReplacementPolicy` in
@@ -469,6 +472,11 @@ struct World<'c> {
     /// Per StatefulSet, the ordinals gone and not yet recreated, with the old pod and
     /// its eviction.
     set_missing: BTreeMap<String, BTreeMap<u64, (usize, usize)>>,
+    /// The StatefulSets whose input pods are in `set_pods` ([`World::seed_set_pods`]).
+    sets_seeded: BTreeSet<String>,
+    /// The StatefulSets' new pods that are ready but not yet for their set's
+    /// `minReadySeconds`.
+    not_available: BTreeSet<usize>,
     /// A StatefulSet created a pod while the replacements were being placed: they are
     /// placed again at the same moment.
     set_created: bool,
@@ -582,6 +590,8 @@ impl<'c> World<'c> {
             pod_counts: BTreeMap::new(),
             set_pods: BTreeMap::new(),
             set_missing: BTreeMap::new(),
+            sets_seeded: BTreeSet::new(),
+            not_available: BTreeSet::new(),
             set_created: false,
             reschedule: true,
             state_wanted: false,
@@ -668,6 +678,12 @@ impl<'c> World<'c> {
             }
             Happening::PodGone(pod) => self.pod_gone(at, pod),
             Happening::JobSync(job) => self.sync_job(at, job),
+            Happening::SetPodAvailable(pod) => {
+                self.not_available.remove(&pod);
+                if let Some((set, _)) = self.stateful_identity(pod) {
+                    self.sync_stateful(&set);
+                }
+            }
             Happening::TaintEviction(pod) => {
                 let due = self
                     .taint_queue
@@ -2156,6 +2172,7 @@ impl<'c> World<'c> {
         if replicas.is_some_and(|replicas| u64::try_from(replicas).map_or(true, |r| ordinal >= r)) {
             return;
         }
+        self.seed_set_pods(&set);
         self.set_missing
             .entry(set.clone())
             .or_default()
@@ -2179,8 +2196,9 @@ impl<'c> World<'c> {
     /// A StatefulSet recreates its missing pods, lowest ordinal first
     /// (`updateStatefulSet` in `pkg/controller/statefulset/stateful_set_control.go`).
     /// Under the default `OrderedReady` policy it creates one and only when every pod of
-    /// a lower ordinal is running and ready and none is terminating (a replacement is
-    /// ready once bound); under `Parallel`, all of them at once. Without rescheduling
+    /// a lower ordinal is running, ready and available and none is terminating (a
+    /// replacement is ready once bound; [`World::ordinal_blocked`]); under `Parallel`,
+    /// all of them at once. Without rescheduling
     /// nothing becomes ready: all are named at once. True if it created a pod.
     fn sync_stateful(&mut self, set: &str) -> bool {
         let parallel = !self.reschedule || self.parallel_set(set);
@@ -2229,15 +2247,46 @@ impl<'c> World<'c> {
         })
     }
 
-    /// Whether a pod of a lower ordinal than `ordinal` holds an `OrderedReady` set back:
-    /// terminating, waiting for a node, or marked not ready.
+    /// Adds the set's running pods of the input the timeline has not touched to
+    /// `set_pods`, once per set: a pod the input shows not ready holds an `OrderedReady`
+    /// set back too.
+    fn seed_set_pods(&mut self, set: &str) {
+        if !self.sets_seeded.insert(String::from(set)) {
+            return;
+        }
+        let known: BTreeSet<usize> = (self.set_pods.get(set).into_iter().flatten())
+            .map(|&(_, pod)| pod)
+            .collect();
+        let found: Vec<(u64, usize)> = (0..self.pods.len())
+            .filter(|pod| !known.contains(pod) && self.life.get(*pod) == Some(&Life::Running))
+            .filter(|&pod| {
+                self.pods
+                    .get(pod)
+                    .is_some_and(|entry| entry.deletion.controller == Some(Controller::StatefulSet))
+            })
+            .filter_map(|pod| {
+                let (owner, ordinal) = self.stateful_identity(pod)?;
+                (owner == set).then_some((ordinal, pod))
+            })
+            .collect();
+        self.set_pods
+            .entry(String::from(set))
+            .or_default()
+            .extend(found);
+    }
+
+    /// Whether a pod of a lower ordinal than `ordinal` holds an `OrderedReady` set back
+    /// (`isRunningAndReady`, `isRunningAndAvailable`, `isTerminating` in
+    /// `pkg/controller/statefulset/stateful_set_utils.go`): terminating, waiting for a
+    /// node, not ready (so marked, or so in the input), or ready for less than the set's
+    /// `minReadySeconds` (a pod of the input counts as ready long since).
     fn ordinal_blocked(&self, set: &str, ordinal: u64) -> bool {
         let pods = self.set_pods.get(set);
         pods.into_iter().flatten().any(|&(lower, pod)| {
             lower < ordinal
                 && match self.life.get(pod) {
                     Some(Life::Terminating { .. } | Life::Waiting) => true,
-                    Some(Life::Running) => self.marked_not_ready.get(pod) == Some(&true),
+                    Some(Life::Running) => !self.ready(pod) || self.not_available.contains(&pod),
                     _ => false,
                 }
         })
@@ -2797,6 +2846,18 @@ impl<'c> World<'c> {
             .get(pod)
             .is_some_and(|entry| entry.deletion.controller == Some(Controller::StatefulSet));
         if let Some((set, _)) = stateful.then(|| self.stateful_identity(pod)).flatten() {
+            // Ready from its bind on, it is available once ready for `minReadySeconds`
+            // (1.34; 1.11's StatefulSet has no such field).
+            let min_ready = (self.version == Version::Current)
+                .then(|| self.stateful_set(&set))
+                .flatten()
+                .and_then(|workload| workload.spec.min_ready_seconds)
+                .filter(|seconds| *seconds > 0);
+            if let Some(seconds) = min_ready {
+                self.not_available.insert(pod);
+                let available = at.saturating_add(Duration::from_seconds(i64::from(seconds)));
+                self.agenda_push(available, Happening::SetPodAvailable(pod));
+            }
             self.set_created |= self.sync_stateful(&set);
         }
     }
@@ -5135,6 +5196,48 @@ items:
                 [(30, "FailedScheduling".into(), "Pod/default/db-1".into())]
             );
         }
+    }
+
+    /// An `OrderedReady` StatefulSet does not recreate `db-1` while `db-0`, untouched by
+    /// the timeline, is not ready in the input; once it is ready, it does; with
+    /// `minReadySeconds`, once db-0 has been ready that long.
+    #[test]
+    fn a_stateful_set_waits_for_a_lower_ordinal_the_input_shows_not_ready() {
+        let node2 = NODE.replace("node1", "node2");
+        let set = "---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db, namespace: default, uid: s1}\nspec:\n  replicas: 2\n  serviceName: db\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec: {containers: [{name: c, image: c}]}\n";
+        let pod = |name: &str, node: &str, ready: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default, labels: {{app: db}}, ownerReferences: [{{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: s1, controller: true}}]}}\nspec:\n  nodeName: {node}\n  containers: [{{name: c, image: c}}]\nstatus: {{phase: Running, conditions: [{{type: Ready, status: '{ready}'}}]}}\n"
+            )
+        };
+        let steps = scenario("  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n");
+        for (ready, recreated) in [("False", false), ("True", true)] {
+            let yaml = [
+                NODE,
+                &node2,
+                set,
+                &pod("db-0", "node2", ready),
+                &pod("db-1", "node1", "True"),
+                &steps,
+            ]
+            .concat();
+            let outcome = play(&yaml);
+            let replacement = outcome.disruption.evictions[0].replacement.as_ref();
+            assert_eq!(replacement.is_some(), recreated, "{ready}");
+        }
+        // `minReadySeconds`: the new db-0, ready from its bind at 30 s, is available
+        // 120 s later, and only then comes db-1.
+        let slow = set.replace("  replicas: 2\n", "  replicas: 2\n  minReadySeconds: 120\n");
+        let yaml = [
+            NODE,
+            &node2,
+            &slow,
+            &pod("db-0", "node1", "True"),
+            &pod("db-1", "node1", "True"),
+            &steps,
+        ]
+        .concat();
+        assert_eq!(scheduled_at(&play(&yaml)), [30, 150]);
     }
 
     /// The rounds share the nodes' image table until a node is removed: then positions
