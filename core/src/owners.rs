@@ -41,13 +41,13 @@ pub fn missing_pods(
 /// finished, not being deleted) it has once the pods [`missing_pods`] makes are there:
 /// what its controller on the timeline starts from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Replicas {
+pub(crate) struct Replicas {
     /// `spec.replicas`; a Job's `wantActive` (`manageJob` in
     /// `pkg/controller/job/job_controller.go`), 0 once a Job without completions saw a
     /// success (it then keeps what runs and creates nothing).
-    pub want: usize,
+    pub(crate) want: usize,
     /// Its active pods.
-    pub active: usize,
+    pub(crate) active: usize,
 }
 
 /// [`missing_pods`], with the [`Replicas`] of each workload that keeps a count of pods
