@@ -238,6 +238,10 @@ pub struct Cluster {
     /// (`eviction::start_work`); `None` for a cluster put together otherwise, whose every
     /// node is looked at.
     pub(crate) start_nodes: Option<Vec<(usize, bool)>>,
+    /// Per workload, the pods it wants and has once the missing ones are made
+    /// (`owners::Replicas`; `None` for the kinds that keep no count): where the
+    /// timeline's ReplicaSets, ReplicationControllers and Jobs start from.
+    pub(crate) replicas: Vec<Option<owners::Replicas>>,
 }
 
 impl Cluster {
@@ -356,12 +360,13 @@ impl Cluster {
             diagnostics.push(diagnostic);
         }
         let input_pods: Vec<&Pod> = pods.iter().map(|(pod, _)| pod).collect();
-        let created = owners::missing_pods(
+        let (created, replicas) = owners::counted_missing_pods(
             &cluster.workloads,
             &input_pods,
             &cluster.nodes,
             cluster.version,
         );
+        cluster.replicas = replicas;
         pods.extend(created.into_iter().map(|pod| (pod, None)));
         if cluster.version == Version::Current {
             let used = pods.iter().map(|(pod, _)| pod.metadata.namespace.as_str());

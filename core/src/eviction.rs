@@ -13,11 +13,14 @@
 //! kubelet cannot confirm, unless 1.34's pod garbage collector force-deletes them once
 //! the node is out of service ([`pod_gc`]); at once for a grace period of zero, which
 //! the API server applies without the kubelet). Their controllers create replacements, from their
-//! template when the input has the controller, at once (a StatefulSet
-//! only once the old pod is gone, lowest ordinal first and, unless its policy is
-//! Parallel, once every lower ordinal runs; a 1.34 Job of the input after its failure backoff, and
-//! none past its backoff limit; DaemonSets and bare pods never; none for a pod the
-//! input already shows being deleted, which was replaced then), and the scheduling
+//! template when the input has the controller, at once (a controller of the input only
+//! while it has fewer active pods than it wants; a StatefulSet
+//! only once the old pod is gone, lowest ordinal first, none past its replicas and, unless
+//! its policy is Parallel, once every lower ordinal runs, ready (and in 1.34 available for
+//! its `minReadySeconds`); a 1.34 Job of the input once the
+//! backoff of its failures has passed since the last, all it misses together, and none
+//! past its backoff limit, where it deletes its other pods; DaemonSets and bare pods
+//! never; none for a pod the input already shows being deleted, which was replaced then), and the scheduling
 //! engine places every replacement on the cluster as it is at that moment, retrying the
 //! ones left Pending whenever the cluster changes. A replacement is Ready as soon as it
 //! is bound, which gives its PodDisruptionBudget the disruption back.
@@ -132,9 +135,10 @@ enum Happening {
     TaintingPass,
     /// The pod garbage collector's pass ([`pod_gc`]).
     PodGc,
-    /// A Job's failure backoff has passed: it creates the pod that replaces a pod (the
-    /// pod, its eviction).
-    JobPod(usize, usize),
+    /// A Job of the input (its position in the workloads) syncs ([`World::sync_job`]).
+    JobSync(usize),
+    /// A StatefulSet's new pod has been ready for its set's `minReadySeconds`.
+    SetPodAvailable(usize),
 }
 
 /// When a 1.34 Job replaces a pod deleted from under it (`podReplacementPolicy` in
@@ -154,6 +158,35 @@ const JOB_BACKOFF: Duration = Duration::from_seconds(10);
 const MAX_JOB_BACKOFF: Duration = Duration::from_seconds(600);
 /// A Job's `spec.backoffLimit` when it gives none.
 const DEFAULT_BACKOFF_LIMIT: i32 = 6;
+
+/// A 1.34 Job of the input on the timeline: its backoff record, one for the whole Job
+/// (`backoffRecord` in `pkg/controller/job/backoff_utils.go`), and the pods it has yet to
+/// replace.
+#[derive(Debug, Default)]
+struct JobRun {
+    /// The failures it counted on the timeline (`failuresAfterLastSuccess`: no pod
+    /// succeeds on it).
+    failures: i32,
+    /// When the last of them finished (`lastFailureTime`).
+    last_failure: Duration,
+    /// The pods no longer active, with their evictions, in the order they stopped: the
+    /// next sync creates their replacements, as many as it misses.
+    owed: VecDeque<(usize, usize)>,
+    /// When its next sync is planned.
+    planned: Option<Duration>,
+    /// Past its backoff limit: it failed (`BackoffLimitExceeded`) and creates nothing.
+    failed: bool,
+}
+
+/// `getRemainingTimeForFailuresCount`'s wait after the last of `failures` failures: 10 s,
+/// doubled for every failure after the first, at most 600 s.
+fn job_backoff(failures: i32) -> Duration {
+    let mut backoff = JOB_BACKOFF;
+    for _ in 1..failures {
+        backoff = backoff.saturating_add(backoff).min(MAX_JOB_BACKOFF);
+    }
+    backoff
+}
 
 /// Where a pod is in its life. (Small: the timeline writes one for each of 150 000 pods
 /// when it starts.)
@@ -426,9 +459,12 @@ struct World<'c> {
     replaces: BTreeMap<usize, usize>,
     /// Replacements already reported Pending.
     reported_pending: BTreeSet<usize>,
-    /// Per Job of the input (its position in the workloads), the pods that failed on the
-    /// timeline.
-    job_failures: BTreeMap<usize, i32>,
+    /// Per 1.34 Job of the input (its position in the workloads) whose pods the timeline
+    /// touched, its controller's state.
+    jobs: BTreeMap<usize, JobRun>,
+    /// Per ReplicaSet, ReplicationController or Job of the input whose pods the timeline
+    /// touched, the pods it wants and its active ones (from `Cluster::replicas`).
+    pod_counts: BTreeMap<usize, crate::owners::Replicas>,
     /// Per StatefulSet (`namespace/name`), its pods deleted on the timeline and its
     /// replacements, with their ordinals: the pods that may hold its next one back (its
     /// other pods run, as bound).
@@ -436,6 +472,11 @@ struct World<'c> {
     /// Per StatefulSet, the ordinals gone and not yet recreated, with the old pod and
     /// its eviction.
     set_missing: BTreeMap<String, BTreeMap<u64, (usize, usize)>>,
+    /// The StatefulSets whose input pods are in `set_pods` ([`World::seed_set_pods`]).
+    sets_seeded: BTreeSet<String>,
+    /// The StatefulSets' new pods that are ready but not yet for their set's
+    /// `minReadySeconds`.
+    not_available: BTreeSet<usize>,
     /// A StatefulSet created a pod while the replacements were being placed: they are
     /// placed again at the same moment.
     set_created: bool,
@@ -545,9 +586,12 @@ impl<'c> World<'c> {
             changed: false,
             replaces: BTreeMap::new(),
             reported_pending: BTreeSet::new(),
-            job_failures: BTreeMap::new(),
+            jobs: BTreeMap::new(),
+            pod_counts: BTreeMap::new(),
             set_pods: BTreeMap::new(),
             set_missing: BTreeMap::new(),
+            sets_seeded: BTreeSet::new(),
+            not_available: BTreeSet::new(),
             set_created: false,
             reschedule: true,
             state_wanted: false,
@@ -633,7 +677,13 @@ impl<'c> World<'c> {
                 }
             }
             Happening::PodGone(pod) => self.pod_gone(at, pod),
-            Happening::JobPod(pod, eviction) => self.replace(pod, eviction, false),
+            Happening::JobSync(job) => self.sync_job(at, job),
+            Happening::SetPodAvailable(pod) => {
+                self.not_available.remove(&pod);
+                if let Some((set, _)) = self.stateful_identity(pod) {
+                    self.sync_stateful(&set);
+                }
+            }
             Happening::TaintEviction(pod) => {
                 let due = self
                     .taint_queue
@@ -2044,23 +2094,88 @@ impl<'c> World<'c> {
             message,
         );
         if replaced_now {
-            match self.job_replacement(pod) {
-                Some((job, JobReplacement::WhenDeleted)) => {
-                    self.job_pod_failed(at, at, pod, eviction, job);
+            self.controller_lost(at, pod, eviction);
+        }
+    }
+
+    /// The controller of `pod`, deleted now, stops counting it (`IsPodActive` in
+    /// `pkg/controller/controller_utils.go`). A ReplicaSet or ReplicationController of the
+    /// input replaces it only while it has fewer active pods than it wants
+    /// (`manageReplicas` in `pkg/controller/replicaset/replica_set.go`), a Job of the input
+    /// likewise against its `wantActive` (1.34: after its backoff, [`World::sync_job`]);
+    /// any other controller, or one missing from the input, replaces it at once.
+    fn controller_lost(&mut self, at: Duration, pod: usize, eviction: usize) {
+        match self.counting_controller(pod) {
+            Some((job, WorkloadKind::Job)) if self.version == Version::Current => {
+                // `TerminatingOrFailed`: the pod counts as finished at once; `Failed`:
+                // once it is gone (`pod_gone`).
+                if self.job_replacement(pod) == Some((job, JobReplacement::WhenDeleted)) {
+                    self.job_pod_finished(at, pod, eviction, job);
                 }
-                Some((_, JobReplacement::WhenGone)) => {}
-                None => self.replace(pod, eviction, false),
+            }
+            Some((index, _)) => {
+                let replaced = self.pod_count(index).is_none_or(|count| {
+                    count.active = count.active.saturating_sub(1);
+                    let short = count.active < count.want;
+                    if short {
+                        count.active = count.active.saturating_add(1);
+                    }
+                    short
+                });
+                if replaced {
+                    self.replace(pod, eviction, false);
+                }
+            }
+            None => self.replace(pod, eviction, false),
+        }
+    }
+
+    /// The ReplicaSet, ReplicationController or Job of the input that controls `pod`
+    /// (its position in the workloads), with its kind.
+    fn counting_controller(&self, pod: usize) -> Option<(usize, WorkloadKind)> {
+        if self.cluster.workloads.is_empty() {
+            return None;
+        }
+        let entry = self.pods.get(pod)?;
+        let workloads = &self.cluster.workloads;
+        let index = crate::owners::controller_object(workloads, &entry.pod)?;
+        let (kind, _) = workloads.get(index)?;
+        matches!(
+            kind,
+            WorkloadKind::ReplicaSet | WorkloadKind::ReplicationController | WorkloadKind::Job
+        )
+        .then_some((index, *kind))
+    }
+
+    /// The pods the workload at `index` wants and its active ones, as the timeline left
+    /// them; `None` when the cluster counted none for it.
+    fn pod_count(&mut self, index: usize) -> Option<&mut crate::owners::Replicas> {
+        let start = self.cluster.replicas.get(index).copied().flatten();
+        match self.pod_counts.entry(index) {
+            alloc::collections::btree_map::Entry::Occupied(entry) => Some(entry.into_mut()),
+            alloc::collections::btree_map::Entry::Vacant(entry) => {
+                start.map(|start| entry.insert(start))
             }
         }
     }
 
     /// A StatefulSet's pod is gone: its set recreates it under its name when its turn
-    /// comes ([`World::sync_stateful`]).
+    /// comes ([`World::sync_stateful`]), unless the set of the input wants fewer replicas
+    /// than its ordinal (`updateStatefulSet` in
+    /// `pkg/controller/statefulset/stateful_set_control.go` makes only the ordinals below
+    /// `spec.replicas`).
     fn stateful_gone(&mut self, pod: usize, eviction: usize) {
         let Some((set, ordinal)) = self.stateful_identity(pod) else {
             self.replace(pod, eviction, true);
             return;
         };
+        let replicas = self
+            .stateful_set(&set)
+            .map(|workload| workload.spec.replicas.unwrap_or(1));
+        if replicas.is_some_and(|replicas| u64::try_from(replicas).map_or(true, |r| ordinal >= r)) {
+            return;
+        }
+        self.seed_set_pods(&set);
         self.set_missing
             .entry(set.clone())
             .or_default()
@@ -2084,8 +2199,9 @@ impl<'c> World<'c> {
     /// A StatefulSet recreates its missing pods, lowest ordinal first
     /// (`updateStatefulSet` in `pkg/controller/statefulset/stateful_set_control.go`).
     /// Under the default `OrderedReady` policy it creates one and only when every pod of
-    /// a lower ordinal is running and ready and none is terminating (a replacement is
-    /// ready once bound); under `Parallel`, all of them at once. Without rescheduling
+    /// a lower ordinal is running, ready and available and none is terminating (a
+    /// replacement is ready once bound; [`World::ordinal_blocked`]); under `Parallel`,
+    /// all of them at once. Without rescheduling
     /// nothing becomes ready: all are named at once. True if it created a pod.
     fn sync_stateful(&mut self, set: &str) -> bool {
         let parallel = !self.reschedule || self.parallel_set(set);
@@ -2118,32 +2234,71 @@ impl<'c> World<'c> {
     /// Whether a StatefulSet of the input with this `namespace/name` asks for the
     /// `Parallel` pod management policy.
     fn parallel_set(&self, set: &str) -> bool {
-        self.cluster.workloads.iter().any(|(kind, workload)| {
-            *kind == WorkloadKind::StatefulSet
-                && workload.spec.pod_management_policy.as_deref() == Some("Parallel")
-                && set.split_once('/')
-                    == Some((&workload.metadata.namespace, &workload.metadata.name))
+        self.stateful_set(set).is_some_and(|workload| {
+            workload.spec.pod_management_policy.as_deref() == Some("Parallel")
         })
     }
 
-    /// Whether a pod of a lower ordinal than `ordinal` holds an `OrderedReady` set back:
-    /// terminating, waiting for a node, or marked not ready.
+    /// The StatefulSet of the input with this `namespace/name`.
+    fn stateful_set(&self, set: &str) -> Option<&'c crate::model::Workload> {
+        let cluster = self.cluster;
+        let name = set.split_once('/')?;
+        cluster.workloads.iter().find_map(|(kind, workload)| {
+            (*kind == WorkloadKind::StatefulSet
+                && name == (&*workload.metadata.namespace, &*workload.metadata.name))
+                .then_some(workload)
+        })
+    }
+
+    /// Adds the set's running pods of the input the timeline has not touched to
+    /// `set_pods`, once per set: a pod the input shows not ready holds an `OrderedReady`
+    /// set back too.
+    fn seed_set_pods(&mut self, set: &str) {
+        if !self.sets_seeded.insert(String::from(set)) {
+            return;
+        }
+        let known: BTreeSet<usize> = (self.set_pods.get(set).into_iter().flatten())
+            .map(|&(_, pod)| pod)
+            .collect();
+        let found: Vec<(u64, usize)> = (0..self.pods.len())
+            .filter(|pod| !known.contains(pod) && self.life.get(*pod) == Some(&Life::Running))
+            .filter(|&pod| {
+                self.pods
+                    .get(pod)
+                    .is_some_and(|entry| entry.deletion.controller == Some(Controller::StatefulSet))
+            })
+            .filter_map(|pod| {
+                let (owner, ordinal) = self.stateful_identity(pod)?;
+                (owner == set).then_some((ordinal, pod))
+            })
+            .collect();
+        self.set_pods
+            .entry(String::from(set))
+            .or_default()
+            .extend(found);
+    }
+
+    /// Whether a pod of a lower ordinal than `ordinal` holds an `OrderedReady` set back
+    /// (`isRunningAndReady`, `isRunningAndAvailable`, `isTerminating` in
+    /// `pkg/controller/statefulset/stateful_set_utils.go`): terminating, waiting for a
+    /// node, not ready (so marked, or so in the input), or ready for less than the set's
+    /// `minReadySeconds` (a pod of the input counts as ready long since).
     fn ordinal_blocked(&self, set: &str, ordinal: u64) -> bool {
         let pods = self.set_pods.get(set);
         pods.into_iter().flatten().any(|&(lower, pod)| {
             lower < ordinal
                 && match self.life.get(pod) {
                     Some(Life::Terminating { .. } | Life::Waiting) => true,
-                    Some(Life::Running) => self.marked_not_ready.get(pod) == Some(&true),
+                    Some(Life::Running) => !self.ready(pod) || self.not_available.contains(&pod),
                     _ => false,
                 }
         })
     }
 
-    /// The Job of the input that owns `pod` and how it replaces it; `None` for any other
-    /// pod, and in OpenShift 3.11, whose Job controller (1.11) replaces a deleted pod at
-    /// once as a ReplicaSet does. A Job missing from the input leaves its pods replaced
-    /// at once too: its backoff limit and failure policy are unknown.
+    /// The 1.34 Job of the input that owns `pod` and when it replaces it; `None` for any
+    /// other pod, and in OpenShift 3.11, whose Job controller (1.11) counts a deleted pod
+    /// as a ReplicaSet does. A Job missing from the input leaves its pods replaced at once:
+    /// its backoff limit and failure policy are unknown.
     fn job_replacement(&self, pod: usize) -> Option<(usize, JobReplacement)> {
         if self.version == Version::Legacy || self.cluster.workloads.is_empty() {
             return None;
@@ -2154,48 +2309,116 @@ impl<'c> World<'c> {
         let (WorkloadKind::Job, workload) = workloads.get(job)? else {
             return None;
         };
-        let spec = &workload.spec;
-        let when = match spec.pod_replacement_policy.as_deref() {
-            Some("Failed") => JobReplacement::WhenGone,
-            Some(_) => JobReplacement::WhenDeleted,
-            None if spec.pod_failure_policy.is_some() => JobReplacement::WhenGone,
-            None => JobReplacement::WhenDeleted,
+        let when = if crate::owners::only_replaces_failed(workload) {
+            JobReplacement::WhenGone
+        } else {
+            JobReplacement::WhenDeleted
         };
         Some((job, when))
     }
 
-    /// A pod of the Job at `job` failed, its finish time `finished` (the moment it was
-    /// deleted: `getFinishedTime` in `pkg/controller/job/backoff_utils.go`): past its
-    /// backoff limit the Job fails (`BackoffLimitExceeded`) and creates nothing more;
-    /// otherwise it creates the replacement once the failure backoff has passed since
-    /// `finished` (`getRemainingTime`).
-    fn job_pod_failed(
-        &mut self,
-        at: Duration,
-        finished: Duration,
-        pod: usize,
-        eviction: usize,
-        job: usize,
-    ) {
-        let failures = self.job_failures.entry(job).or_insert(0);
-        *failures = failures.saturating_add(1);
-        let failures = *failures;
+    /// A pod of the 1.34 Job at `job` is no longer active: deleted (`TerminatingOrFailed`)
+    /// or gone (`Failed`). If it still carries the Job's tracking finalizer, the Job counts
+    /// it failed, finished at `at` (`getNewFinishedPods`, `getValidPodsWithFilter`; the
+    /// moment of its deletion or the moment its kubelet stopped it: `getFinishedTime` in
+    /// `pkg/controller/job/backoff_utils.go`), in its backoff record; one without it
+    /// counts for nothing and is replaced at the next sync. The Job syncs once the other
+    /// happenings of this moment are done.
+    fn job_pod_finished(&mut self, at: Duration, pod: usize, eviction: usize, job: usize) {
+        let tracked = self.pods.get(pod).is_some_and(|entry| {
+            (entry.pod.metadata.finalizers.iter()).any(|name| name == crate::owners::JOB_TRACKING)
+        });
+        if let Some(count) = self.pod_count(job) {
+            count.active = count.active.saturating_sub(1);
+        }
+        let run = self.jobs.entry(job).or_default();
+        if run.failed {
+            return;
+        }
+        if tracked {
+            run.failures = run.failures.saturating_add(1);
+            run.last_failure = run.last_failure.max(at);
+        }
+        run.owed.push_back((pod, eviction));
+        if run.planned != Some(at) {
+            run.planned = Some(at);
+            self.agenda_push(at, Happening::JobSync(job));
+        }
+    }
+
+    /// The 1.34 Job at `job` syncs (`syncJob` and `manageJob` in
+    /// `pkg/controller/job/job_controller.go`). Past its backoff limit it fails
+    /// (`BackoffLimitExceeded`): it creates nothing and deletes its active pods. Otherwise,
+    /// once its backoff has passed since its last failure (`getRemainingTime`), it creates
+    /// at once all the pods it misses of `wantActive`; before, it syncs again then.
+    fn sync_job(&mut self, at: Duration, job: usize) {
         let Some((_, workload)) = self.cluster.workloads.get(job) else {
             return;
         };
-        let failed = workload.status.failed.unwrap_or(0).saturating_add(failures);
-        if failed > workload.spec.backoff_limit.unwrap_or(DEFAULT_BACKOFF_LIMIT) {
+        let limit = workload.spec.backoff_limit.unwrap_or(DEFAULT_BACKOFF_LIMIT);
+        let counted = workload.status.failed.unwrap_or(0);
+        let Some(run) = self.jobs.get_mut(&job) else {
+            return;
+        };
+        if run.planned == Some(at) {
+            run.planned = None;
+        }
+        if run.failed {
             return;
         }
-        let mut backoff = JOB_BACKOFF;
-        for _ in 1..failures {
-            backoff = backoff.saturating_add(backoff).min(MAX_JOB_BACKOFF);
+        if counted.saturating_add(run.failures) > limit {
+            run.failed = true;
+            run.owed.clear();
+            self.fail_job(at, job);
+            return;
         }
-        let due = finished.saturating_add(backoff);
-        if due <= at {
-            self.replace(pod, eviction, false);
+        let due = if run.failures == 0 {
+            at
         } else {
-            self.agenda_push(due, Happening::JobPod(pod, eviction));
+            run.last_failure.saturating_add(job_backoff(run.failures))
+        };
+        if due > at {
+            if run.planned != Some(due) {
+                run.planned = Some(due);
+                self.agenda_push(due, Happening::JobSync(job));
+            }
+            return;
+        }
+        let owed = core::mem::take(&mut run.owed);
+        let missing = self
+            .pod_count(job)
+            .map_or(owed.len(), |count| count.want.saturating_sub(count.active));
+        for (pod, eviction) in owed.into_iter().take(missing) {
+            if let Some(count) = self.pod_count(job) {
+                count.active = count.active.saturating_add(1);
+            }
+            self.replace(pod, eviction, false);
+        }
+    }
+
+    /// The 1.34 Job at `job` failed: it deletes its running pods (`deleteActivePods`),
+    /// each with its own grace period, and words each deletion as `DeletePod` in
+    /// `pkg/controller/controller_utils.go` does.
+    fn fail_job(&mut self, at: Duration, job: usize) {
+        let pods: Vec<usize> = (0..self.pods.len())
+            .filter(|&pod| self.life.get(pod) == Some(&Life::Running))
+            .filter(|&pod| {
+                self.counting_controller(pod)
+                    .is_some_and(|(index, _)| index == job)
+            })
+            .collect();
+        for pod in pods {
+            self.delete_directly(
+                at,
+                pod,
+                "job",
+                "SuccessfulDelete",
+                |name| {
+                    let name = name.split_once('/').map_or(&**name, |(_, name)| name);
+                    alloc::format!("Deleted pod: {name}").into()
+                },
+                None,
+            );
         }
     }
 
@@ -2330,13 +2553,12 @@ impl<'c> World<'c> {
             return;
         };
         let object = record.pod.prefixed("Pod/");
-        let deleted = record.at;
         // A StatefulSet's pod comes back under its name; a Job that waits for its pods
-        // to be gone counts it failed now.
+        // to be gone stops counting it now.
         if stateful {
             self.stateful_gone(pod, eviction);
         } else if let Some((job, JobReplacement::WhenGone)) = self.job_replacement(pod) {
-            self.job_pod_failed(at, deleted, pod, eviction, job);
+            self.job_pod_finished(at, pod, eviction, job);
         }
         let message = match goes {
             Goes::AtOnce => "grace period 0: the API server deleted the pod at once",
@@ -2630,6 +2852,18 @@ impl<'c> World<'c> {
             .get(pod)
             .is_some_and(|entry| entry.deletion.controller == Some(Controller::StatefulSet));
         if let Some((set, _)) = stateful.then(|| self.stateful_identity(pod)).flatten() {
+            // Ready from its bind on, it is available once ready for `minReadySeconds`
+            // (1.34; 1.11's StatefulSet has no such field).
+            let min_ready = (self.version == Version::Current)
+                .then(|| self.stateful_set(&set))
+                .flatten()
+                .and_then(|workload| workload.spec.min_ready_seconds)
+                .filter(|seconds| *seconds > 0);
+            if let Some(seconds) = min_ready {
+                self.not_available.insert(pod);
+                let available = at.saturating_add(Duration::from_seconds(i64::from(seconds)));
+                self.agenda_push(available, Happening::SetPodAvailable(pod));
+            }
             self.set_created |= self.sync_stateful(&set);
         }
     }
@@ -4755,10 +4989,12 @@ items:
         );
     }
 
-    /// A 1.34 Job counts a deleted pod failed: by default at once, and creates the next
-    /// pod after its failure backoff (10 s); with a `podFailurePolicy` once the pod is
-    /// gone (its 30 s grace period, past the backoff); past its backoff limit, never.
-    /// OpenShift 3.11's Job controller replaces it at once.
+    /// A 1.34 Job counts a deleted pod that carries its tracking finalizer failed: by
+    /// default at once, and creates the next pod after its failure backoff (10 s); with a
+    /// `podFailurePolicy` once the pod is gone, finished then (its 30 s grace period, and
+    /// the backoff after it); past its backoff limit, never. A pod without the finalizer
+    /// counts for nothing: replaced at once. OpenShift 3.11's Job controller replaces it
+    /// at once.
     #[test]
     fn a_job_replaces_a_deleted_pod_after_its_backoff() {
         let node2 = NODE.replace("node1", "node2");
@@ -4767,14 +5003,22 @@ items:
                 "---\napiVersion: batch/v1\nkind: Job\nmetadata: {{name: jb, namespace: default, uid: j1}}\nspec:\n  manualSelector: true\n  selector: {{matchLabels: {{app: jb}}}}\n{extra}  template:\n    metadata: {{labels: {{app: jb}}}}\n    spec: {{restartPolicy: Never, containers: [{{name: c, image: c}}]}}\n"
             )
         };
-        let pod = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: jb-abcde, namespace: default, labels: {app: jb}, ownerReferences: [{apiVersion: batch/v1, kind: Job, name: jb, uid: j1, controller: true}]}\nspec:\n  nodeName: node1\n  restartPolicy: Never\n  containers: [{name: c, image: c}]\nstatus: {phase: Running}\n";
+        let pod = |finalizers: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: jb-abcde, namespace: default, finalizers: [{finalizers}], labels: {{app: jb}}, ownerReferences: [{{apiVersion: batch/v1, kind: Job, name: jb, uid: j1, controller: true}}]}}\nspec:\n  nodeName: node1\n  restartPolicy: Never\n  containers: [{{name: c, image: c}}]\nstatus: {{phase: Running}}\n"
+            )
+        };
+        let tracked = pod("batch.kubernetes.io/job-tracking");
         let steps = scenario("  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n");
         let policy = "  podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {operator: In, values: [42]}}]}\n";
-        for (extra, version, scheduled) in [
-            ("", Version::Current, Some(10)),
-            (policy, Version::Current, Some(30)),
-            ("  backoffLimit: 0\n", Version::Current, None),
-            ("  backoffLimit: 0\n", Version::Legacy, Some(0)),
+        for (extra, pod, version, scheduled) in [
+            ("", &tracked, Version::Current, Some(10)),
+            ("", &pod(""), Version::Current, Some(0)),
+            (policy, &tracked, Version::Current, Some(40)),
+            (policy, &pod(""), Version::Current, Some(30)),
+            ("  backoffLimit: 0\n", &tracked, Version::Current, None),
+            ("  backoffLimit: 0\n", &pod(""), Version::Current, Some(0)),
+            ("  backoffLimit: 0\n", &tracked, Version::Legacy, Some(0)),
         ] {
             let outcome = play_as(
                 &[NODE, &node2, &job(extra), pod, &steps].concat(),
@@ -4785,10 +5029,146 @@ items:
                 .filter(|(_, reason, _)| reason == "Scheduled")
                 .map(|(at, ..)| at)
                 .collect();
-            assert_eq!(seen, Vec::from_iter(scheduled), "{extra} {version:?}");
+            assert_eq!(seen, Vec::from_iter(scheduled), "{extra} {pod} {version:?}");
             let replacement = outcome.disruption.evictions[0].replacement.as_ref();
             assert_eq!(replacement.is_some(), scheduled.is_some(), "{extra}");
         }
+    }
+
+    /// A Job of `extra` spec lines (`manualSelector`, `app: jb`) and its tracked pods
+    /// `(name, node, more spec lines)`, with node1 tainted at 0 s.
+    fn job_on_nodes(extra: &str, status: &str, pods: &[(&str, &str, &str)]) -> String {
+        let node2 = NODE.replace("node1", "node2");
+        let job = alloc::format!(
+            "---\napiVersion: batch/v1\nkind: Job\nmetadata: {{name: jb, namespace: default, uid: j1}}\nspec:\n  manualSelector: true\n  selector: {{matchLabels: {{app: jb}}}}\n{extra}  template:\n    metadata: {{labels: {{app: jb}}}}\n    spec: {{restartPolicy: Never, containers: [{{name: c, image: c}}]}}\n{status}"
+        );
+        let pods: String = pods
+            .iter()
+            .map(|(name, node, spec)| {
+                alloc::format!(
+                    "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default, finalizers: [batch.kubernetes.io/job-tracking], labels: {{app: jb}}, ownerReferences: [{{apiVersion: batch/v1, kind: Job, name: jb, uid: j1, controller: true}}]}}\nspec:\n  nodeName: {node}\n  restartPolicy: Never\n{spec}  containers: [{{name: c, image: c}}]\nstatus: {{phase: Running}}\n"
+                )
+            })
+            .collect();
+        let steps = scenario("  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n");
+        [NODE, &node2, &job, &pods, &steps].concat()
+    }
+
+    /// The seconds at which replacements were scheduled.
+    fn scheduled_at(outcome: &Outcome) -> Vec<i64> {
+        happenings(outcome)
+            .into_iter()
+            .filter(|(_, reason, _)| reason == "Scheduled")
+            .map(|(at, ..)| at)
+            .collect()
+    }
+
+    /// A 1.34 Job keeps one backoff record: three failures at once wait 40 s after the
+    /// last and then all three pods are created together; failures at 0 s and 5 s wait
+    /// 20 s after the second. Past its backoff limit the Job creates nothing and deletes
+    /// its other active pods (`deleteActivePods`).
+    #[test]
+    fn a_job_creates_its_missing_pods_together_after_its_last_failure() {
+        let three = [
+            ("jb-a", "node1", ""),
+            ("jb-b", "node1", ""),
+            ("jb-c", "node1", ""),
+        ];
+        let outcome = play(&job_on_nodes("  parallelism: 3\n", "", &three));
+        assert_eq!(scheduled_at(&outcome), [40, 40, 40]);
+
+        let tolerating = "  tolerations: [{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: 5}]\n";
+        let staggered = [("jb-a", "node1", ""), ("jb-b", "node1", tolerating)];
+        let outcome = play(&job_on_nodes("  parallelism: 2\n", "", &staggered));
+        assert_eq!(scheduled_at(&outcome), [25, 25]);
+
+        let limited = [
+            ("jb-a", "node1", ""),
+            ("jb-b", "node1", ""),
+            ("jb-c", "node2", ""),
+        ];
+        let outcome = play(&job_on_nodes(
+            "  parallelism: 3\n  backoffLimit: 1\n",
+            "",
+            &limited,
+        ));
+        assert_eq!(scheduled_at(&outcome), Vec::<i64>::new());
+        let last = outcome
+            .disruption
+            .evictions
+            .last()
+            .expect("three deletions");
+        assert_eq!(
+            (
+                last.pod.to_string(),
+                &*last.cause,
+                last.at.0,
+                last.replacement.is_none()
+            ),
+            ("default/jb-c".into(), "job", 0, true)
+        );
+        assert!(happenings(&outcome).contains(&(
+            0,
+            "SuccessfulDelete".into(),
+            "Pod/default/jb-c".into()
+        )));
+    }
+
+    /// A controller replaces a pod only while it has fewer active pods than it wants: a
+    /// ReplicaSet scaled to 0 none, one of 1 that loses two pods one; a Job without
+    /// completions that saw a success none, one with one completion left one for two
+    /// pods; a StatefulSet of one replica does not recreate `db-1`.
+    #[test]
+    fn controllers_replace_only_the_pods_they_want() {
+        let replacements = |yaml: &str| -> usize {
+            let outcome = play(yaml);
+            let evictions = &outcome.disruption.evictions;
+            evictions
+                .iter()
+                .filter(|eviction| eviction.replacement.is_some())
+                .count()
+        };
+        let steps = scenario("  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n");
+        let replica_set = |replicas: u32| {
+            alloc::format!(
+                "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {{name: web, namespace: default, uid: u1}}\nspec:\n  replicas: {replicas}\n  selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{labels: {{app: web}}}}\n    spec: {{containers: [{{name: c, image: c}}]}}\n"
+            )
+        };
+        let web = |name: &str| web_pod(name, "node1", "", "");
+        for (replicas, pods, replaced) in [(0, 1, 0), (1, 2, 1), (2, 2, 2)] {
+            let pods: String = ["web-a", "web-b"][..pods]
+                .iter()
+                .map(|name| web(name))
+                .collect();
+            let yaml = [NODE, &replica_set(replicas), &pods, &steps].concat();
+            assert_eq!(replacements(&yaml), replaced, "{replicas}");
+        }
+
+        let two = [("jb-a", "node1", ""), ("jb-b", "node1", "")];
+        let succeeded = "status: {succeeded: 1, active: 2}\n";
+        let yaml = job_on_nodes("  parallelism: 2\n", succeeded, &two);
+        assert_eq!(replacements(&yaml), 0);
+        let one_left = "  parallelism: 2\n  completions: 3\n";
+        let yaml = job_on_nodes(one_left, "status: {succeeded: 2}\n", &two);
+        assert_eq!(replacements(&yaml), 1);
+
+        let set = "---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db, namespace: default, uid: s1}\nspec:\n  replicas: 1\n  serviceName: db\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec: {containers: [{name: c, image: c}]}\n";
+        let db = |name: &str, node: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default, labels: {{app: db}}, ownerReferences: [{{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: s1, controller: true}}]}}\nspec:\n  nodeName: {node}\n  containers: [{{name: c, image: c}}]\nstatus: {{phase: Running}}\n"
+            )
+        };
+        let node2 = NODE.replace("node1", "node2");
+        let yaml = [
+            NODE,
+            &node2,
+            set,
+            &db("db-0", "node2"),
+            &db("db-1", "node1"),
+            &steps,
+        ]
+        .concat();
+        assert_eq!(replacements(&yaml), 0);
     }
 
     /// An `OrderedReady` StatefulSet recreates its lowest missing ordinal first, and the
@@ -4840,6 +5220,48 @@ items:
                 [(30, "FailedScheduling".into(), "Pod/default/db-1".into())]
             );
         }
+    }
+
+    /// An `OrderedReady` StatefulSet does not recreate `db-1` while `db-0`, untouched by
+    /// the timeline, is not ready in the input; once it is ready, it does; with
+    /// `minReadySeconds`, once db-0 has been ready that long.
+    #[test]
+    fn a_stateful_set_waits_for_a_lower_ordinal_the_input_shows_not_ready() {
+        let node2 = NODE.replace("node1", "node2");
+        let set = "---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db, namespace: default, uid: s1}\nspec:\n  replicas: 2\n  serviceName: db\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec: {containers: [{name: c, image: c}]}\n";
+        let pod = |name: &str, node: &str, ready: &str| {
+            alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: {name}, namespace: default, labels: {{app: db}}, ownerReferences: [{{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: s1, controller: true}}]}}\nspec:\n  nodeName: {node}\n  containers: [{{name: c, image: c}}]\nstatus: {{phase: Running, conditions: [{{type: Ready, status: '{ready}'}}]}}\n"
+            )
+        };
+        let steps = scenario("  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n");
+        for (ready, recreated) in [("False", false), ("True", true)] {
+            let yaml = [
+                NODE,
+                &node2,
+                set,
+                &pod("db-0", "node2", ready),
+                &pod("db-1", "node1", "True"),
+                &steps,
+            ]
+            .concat();
+            let outcome = play(&yaml);
+            let replacement = outcome.disruption.evictions[0].replacement.as_ref();
+            assert_eq!(replacement.is_some(), recreated, "{ready}");
+        }
+        // `minReadySeconds`: the new db-0, ready from its bind at 30 s, is available
+        // 120 s later, and only then comes db-1.
+        let slow = set.replace("  replicas: 2\n", "  replicas: 2\n  minReadySeconds: 120\n");
+        let yaml = [
+            NODE,
+            &node2,
+            &slow,
+            &pod("db-0", "node1", "True"),
+            &pod("db-1", "node1", "True"),
+            &steps,
+        ]
+        .concat();
+        assert_eq!(scheduled_at(&play(&yaml)), [30, 150]);
     }
 
     /// The rounds share the nodes' image table until a node is removed: then positions

@@ -33,21 +33,50 @@ pub fn missing_pods(
     nodes: &[Node],
     version: Version,
 ) -> Vec<Pod> {
+    counted_missing_pods(workloads, pods, nodes, version).0
+}
+
+/// How many pods a ReplicaSet, ReplicationController or Job of the input wants active, and
+/// how many active ones (`IsPodActive` in `pkg/controller/controller_utils.go`: not
+/// finished, not being deleted) it has once the pods [`missing_pods`] makes are there:
+/// what its controller on the timeline starts from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Replicas {
+    /// `spec.replicas`; a Job's `wantActive` (`manageJob` in
+    /// `pkg/controller/job/job_controller.go`), 0 once a Job without completions saw a
+    /// success (it then keeps what runs and creates nothing).
+    pub(crate) want: usize,
+    /// Its active pods.
+    pub(crate) active: usize,
+}
+
+/// [`missing_pods`], with the [`Replicas`] of each workload that keeps a count of pods
+/// (`None` for the others), in workload order.
+pub(crate) fn counted_missing_pods(
+    workloads: &[(WorkloadKind, Workload)],
+    pods: &[&Pod],
+    nodes: &[Node],
+    version: Version,
+) -> (Vec<Pod>, Vec<Option<Replicas>>) {
     let mut created = Vec::new();
     if workloads.is_empty() {
-        return created;
+        return (created, Vec::new());
     }
     let index = Index::new(pods);
     let pods = &index;
+    let mut counts = Vec::with_capacity(workloads.len());
     for (kind, workload) in workloads {
-        match kind {
-            WorkloadKind::Deployment => deployment(workload, workloads, pods, &mut created),
+        let count = match kind {
+            WorkloadKind::Deployment => {
+                deployment(workload, workloads, pods, &mut created);
+                None
+            }
             WorkloadKind::ReplicaSet | WorkloadKind::ReplicationController => {
                 let have = claimed(pods, *kind, workload, workload.spec.selector.as_ref())
-                    .filter(|pod| !is_terminal(pod))
+                    .filter(|pod| is_active(pod))
                     .count();
-                let want = workload.spec.replicas.unwrap_or(1);
-                for index in have..usize::try_from(want).unwrap_or(0) {
+                let want = usize::try_from(workload.spec.replicas.unwrap_or(1)).unwrap_or(0);
+                for index in have..want {
                     let name = alloc::format!(
                         "{}-{}",
                         workload.metadata.name,
@@ -55,6 +84,10 @@ pub fn missing_pods(
                     );
                     created.push(pod_for(*kind, workload, name, owner_ref(*kind, workload)));
                 }
+                Some(Replicas {
+                    want,
+                    active: have.max(want),
+                })
             }
             // The controller claims by its selector too, but whether it creates an
             // ordinal's pod depends on the name alone: a pod holding that name, claimed or
@@ -70,12 +103,17 @@ pub fn missing_pods(
                         created.push(stateful_pod(workload, name, ordinal, version));
                     }
                 }
+                None
             }
-            WorkloadKind::Job => job(workload, pods, version, &mut created),
-            WorkloadKind::DaemonSet => daemon_set(workload, pods, nodes, version, &mut created),
-        }
+            WorkloadKind::Job => Some(job(workload, pods, version, &mut created)),
+            WorkloadKind::DaemonSet => {
+                daemon_set(workload, pods, nodes, version, &mut created);
+                None
+            }
+        };
+        counts.push(count);
     }
-    created
+    (created, counts)
 }
 
 /// A StatefulSet's pod with the labels `updateIdentity` gives it
@@ -131,14 +169,11 @@ fn deployment(
         });
     let have = pods
         .in_namespace(&deployment.metadata.namespace)
-        .filter(|pod| !is_terminal(pod))
+        .filter(|pod| is_active(pod))
         .filter(|pod| labels::selector_matches(&selector, &pod.metadata.labels))
         .filter(|pod| match pod.metadata.controller() {
             Some(owner) => owner.kind == "ReplicaSet" && owner.name.starts_with(&prefix),
-            None => {
-                pod.metadata.deletion_timestamp.is_none()
-                    && pod.metadata.labels.get("pod-template-hash") == Some(&hash)
-            }
+            None => pod.metadata.labels.get("pod-template-hash") == Some(&hash),
         })
         .count();
     let replica_set = alloc::format!("{}-{hash}", deployment.metadata.name);
@@ -183,7 +218,7 @@ fn only_replica_set_hash(deployment: &Workload, pods: &Index<'_>, prefix: &str) 
     found.cloned()
 }
 
-fn job(job: &Workload, pods: &Index<'_>, version: Version, created: &mut Vec<Pod>) {
+fn job(job: &Workload, pods: &Index<'_>, version: Version, created: &mut Vec<Pod>) -> Replicas {
     let manual = job.spec.manual_selector == Some(true);
     let uid = &job.metadata.uid;
     let legacy = version == Version::Legacy;
@@ -211,7 +246,13 @@ fn job(job: &Workload, pods: &Index<'_>, version: Version, created: &mut Vec<Pod
         job.spec.selector.as_ref().or(Some(&generated))
     };
     let claimed: Vec<&Pod> = claimed(pods, WorkloadKind::Job, job, selector).collect();
-    let active = claimed.iter().filter(|pod| !is_terminal(pod)).count();
+    // A 1.34 Job that replaces only failed pods leaves room for its terminating ones too
+    // (`manageJob` takes them from what it creates).
+    let terminating_count = !legacy && only_replaces_failed(job);
+    let active = claimed
+        .iter()
+        .filter(|pod| is_active(pod) || (terminating_count && !is_terminal(pod)))
+        .count();
     let succeeded_pods = claimed
         .iter()
         .filter(|pod| pod.status.phase == "Succeeded")
@@ -244,12 +285,35 @@ fn job(job: &Workload, pods: &Index<'_>, version: Version, created: &mut Vec<Pod
         add_job_labels(&mut pod, job, version);
         created.push(pod);
     }
+    Replicas {
+        want,
+        active: active.max(want),
+    }
+}
+
+/// `onlyReplaceFailedPods` (`pkg/controller/job/job_controller.go`): a 1.34 Job replaces
+/// a deleted pod only once it failed, not while it terminates, with
+/// `podReplacementPolicy: Failed` or a `podFailurePolicy`.
+pub(crate) fn only_replaces_failed(job: &Workload) -> bool {
+    job.spec.pod_replacement_policy.as_deref() == Some("Failed")
+        || job.spec.pod_failure_policy.is_some()
 }
 
 /// The labels `generateSelector` (`pkg/registry/batch/job/strategy.go`) adds to a Job's
 /// template where it has none of that key, unless the Job selects by hand (1.11 writes
-/// the first of each pair only); `controller-uid` only when the uid is known.
+/// the first of each pair only); `controller-uid` only when the uid is known. In 1.34 the
+/// controller also puts its tracking finalizer on the pod
+/// (`appendJobCompletionFinalizerIfNotFound` in `pkg/controller/job/job_controller.go`).
 fn add_job_labels(pod: &mut Pod, job: &Workload, version: Version) {
+    if version == Version::Current
+        && !pod
+            .metadata
+            .finalizers
+            .iter()
+            .any(|name| name == JOB_TRACKING)
+    {
+        pod.metadata.finalizers.push(JOB_TRACKING.into());
+    }
     if job.spec.manual_selector == Some(true) {
         return;
     }
@@ -605,6 +669,12 @@ fn is_terminal(pod: &Pod) -> bool {
     matches!(pod.status.phase.as_str(), "Succeeded" | "Failed")
 }
 
+/// `IsPodActive` (`pkg/controller/controller_utils.go`): the pod neither finished nor is
+/// being deleted, so its controller counts it.
+fn is_active(pod: &Pod) -> bool {
+    !is_terminal(pod) && pod.metadata.deletion_timestamp.is_none()
+}
+
 fn owner_ref(kind: WorkloadKind, workload: &Workload) -> OwnerReference {
     let api_version = match kind {
         WorkloadKind::ReplicationController => "v1",
@@ -661,6 +731,9 @@ fn from_template(
     pod.metadata
         .annotations
         .clone_from(&template.metadata.annotations);
+    pod.metadata
+        .finalizers
+        .clone_from(&template.metadata.finalizers);
     pod.metadata.owner_references = alloc::vec![owner];
     pod.spec = template.spec.clone();
     pod
@@ -722,6 +795,10 @@ pub(crate) fn controller_object(
         kind.as_str() == controller.kind && is_owned_by(&pod.metadata, *kind, workload)
     })
 }
+
+/// The finalizer a 1.34 Job keeps on its pods until it counted them finished
+/// (`batch.JobTrackingFinalizer`).
+pub(crate) const JOB_TRACKING: &str = "batch.kubernetes.io/job-tracking";
 
 /// The annotation (and in 1.34 label) that gives an Indexed Job's pod its completion
 /// index.
@@ -991,6 +1068,80 @@ spec:
         assert!(tolerations
             .iter()
             .all(|toleration| toleration.toleration_seconds != Some(60)));
+    }
+
+    /// The names of the pods generated from `yaml` under `version`, with their
+    /// finalizers.
+    fn generated(yaml: &str, version: Version) -> Vec<(String, Vec<String>)> {
+        let sources = [Source::new("test", yaml)];
+        let loaded = input::load(&sources, &Limits::default());
+        let cluster = Cluster::build(loaded, &sources, Some(version));
+        cluster
+            .pods
+            .iter()
+            .filter(|entry| entry.generated_from.is_some())
+            .map(|entry| {
+                let metadata = &entry.pod.metadata;
+                (metadata.name.clone(), metadata.finalizers.clone())
+            })
+            .collect()
+    }
+
+    /// `IsPodActive`: a pod being deleted no longer counts, so a ReplicaSet of two with
+    /// one running and one terminating pod creates one; a Job that replaces only failed
+    /// pods still leaves room for its terminating one. A 1.34 Job's new pod carries the
+    /// tracking finalizer, a 1.11 one's does not.
+    #[test]
+    fn owners_do_not_count_their_terminating_pods() {
+        let pod = |name: &str, kind: &str, deleting: bool| {
+            let deletion = if deleting {
+                ", deletionTimestamp: '2026-01-01T00:00:30Z'"
+            } else {
+                ""
+            };
+            alloc::format!(
+                "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: default{deletion}, labels: {{app: a}}, ownerReferences: [{{apiVersion: v1, kind: {kind}, name: a, uid: u, controller: true}}]}}\nspec: {{nodeName: n1, containers: [{{name: c, image: i}}]}}\nstatus: {{phase: Running}}\n"
+            )
+        };
+        let owner = |kind: &str, spec: &str| {
+            let restart = if kind == "Job" { "Never" } else { "Always" };
+            alloc::format!(
+                "---\napiVersion: apps/v1\nkind: {kind}\nmetadata: {{name: a, namespace: default, uid: u}}\nspec:\n{spec}  selector: {{matchLabels: {{app: a}}}}\n  template:\n    metadata: {{labels: {{app: a}}}}\n    spec: {{restartPolicy: {restart}, containers: [{{name: c, image: i}}]}}\n"
+            )
+        };
+        let node = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n";
+        let replica_set = [
+            node,
+            &owner("ReplicaSet", "  replicas: 2\n"),
+            &pod("a-1", "ReplicaSet", false),
+            &pod("a-2", "ReplicaSet", true),
+        ]
+        .concat();
+        let names: Vec<String> = generated(&replica_set, Version::Current)
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect();
+        assert_eq!(names, [alloc::format!("a-{}", suffix("a", 1_u64))]);
+
+        let job = |policy: &str| {
+            [
+                node,
+                &owner("Job", &alloc::format!("  manualSelector: true\n{policy}")),
+                &pod("a-2", "Job", true),
+            ]
+            .concat()
+            .replace("apps/v1\nkind: Job", "batch/v1\nkind: Job")
+        };
+        let tracking = alloc::vec![String::from(JOB_TRACKING)];
+        let replaced = generated(&job(""), Version::Current);
+        assert_eq!(replaced.len(), 1);
+        assert_eq!(replaced[0].1, tracking);
+        assert_eq!(
+            generated(&job(""), Version::Legacy)[0].1,
+            Vec::<String>::new()
+        );
+        let only_failed = job("  podReplacementPolicy: Failed\n");
+        assert_eq!(generated(&only_failed, Version::Current), []);
     }
 
     /// The suffix is the hash's five lowest base-27 digits, lowest first: what dividing

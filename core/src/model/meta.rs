@@ -21,6 +21,10 @@ pub struct ObjectMeta {
     pub deletion_timestamp: Option<String>,
     /// The grace period of the deletion under way, set with `deletion_timestamp`.
     pub deletion_grace_period_seconds: Option<i64>,
+    /// `metadata.finalizers`: what the Job controller reads for its tracking finalizer.
+    /// Left out of the JSON when empty, as almost every object has none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub finalizers: Vec<String>,
 }
 
 /// An entry of `metadata.ownerReferences`.

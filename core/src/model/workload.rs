@@ -66,6 +66,9 @@ pub struct WorkloadSpec {
     pub pod_replacement_policy: Option<String>,
     /// StatefulSet: `OrderedReady` (the default) or `Parallel`.
     pub pod_management_policy: Option<String>,
+    /// StatefulSet: how long a pod is ready before it counts available (none when
+    /// absent).
+    pub min_ready_seconds: Option<i32>,
 }
 
 /// A Job's `spec.podFailurePolicy`, whose rules kubefit does not read.
