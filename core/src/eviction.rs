@@ -2792,12 +2792,20 @@ impl<'c> World<'c> {
             self.finish_drain(at, index, Err(error));
             return;
         }
-        let message = match (warnings.is_empty(), legacy) {
-            (true, _) => {
+        // `oc adm drain` says "Warning:" (kubectl's drain command); the machine
+        // controller's drain goes through `RunNodeDrain`, which says "WARNING:"
+        // (staging/src/k8s.io/kubectl/pkg/drain/default.go), as 1.11's kubectl did.
+        let message = match (warnings.is_empty(), legacy, machine.is_some()) {
+            (true, _, _) => {
                 alloc::format!("draining node/{node_name}: {} pod(s) to evict", evict.len())
             }
-            (false, true) => alloc::format!("WARNING: {}", drain::statuses_1_11(&warnings)),
-            (false, false) => {
+            (false, true, _) => {
+                alloc::format!("WARNING: {}", drain::statuses_1_11(&warnings))
+            }
+            (false, false, true) => {
+                alloc::format!("WARNING: {}", drain::grouped(&warnings, false).join("; "))
+            }
+            (false, false, false) => {
                 alloc::format!("Warning: {}", drain::grouped(&warnings, false).join("; "))
             }
         };
@@ -6910,6 +6918,25 @@ spec: {containers: [{name: c, image: i}]}
                 ("default/pod2".into(), 100),
                 ("default/pod3".into(), 110)
             ]
+        );
+    }
+
+    /// The machine controller's drain prints its warnings through `RunNodeDrain`, in
+    /// capitals (k8s.io/kubectl/pkg/drain/default.go), unlike `oc adm drain`.
+    #[test]
+    fn a_machine_drain_warns_in_capitals() {
+        let steps = scenario("  - {at: 0s, deleteMachine: m1}\n");
+        let input = [NODE, &pod("pod1", None), &machine_on("node1", ""), &steps].concat();
+        let outcome = play(&input);
+        let drain = outcome
+            .disruption
+            .timeline
+            .iter()
+            .find(|event| event.kind == EventKind::Drain)
+            .map(|event| event.message.to_string());
+        assert_eq!(
+            drain.as_deref(),
+            Some("WARNING: deleting Pods that declare no controller: default/pod1")
         );
     }
 
