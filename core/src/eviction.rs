@@ -167,6 +167,8 @@ enum Life {
         goes: Goes,
         /// Its entry in `report.evictions`.
         eviction: usize,
+        /// Its `metadata.deletionTimestamp` on the timeline: when its grace period ends.
+        stamp: Duration,
         /// Owned by a StatefulSet, which recreates it under its name once it is gone.
         stateful: bool,
         /// The taint eviction controller's worker for it fired and, in 1.11, its key
@@ -1979,13 +1981,14 @@ impl<'c> World<'c> {
         let stateful = controller == Some(Controller::StatefulSet);
         // A StatefulSet recreates the pod, under the same name, once it is gone.
         let replaced_now = controller == Some(Controller::Other) && pending.is_none();
-        let due = match pending {
-            Some(pending) => pending.due(asked).map(|due| due.max(at)),
+        let stamp = match pending {
+            Some(pending) => pending.due(asked),
             None => {
                 let grace = grace_period(self.version, asked, entry.deletion.grace_seconds);
                 (grace != Duration(0)).then(|| at.saturating_add(grace))
             }
         };
+        let due = stamp.map(|stamp| stamp.max(at));
         let node = self
             .node_of
             .get(pod)
@@ -2018,6 +2021,7 @@ impl<'c> World<'c> {
             *life = Life::Terminating {
                 goes,
                 eviction,
+                stamp: stamp.unwrap_or(at),
                 stateful,
                 fired: false,
             };
@@ -2730,13 +2734,12 @@ impl<'c> World<'c> {
             if self.life.get(pod) == Some(&Life::Gone) {
                 continue;
             }
-            // `skipDeletedFilter`, first of the filters: a pod the input shows deleted
-            // long enough ago is passed over (one the timeline deleted would be skipped
-            // at the first poll after its eviction all the same).
-            if drain.skip_wait && self.life.get(pod) == Some(&Life::Running) {
+            // `skipDeletedFilter`, first of the filters: a pod deleted long enough ago,
+            // by the input or on the timeline, is passed over.
+            if drain.skip_wait {
                 let overdue = self
-                    .input_deletion(pod)
-                    .is_some_and(|pending| skipped_from(pending.stamp) <= at);
+                    .deletion_stamp(pod)
+                    .is_some_and(|stamp| skipped_from(stamp) <= at);
                 if overdue {
                     continue;
                 }
@@ -2844,10 +2847,17 @@ impl<'c> World<'c> {
                 });
             }
             Ok(()) => {
-                let skipped = drain
+                let stamp = drain
                     .skip_wait
-                    .then(|| self.skip_poll(at, pod, grace))
+                    .then(|| self.redeleted_stamp(at, pod, grace))
                     .flatten();
+                let skipped = stamp.map(|stamp| first_poll(at, skipped_from(stamp)));
+                // Deleted again, a terminating pod's deadline only gets shorter.
+                if let (Some(shorter), Some(Life::Terminating { stamp, .. })) =
+                    (stamp, self.life.get_mut(pod))
+                {
+                    *stamp = shorter.min(*stamp);
+                }
                 let awaited = Awaited {
                     pod,
                     evicted: at,
@@ -2931,27 +2941,45 @@ impl<'c> World<'c> {
         }
     }
 
-    /// In a drain that skips pods deleted long enough ago: the first of `waitForDelete`'s
-    /// polls (a second apart from the eviction at `at`) at which `shouldSkipPod` holds
-    /// for `pod`, deleted again now asking `asked` (`None`: it is gone at once). It holds
-    /// once the whole seconds since the pod's `deletionTimestamp` exceed
-    /// [`machine::SKIP_WAIT_FOR_DELETE`]; that stamp is the grace period after the
-    /// deletion under way began (`BeforeDelete` counts a shorter one from then, and the
-    /// drain asks one second, shorter than any other still pending).
-    fn skip_poll(&self, at: Duration, pod: usize, asked: Option<Duration>) -> Option<Duration> {
-        let stamp = match (self.input_deletion(pod), self.life.get(pod)) {
-            (Some(pending), _) => pending.due(asked)?,
-            (None, Some(&Life::Terminating { eviction, .. })) => {
+    /// The `deletionTimestamp` of `pod` if it is being deleted: the input's, or that of
+    /// its deletion on the timeline.
+    fn deletion_stamp(&self, pod: usize) -> Option<Duration> {
+        match self.life.get(pod)? {
+            Life::Terminating { stamp, .. } => Some(*stamp),
+            _ => self.input_deletion(pod).map(|pending| pending.stamp),
+        }
+    }
+
+    /// The `deletionTimestamp` of `pod` once deleted again now asking `asked` (`None`:
+    /// it is gone at once). A drain that skips pods deleted long enough ago stops waiting
+    /// for it at the first of `waitForDelete`'s polls (a second apart from the eviction)
+    /// at which the whole seconds since exceed [`machine::SKIP_WAIT_FOR_DELETE`]
+    /// (`shouldSkipPod`). A deletion under way keeps its stamp unless the grace period
+    /// asked is shorter, which `BeforeDelete` counts from when that deletion began (the
+    /// drain asks one second).
+    fn redeleted_stamp(
+        &self,
+        at: Duration,
+        pod: usize,
+        asked: Option<Duration>,
+    ) -> Option<Duration> {
+        match (self.input_deletion(pod), self.life.get(pod)) {
+            (Some(pending), _) => pending.due(asked),
+            (
+                None,
+                Some(&Life::Terminating {
+                    eviction, stamp, ..
+                }),
+            ) => {
                 let began = self.disruption.evictions.get(eviction)?.at;
                 let own = self.pods.get(pod)?.deletion.grace_seconds;
-                began.saturating_add(grace_period(self.version, asked, own))
+                Some(stamp.min(began.saturating_add(grace_period(self.version, asked, own))))
             }
             (None, _) => {
                 let own = self.pods.get(pod)?.deletion.grace_seconds;
-                at.saturating_add(grace_period(self.version, asked, own))
+                Some(at.saturating_add(grace_period(self.version, asked, own)))
             }
-        };
-        Some(first_poll(at, skipped_from(stamp)))
+        }
     }
 
     /// Whether drain `index` is `oc adm drain` of OpenShift 3.11 (kubectl 1.11), whose
@@ -2993,7 +3021,7 @@ impl<'c> World<'c> {
             return;
         }
         if !retrying {
-            // A pod the drain stops waiting for ([`World::skip_poll`]).
+            // A pod the drain stops waiting for ([`World::redeleted_stamp`]).
             self.check_drains(at);
             return;
         }
@@ -3019,7 +3047,7 @@ impl<'c> World<'c> {
     }
 
     /// Whether a drain still waits at `at` for an evicted pod to go: it is still there,
-    /// and not skipped yet ([`World::skip_poll`]).
+    /// and not skipped yet ([`World::redeleted_stamp`]).
     fn waits_for(&self, awaited: &Awaited, at: Duration) -> bool {
         matches!(self.life.get(awaited.pod), Some(Life::Terminating { .. }))
             && awaited.skipped.is_none_or(|skipped| at < skipped)
@@ -6590,6 +6618,38 @@ spec: {containers: [{name: c, image: i}]}
             .iter()
             .find(|(_, reason, _)| reason == "DrainSucceeded");
         assert_eq!(done.map(|(at, _, _)| *at), Some(0));
+    }
+
+    /// `skipDeletedFilter` passes over a pod deleted long enough ago whoever deleted it:
+    /// the taint eviction controller deleted this one at 60 s (its deadline 90 s), so the
+    /// machine controller's drain at 400 s has nothing to evict.
+    #[test]
+    fn an_unreachable_nodes_drain_passes_over_pods_the_timeline_deleted() {
+        let node2 = NODE.replace("node1", "node2");
+        let tolerate = "  tolerations: [{key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 60}]\n";
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n  - {at: 400s, deleteMachine: m1}\n",
+        );
+        let input = [
+            NODE,
+            &node2,
+            &machine_on("node1", ""),
+            &web_pod("web-a", "node1", tolerate, ""),
+            &steps,
+        ]
+        .concat();
+        let outcome = play(&input);
+        let drain = outcome
+            .disruption
+            .timeline
+            .iter()
+            .find(|event| event.kind == EventKind::Drain)
+            .map(|event| event.message.to_string());
+        assert_eq!(
+            drain.as_deref(),
+            Some("draining node/node1: 0 pod(s) to evict")
+        );
+        assert_eq!(evicted(&outcome), [("default/web-a".into(), 60)]);
     }
 
     /// `enable-taint-manager: [false]` among the master configuration's
