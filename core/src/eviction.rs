@@ -199,6 +199,9 @@ enum Goes {
     /// At once: the pod garbage collector force-deleted it, its node out of service
     /// ([`pod_gc`]).
     Collected,
+    /// At once: the pod garbage collector force-deleted it, its node removed
+    /// ([`World::gc_orphaned`]).
+    Orphaned,
 }
 
 /// A deletion the input shows under way, on the timeline.
@@ -407,6 +410,9 @@ struct World<'c> {
     /// The pod garbage collector's next pass, once one is called for, and its last.
     gc_planned: Option<Duration>,
     gc_last: Option<Duration>,
+    /// Removed nodes whose pods the pod garbage collector has yet to delete, with the
+    /// end of their quarantine once a pass has seen them ([`pod_gc`]).
+    orphaned: Vec<(usize, Option<Duration>)>,
     /// What is due when, in the order it was planned.
     agenda: BTreeMap<Duration, VecDeque<Happening>>,
     budgets: Budgets<'c>,
@@ -532,6 +538,7 @@ impl<'c> World<'c> {
             tainting_planned: None,
             gc_planned: None,
             gc_last: None,
+            orphaned: Vec::new(),
             agenda: BTreeMap::new(),
             machines,
             created: Vec::new(),
@@ -2230,7 +2237,7 @@ impl<'c> World<'c> {
         let Some(Life::Terminating { goes, .. }) = self.life.get_mut(pod) else {
             return;
         };
-        if !matches!(*goes, Goes::AtOnce | Goes::Collected) {
+        if !matches!(*goes, Goes::AtOnce | Goes::Collected | Goes::Orphaned) {
             *goes = how;
             self.agenda_push(at, Happening::PodGone(pod));
         }
@@ -2240,7 +2247,7 @@ impl<'c> World<'c> {
     /// (1.34 only: [`pod_gc`]).
     fn plan_pod_gc(&mut self, at: Duration, node: usize) {
         // Called for every pod deleted: the cheap checks first.
-        if self.version != Version::Current || self.gc_planned.is_some() {
+        if self.version != Version::Current || self.gc_planned.is_some_and(|next| next <= at) {
             return;
         }
         let clears = self.nodes.get(node).is_some_and(|target| {
@@ -2250,24 +2257,34 @@ impl<'c> World<'c> {
                     &target.taints,
                 )
         });
-        if !clears {
+        if clears {
+            self.plan_pod_gc_pass(at);
+        }
+    }
+
+    /// Calls for the pod garbage collector's first pass at or after `at`, unless one
+    /// is planned by then (one planned later still runs, and finds what is due then).
+    fn plan_pod_gc_pass(&mut self, at: Duration) {
+        let next = pod_gc::next_pass(at, self.gc_last);
+        if self.gc_planned.is_some_and(|planned| planned <= next) {
             return;
         }
-        let next = pod_gc::next_pass(at, self.gc_last);
         self.gc_planned = Some(next);
         self.agenda_push(next, Happening::PodGc);
     }
 
-    /// `gcTerminating`: the terminating pods of every node not ready and out of service
-    /// are deleted at once, in upstream's order (creation, then name; the replacements
+    /// A pass. `gcTerminating` (1.34): the terminating pods of every node not ready and
+    /// out of service are deleted at once, in upstream's order (creation, then name; the replacements
     /// made on the timeline after the input's pods).
     fn pod_gc_pass(&mut self, at: Duration) {
         self.gc_planned = None;
         self.gc_last = Some(at);
         let mut pods = Vec::new();
+        // 1.11 has no `gcTerminating`.
+        let terminating = self.version == Version::Current;
         for (node, target) in self.nodes.iter().enumerate() {
             let ready = || Ready::of(target.condition("Ready")) == Ready::True;
-            if target.gone || !pod_gc::clears(ready, &target.taints) {
+            if !terminating || target.gone || !pod_gc::clears(ready, &target.taints) {
                 continue;
             }
             pods.extend(
@@ -2299,11 +2316,68 @@ impl<'c> World<'c> {
         for pod in pods {
             self.delete_at_once(at, pod, Goes::Collected);
         }
+        self.gc_orphaned(at);
+    }
+
+    /// `gcOrphaned`: the pods of removed nodes. 1.34 quarantines a node the first pass
+    /// finds missing and deletes its pods at the first pass after that; 1.11 deletes them
+    /// at the first pass ([`pod_gc`]).
+    fn gc_orphaned(&mut self, at: Duration) {
+        let legacy = self.version == Version::Legacy;
+        let mut due = Vec::new();
+        let mut next: Option<Duration> = None;
+        for (node, quarantine) in &mut self.orphaned {
+            match *quarantine {
+                None if legacy => due.push(*node),
+                Some(end) if end <= at => due.push(*node),
+                Some(end) => next = Some(next.map_or(end, |next| next.min(end))),
+                None => {
+                    let end = at.saturating_add(pod_gc::QUARANTINE);
+                    *quarantine = Some(end);
+                    next = Some(next.map_or(end, |next| next.min(end)));
+                }
+            }
+        }
+        self.orphaned.retain(|(node, _)| !due.contains(node));
+        if let Some(next) = next {
+            self.plan_pod_gc_pass(next);
+        }
+        let mut pods: Vec<usize> = due
+            .into_iter()
+            .flat_map(|node| self.pods_on(node))
+            .collect();
+        crate::cluster::in_list_order(&mut pods, |pod| self.key(pod));
+        self.prefetch(&pods);
+        for pod in pods {
+            match self.life.get(pod) {
+                Some(Life::Running) if legacy => {
+                    // 1.11 deletes the pod without marking it (no DisruptionTarget).
+                    self.delete_directly(
+                        at,
+                        pod,
+                        "pod-gc",
+                        "PodGC",
+                        |name| Words::Shared("PodGC is force deleting Pod: ", Arc::clone(name)),
+                        Some(Duration(0)),
+                    );
+                }
+                Some(Life::Running) => self.delete_directly(
+                    at,
+                    pod,
+                    "pod-gc",
+                    "DeletionByPodGC",
+                    |_| Words::Fixed("PodGC: node no longer exists"),
+                    Some(Duration(0)),
+                ),
+                Some(Life::Terminating { .. }) => self.delete_at_once(at, pod, Goes::Orphaned),
+                _ => {}
+            }
+        }
     }
 
     fn pod_gone(&mut self, at: Duration, pod: usize) {
         let Some(&Life::Terminating {
-            goes: goes @ (Goes::AfterGrace | Goes::AtOnce | Goes::Collected),
+            goes: goes @ (Goes::AfterGrace | Goes::AtOnce | Goes::Collected | Goes::Orphaned),
             eviction,
             stateful,
             ..
@@ -2344,6 +2418,7 @@ impl<'c> World<'c> {
             Goes::Collected => {
                 "PodGC force-deleted the pod: its node is not ready and out of service"
             }
+            Goes::Orphaned => "PodGC force-deleted the pod: its node no longer exists",
             _ => "the pod's containers stopped and the pod is gone",
         };
         self.event(at, EventKind::PodDeleted, object, "Killing", message);
@@ -3610,17 +3685,20 @@ impl<'c> World<'c> {
         }
     }
 
-    /// The Node object is deleted; its pods go with it (pod garbage collection).
+    /// The Node object is deleted; the pod garbage collector deletes the pods left on it
+    /// later ([`World::gc_orphaned`]).
     fn remove_node(&mut self, at: Duration, node: usize) {
         let Some(target) = self.nodes.get(node) else {
             return;
         };
-        // None left on a node removed before (two machines named it).
-        let pods = if target.gone {
-            Vec::new()
-        } else {
-            self.pods_on(node)
-        };
+        // Nothing new for a node removed before (two machines named it).
+        let orphans = !target.gone
+            && self.pods_on(node).into_iter().any(|pod| {
+                matches!(
+                    self.life.get(pod),
+                    Some(Life::Running | Life::Terminating { .. })
+                )
+            });
         let Some(target) = self.nodes.get_mut(node) else {
             return;
         };
@@ -3638,20 +3716,9 @@ impl<'c> World<'c> {
             "RemovingNode",
             node_event(name, format_args!("Removing Node {name} from Controller")),
         );
-        self.prefetch(&pods);
-        for pod in pods {
-            if self.life.get(pod) == Some(&Life::Running) {
-                self.delete_directly(
-                    at,
-                    pod,
-                    "machine-deletion",
-                    "NodeDeleted",
-                    |_| Words::Fixed("the pod's node was deleted"),
-                    Some(Duration(0)),
-                );
-            }
-            self.forget(pod);
-            self.noticed_gone(at, pod);
+        if orphans {
+            self.orphaned.push((node, None));
+            self.plan_pod_gc_pass(at);
         }
         self.changed = true;
         self.check_drains(at);
@@ -4888,8 +4955,62 @@ items:
         };
         assert_eq!(first.rescheduled_to.as_deref(), Some("node2"));
         assert_eq!(Some(&second.pod), first.replacement.as_ref());
-        assert_eq!(second.cause, "machine-deletion");
+        assert_eq!(second.cause, "pod-gc");
         assert_eq!(second.rescheduled_to.as_deref(), Some("node4"));
+    }
+
+    /// The pods left on a removed node go at the pod garbage collector's pass after its
+    /// quarantine: node1, removed at 30 s, is queued by the pass at 40 s and its pod
+    /// deleted by the pass at 80 s (and replaced then). 1.11 deletes it at the pass at
+    /// 40 s, without the quarantine.
+    #[test]
+    fn the_pod_gc_deletes_the_pods_of_a_removed_node_after_its_quarantine() {
+        let machine = "---\napiVersion: machine.openshift.io/v1beta1\nkind: Machine\nmetadata:\n  name: m1\n  namespace: openshift-machine-api\n  annotations: {machine.openshift.io/exclude-node-draining: ''}\nstatus: {phase: Running, nodeRef: {kind: Node, name: node1}}\n";
+        let node2 = NODE.replace("node1", "node2");
+        let input = [
+            NODE,
+            &node2,
+            machine,
+            &web_pod("web-a", "node1", "", ""),
+            &scenario("  - {at: 30s, deleteMachine: m1}\n"),
+        ]
+        .concat();
+        for (version, at, reason, message) in [
+            (
+                Version::Current,
+                80,
+                "DeletionByPodGC",
+                "PodGC: node no longer exists",
+            ),
+            (
+                Version::Legacy,
+                40,
+                "PodGC",
+                "PodGC is force deleting Pod: default/web-a",
+            ),
+        ] {
+            let outcome = play_as(&input, Some(version));
+            assert_eq!(evicted(&outcome), [("default/web-a".into(), at)]);
+            let eviction = outcome.disruption.evictions.first();
+            assert_eq!(eviction.map(|e| &*e.cause), Some("pod-gc"));
+            assert_eq!(
+                eviction.and_then(|e| e.rescheduled_to.as_deref()),
+                Some("node2")
+            );
+            let seen = happenings(&outcome);
+            let deleted = seen
+                .iter()
+                .find(|(_, _, object)| object == "Pod/default/web-a")
+                .map(|(at, reason, _)| (*at, reason.as_str()));
+            assert_eq!(deleted, Some((at, reason)));
+            let worded = outcome
+                .disruption
+                .timeline
+                .iter()
+                .find(|event| event.reason == reason)
+                .map(|event| event.message.to_string());
+            assert_eq!(worded.as_deref(), Some(message));
+        }
     }
 
     /// The machine's events, as `reason: message`.
