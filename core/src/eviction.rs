@@ -421,6 +421,13 @@ struct World<'c> {
     marked_not_ready: Vec<bool>,
     /// The input's machines, then those machine sets created ([`World::created`]).
     machines: Vec<MachineRun>,
+    /// The machine whose node the drain controller is draining. It runs one reconcile at
+    /// a time (controller-runtime's `MaxConcurrentReconciles` defaults to 1, and
+    /// `drainNode` waits for the drain inside `Reconcile`: drain_controller.go).
+    drain_worker: Option<usize>,
+    /// Deleting machines waiting for that worker, in the order they were queued (the
+    /// workqueue is first in, first out, and holds a machine once).
+    drain_queue: VecDeque<usize>,
     /// The machines machine sets created during the timeline.
     created: Vec<Machine>,
     /// Per machine set of the input, its `spec.replicas` as the steps left it.
@@ -541,6 +548,8 @@ impl<'c> World<'c> {
             orphaned: Vec::new(),
             agenda: BTreeMap::new(),
             machines,
+            drain_worker: None,
+            drain_queue: VecDeque::new(),
             created: Vec::new(),
             // The CRD defaults `spec.replicas` to 1 (openshift/api
             // machine/v1beta1/types_machineset.go).
@@ -625,6 +634,7 @@ impl<'c> World<'c> {
                 };
                 processed += 1;
                 self.happen(at, happening, steps);
+                self.next_machine_drain(at);
             }
             self.place_replacements(at);
             while core::mem::take(&mut self.set_created) {
@@ -3522,6 +3532,12 @@ impl<'c> World<'c> {
                 self.after_drain(at, machine);
             }
             Stage::Running | Stage::WaitingPreDrain => {
+                if self.drain_worker.is_some() {
+                    if !self.drain_queue.contains(&machine) {
+                        self.drain_queue.push_back(machine);
+                    }
+                    return;
+                }
                 let node = run
                     .node
                     .filter(|node| self.nodes.get(*node).is_some_and(|target| !target.gone));
@@ -3595,10 +3611,22 @@ impl<'c> World<'c> {
                     return;
                 }
                 self.set_stage(machine, Stage::Draining);
+                self.drain_worker = Some(machine);
                 self.cordon(at, node, true);
                 self.start_drain(at, node, Flags::machine_controller(), Some(machine));
             }
             Stage::WaitingPreTerminate => self.after_drain(at, machine),
+        }
+    }
+
+    /// The drain controller's worker, once free, takes the machines queued for it in turn
+    /// (a reconcile that does not drain returns at once).
+    fn next_machine_drain(&mut self, at: Duration) {
+        while self.drain_worker.is_none() {
+            let Some(machine) = self.drain_queue.pop_front() else {
+                return;
+            };
+            self.reconcile_machine(at, machine);
         }
     }
 
@@ -3613,6 +3641,10 @@ impl<'c> World<'c> {
         node: Option<&str>,
         result: Result<(), String>,
     ) {
+        // The reconcile returns: the worker is free for the next machine queued.
+        if self.drain_worker == Some(machine) {
+            self.drain_worker = None;
+        }
         let Some(run) = self.machines.get_mut(machine) else {
             return;
         };
@@ -5264,6 +5296,46 @@ spec: {containers: [{name: c, image: i}]}
                 "DrainProceeds: Node drain proceeds",
                 "DrainRequeued: Node drain requeued: drain not permitted: requeue in: 20s"
             ]
+        );
+    }
+
+    /// The drain controller has one worker and drains inside its reconcile: m2, deleted
+    /// with m1, waits until m1's drain returns (its pod gone at 10 s), then drains.
+    #[test]
+    fn machine_drains_run_one_at_a_time() {
+        let second = machine_on("node2", "").replace("m1", "m2");
+        let node2 = NODE.replace("node1", "node2");
+        let node3 = NODE.replace("node1", "node3");
+        let grace = "  terminationGracePeriodSeconds: 10\n";
+        let input = [
+            NODE,
+            &node2,
+            &node3,
+            &machine_on("node1", ""),
+            &second,
+            &web_pod("web-a", "node1", grace, ""),
+            &web_pod("web-b", "node2", grace, ""),
+            &scenario("  - {at: 0s, deleteMachine: m1}\n  - {at: 0s, deleteMachine: m2}\n"),
+        ]
+        .concat();
+        let outcome = play(&input);
+        let drains: Vec<(i64, String, String)> = happenings(&outcome)
+            .into_iter()
+            .filter(|(_, reason, _)| reason.starts_with("Drain") && reason != "Drain")
+            .collect();
+        let m = |name: &str| alloc::format!("Machine/openshift-machine-api/{name}");
+        assert_eq!(
+            drains,
+            [
+                (0, "DrainProceeds".into(), m("m1")),
+                (10, "DrainSucceeded".into(), m("m1")),
+                (10, "DrainProceeds".into(), m("m2")),
+                (20, "DrainSucceeded".into(), m("m2")),
+            ]
+        );
+        assert_eq!(
+            evicted(&outcome),
+            [("default/web-a".into(), 0), ("default/web-b".into(), 10)]
         );
     }
 
