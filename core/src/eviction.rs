@@ -2284,8 +2284,8 @@ impl<'c> World<'c> {
     }
 
     /// A pass. `gcTerminating` (1.34): the terminating pods of every node not ready and
-    /// out of service are deleted at once, in upstream's order (creation, then name; the replacements
-    /// made on the timeline after the input's pods).
+    /// out of service are deleted at once, in upstream's order (creation, then name; the
+    /// replacements made on the timeline after the input's pods). Then `gcOrphaned`.
     fn pod_gc_pass(&mut self, at: Duration) {
         self.gc_planned = None;
         self.gc_last = Some(at);
