@@ -200,6 +200,8 @@ enum Life {
         goes: Goes,
         /// Its entry in `report.evictions`.
         eviction: usize,
+        /// Its `metadata.deletionTimestamp` on the timeline: when its grace period ends.
+        stamp: Duration,
         /// Owned by a StatefulSet, which recreates it under its name once it is gone.
         stateful: bool,
         /// The taint eviction controller's worker for it fired and, in 1.11, its key
@@ -230,6 +232,9 @@ enum Goes {
     /// At once: the pod garbage collector force-deleted it, its node out of service
     /// ([`pod_gc`]).
     Collected,
+    /// At once: the pod garbage collector force-deleted it, its node removed
+    /// ([`World::gc_orphaned`]).
+    Orphaned,
 }
 
 /// A deletion the input shows under way, on the timeline.
@@ -438,6 +443,9 @@ struct World<'c> {
     /// The pod garbage collector's next pass, once one is called for, and its last.
     gc_planned: Option<Duration>,
     gc_last: Option<Duration>,
+    /// Removed nodes whose pods the pod garbage collector has yet to delete, with the
+    /// end of their quarantine once a pass has seen them ([`pod_gc`]).
+    orphaned: Vec<(usize, Option<Duration>)>,
     /// What is due when, in the order it was planned.
     agenda: BTreeMap<Duration, VecDeque<Happening>>,
     budgets: Budgets<'c>,
@@ -446,6 +454,13 @@ struct World<'c> {
     marked_not_ready: Vec<bool>,
     /// The input's machines, then those machine sets created ([`World::created`]).
     machines: Vec<MachineRun>,
+    /// The machine whose node the drain controller is draining. It runs one reconcile at
+    /// a time (controller-runtime's `MaxConcurrentReconciles` defaults to 1, and
+    /// `drainNode` waits for the drain inside `Reconcile`: drain_controller.go).
+    drain_worker: Option<usize>,
+    /// Deleting machines waiting for that worker, in the order they were queued (the
+    /// workqueue is first in, first out, and holds a machine once).
+    drain_queue: VecDeque<usize>,
     /// The machines machine sets created during the timeline.
     created: Vec<Machine>,
     /// Per machine set of the input, its `spec.replicas` as the steps left it.
@@ -571,8 +586,11 @@ impl<'c> World<'c> {
             tainting_planned: None,
             gc_planned: None,
             gc_last: None,
+            orphaned: Vec::new(),
             agenda: BTreeMap::new(),
             machines,
+            drain_worker: None,
+            drain_queue: VecDeque::new(),
             created: Vec::new(),
             // The CRD defaults `spec.replicas` to 1 (openshift/api
             // machine/v1beta1/types_machineset.go).
@@ -660,6 +678,7 @@ impl<'c> World<'c> {
                 };
                 processed += 1;
                 self.happen(at, happening, steps);
+                self.next_machine_drain(at);
             }
             self.place_replacements(at);
             while core::mem::take(&mut self.set_created) {
@@ -2032,13 +2051,14 @@ impl<'c> World<'c> {
         let stateful = controller == Some(Controller::StatefulSet);
         // A StatefulSet recreates the pod, under the same name, once it is gone.
         let replaced_now = controller == Some(Controller::Other) && pending.is_none();
-        let due = match pending {
-            Some(pending) => pending.due(asked).map(|due| due.max(at)),
+        let stamp = match pending {
+            Some(pending) => pending.due(asked),
             None => {
                 let grace = grace_period(self.version, asked, entry.deletion.grace_seconds);
                 (grace != Duration(0)).then(|| at.saturating_add(grace))
             }
         };
+        let due = stamp.map(|stamp| stamp.max(at));
         let node = self
             .node_of
             .get(pod)
@@ -2071,6 +2091,7 @@ impl<'c> World<'c> {
             *life = Life::Terminating {
                 goes,
                 eviction,
+                stamp: stamp.unwrap_or(at),
                 stateful,
                 fired: false,
             };
@@ -2452,7 +2473,7 @@ impl<'c> World<'c> {
         let Some(Life::Terminating { goes, .. }) = self.life.get_mut(pod) else {
             return;
         };
-        if !matches!(*goes, Goes::AtOnce | Goes::Collected) {
+        if !matches!(*goes, Goes::AtOnce | Goes::Collected | Goes::Orphaned) {
             *goes = how;
             self.agenda_push(at, Happening::PodGone(pod));
         }
@@ -2462,7 +2483,7 @@ impl<'c> World<'c> {
     /// (1.34 only: [`pod_gc`]).
     fn plan_pod_gc(&mut self, at: Duration, node: usize) {
         // Called for every pod deleted: the cheap checks first.
-        if self.version != Version::Current || self.gc_planned.is_some() {
+        if self.version != Version::Current || self.gc_planned.is_some_and(|next| next <= at) {
             return;
         }
         let clears = self.nodes.get(node).is_some_and(|target| {
@@ -2472,24 +2493,34 @@ impl<'c> World<'c> {
                     &target.taints,
                 )
         });
-        if !clears {
+        if clears {
+            self.plan_pod_gc_pass(at);
+        }
+    }
+
+    /// Calls for the pod garbage collector's first pass at or after `at`, unless one
+    /// is planned by then (one planned later still runs, and finds what is due then).
+    fn plan_pod_gc_pass(&mut self, at: Duration) {
+        let next = pod_gc::next_pass(at, self.gc_last);
+        if self.gc_planned.is_some_and(|planned| planned <= next) {
             return;
         }
-        let next = pod_gc::next_pass(at, self.gc_last);
         self.gc_planned = Some(next);
         self.agenda_push(next, Happening::PodGc);
     }
 
-    /// `gcTerminating`: the terminating pods of every node not ready and out of service
-    /// are deleted at once, in upstream's order (creation, then name; the replacements
-    /// made on the timeline after the input's pods).
+    /// A pass. `gcTerminating` (1.34): the terminating pods of every node not ready and
+    /// out of service are deleted at once, in upstream's order (creation, then name; the
+    /// replacements made on the timeline after the input's pods). Then `gcOrphaned`.
     fn pod_gc_pass(&mut self, at: Duration) {
         self.gc_planned = None;
         self.gc_last = Some(at);
         let mut pods = Vec::new();
+        // 1.11 has no `gcTerminating`.
+        let terminating = self.version == Version::Current;
         for (node, target) in self.nodes.iter().enumerate() {
             let ready = || Ready::of(target.condition("Ready")) == Ready::True;
-            if target.gone || !pod_gc::clears(ready, &target.taints) {
+            if !terminating || target.gone || !pod_gc::clears(ready, &target.taints) {
                 continue;
             }
             pods.extend(
@@ -2521,11 +2552,68 @@ impl<'c> World<'c> {
         for pod in pods {
             self.delete_at_once(at, pod, Goes::Collected);
         }
+        self.gc_orphaned(at);
+    }
+
+    /// `gcOrphaned`: the pods of removed nodes. 1.34 quarantines a node the first pass
+    /// finds missing and deletes its pods at the first pass after that; 1.11 deletes them
+    /// at the first pass ([`pod_gc`]).
+    fn gc_orphaned(&mut self, at: Duration) {
+        let legacy = self.version == Version::Legacy;
+        let mut due = Vec::new();
+        let mut next: Option<Duration> = None;
+        for (node, quarantine) in &mut self.orphaned {
+            match *quarantine {
+                None if legacy => due.push(*node),
+                Some(end) if end <= at => due.push(*node),
+                Some(end) => next = Some(next.map_or(end, |next| next.min(end))),
+                None => {
+                    let end = at.saturating_add(pod_gc::QUARANTINE);
+                    *quarantine = Some(end);
+                    next = Some(next.map_or(end, |next| next.min(end)));
+                }
+            }
+        }
+        self.orphaned.retain(|(node, _)| !due.contains(node));
+        if let Some(next) = next {
+            self.plan_pod_gc_pass(next);
+        }
+        let mut pods: Vec<usize> = due
+            .into_iter()
+            .flat_map(|node| self.pods_on(node))
+            .collect();
+        crate::cluster::in_list_order(&mut pods, |pod| self.key(pod));
+        self.prefetch(&pods);
+        for pod in pods {
+            match self.life.get(pod) {
+                Some(Life::Running) if legacy => {
+                    // 1.11 deletes the pod without marking it (no DisruptionTarget).
+                    self.delete_directly(
+                        at,
+                        pod,
+                        "pod-gc",
+                        "PodGC",
+                        |name| Words::Shared("PodGC is force deleting Pod: ", Arc::clone(name)),
+                        Some(Duration(0)),
+                    );
+                }
+                Some(Life::Running) => self.delete_directly(
+                    at,
+                    pod,
+                    "pod-gc",
+                    "DeletionByPodGC",
+                    |_| Words::Fixed("PodGC: node no longer exists"),
+                    Some(Duration(0)),
+                ),
+                Some(Life::Terminating { .. }) => self.delete_at_once(at, pod, Goes::Orphaned),
+                _ => {}
+            }
+        }
     }
 
     fn pod_gone(&mut self, at: Duration, pod: usize) {
         let Some(&Life::Terminating {
-            goes: goes @ (Goes::AfterGrace | Goes::AtOnce | Goes::Collected),
+            goes: goes @ (Goes::AfterGrace | Goes::AtOnce | Goes::Collected | Goes::Orphaned),
             eviction,
             stateful,
             ..
@@ -2565,6 +2653,7 @@ impl<'c> World<'c> {
             Goes::Collected => {
                 "PodGC force-deleted the pod: its node is not ready and out of service"
             }
+            Goes::Orphaned => "PodGC force-deleted the pod: its node no longer exists",
             _ => "the pod's containers stopped and the pod is gone",
         };
         self.event(at, EventKind::PodDeleted, object, "Killing", message);
@@ -2970,13 +3059,12 @@ impl<'c> World<'c> {
             if self.life.get(pod) == Some(&Life::Gone) {
                 continue;
             }
-            // `skipDeletedFilter`, first of the filters: a pod the input shows deleted
-            // long enough ago is passed over (one the timeline deleted would be skipped
-            // at the first poll after its eviction all the same).
-            if drain.skip_wait && self.life.get(pod) == Some(&Life::Running) {
+            // `skipDeletedFilter`, first of the filters: a pod deleted long enough ago,
+            // by the input or on the timeline, is passed over.
+            if drain.skip_wait {
                 let overdue = self
-                    .input_deletion(pod)
-                    .is_some_and(|pending| skipped_from(pending.stamp) <= at);
+                    .deletion_stamp(pod)
+                    .is_some_and(|stamp| skipped_from(stamp) <= at);
                 if overdue {
                     continue;
                 }
@@ -3032,12 +3120,20 @@ impl<'c> World<'c> {
             self.finish_drain(at, index, Err(error));
             return;
         }
-        let message = match (warnings.is_empty(), legacy) {
-            (true, _) => {
+        // `oc adm drain` says "Warning:" (kubectl's drain command); the machine
+        // controller's drain goes through `RunNodeDrain`, which says "WARNING:"
+        // (staging/src/k8s.io/kubectl/pkg/drain/default.go), as 1.11's kubectl did.
+        let message = match (warnings.is_empty(), legacy, machine.is_some()) {
+            (true, _, _) => {
                 alloc::format!("draining node/{node_name}: {} pod(s) to evict", evict.len())
             }
-            (false, true) => alloc::format!("WARNING: {}", drain::statuses_1_11(&warnings)),
-            (false, false) => {
+            (false, true, _) => {
+                alloc::format!("WARNING: {}", drain::statuses_1_11(&warnings))
+            }
+            (false, false, true) => {
+                alloc::format!("WARNING: {}", drain::grouped(&warnings, false).join("; "))
+            }
+            (false, false, false) => {
                 alloc::format!("Warning: {}", drain::grouped(&warnings, false).join("; "))
             }
         };
@@ -3077,10 +3173,17 @@ impl<'c> World<'c> {
                 });
             }
             Ok(()) => {
-                let skipped = drain
+                let stamp = drain
                     .skip_wait
-                    .then(|| self.skip_poll(at, pod, grace))
+                    .then(|| self.redeleted_stamp(at, pod, grace))
                     .flatten();
+                let skipped = stamp.map(|stamp| first_poll(at, skipped_from(stamp)));
+                // Deleted again, a terminating pod's deadline only gets shorter.
+                if let (Some(shorter), Some(Life::Terminating { stamp, .. })) =
+                    (stamp, self.life.get_mut(pod))
+                {
+                    *stamp = shorter.min(*stamp);
+                }
                 let awaited = Awaited {
                     pod,
                     evicted: at,
@@ -3164,27 +3267,45 @@ impl<'c> World<'c> {
         }
     }
 
-    /// In a drain that skips pods deleted long enough ago: the first of `waitForDelete`'s
-    /// polls (a second apart from the eviction at `at`) at which `shouldSkipPod` holds
-    /// for `pod`, deleted again now asking `asked` (`None`: it is gone at once). It holds
-    /// once the whole seconds since the pod's `deletionTimestamp` exceed
-    /// [`machine::SKIP_WAIT_FOR_DELETE`]; that stamp is the grace period after the
-    /// deletion under way began (`BeforeDelete` counts a shorter one from then, and the
-    /// drain asks one second, shorter than any other still pending).
-    fn skip_poll(&self, at: Duration, pod: usize, asked: Option<Duration>) -> Option<Duration> {
-        let stamp = match (self.input_deletion(pod), self.life.get(pod)) {
-            (Some(pending), _) => pending.due(asked)?,
-            (None, Some(&Life::Terminating { eviction, .. })) => {
+    /// The `deletionTimestamp` of `pod` if it is being deleted: the input's, or that of
+    /// its deletion on the timeline.
+    fn deletion_stamp(&self, pod: usize) -> Option<Duration> {
+        match self.life.get(pod)? {
+            Life::Terminating { stamp, .. } => Some(*stamp),
+            _ => self.input_deletion(pod).map(|pending| pending.stamp),
+        }
+    }
+
+    /// The `deletionTimestamp` of `pod` once deleted again now asking `asked` (`None`:
+    /// it is gone at once). A drain that skips pods deleted long enough ago stops waiting
+    /// for it at the first of `waitForDelete`'s polls (a second apart from the eviction)
+    /// at which the whole seconds since exceed [`machine::SKIP_WAIT_FOR_DELETE`]
+    /// (`shouldSkipPod`). A deletion under way keeps its stamp unless the grace period
+    /// asked is shorter, which `BeforeDelete` counts from when that deletion began (the
+    /// drain asks one second).
+    fn redeleted_stamp(
+        &self,
+        at: Duration,
+        pod: usize,
+        asked: Option<Duration>,
+    ) -> Option<Duration> {
+        match (self.input_deletion(pod), self.life.get(pod)) {
+            (Some(pending), _) => pending.due(asked),
+            (
+                None,
+                Some(&Life::Terminating {
+                    eviction, stamp, ..
+                }),
+            ) => {
                 let began = self.disruption.evictions.get(eviction)?.at;
                 let own = self.pods.get(pod)?.deletion.grace_seconds;
-                began.saturating_add(grace_period(self.version, asked, own))
+                Some(stamp.min(began.saturating_add(grace_period(self.version, asked, own))))
             }
             (None, _) => {
                 let own = self.pods.get(pod)?.deletion.grace_seconds;
-                at.saturating_add(grace_period(self.version, asked, own))
+                Some(at.saturating_add(grace_period(self.version, asked, own)))
             }
-        };
-        Some(first_poll(at, skipped_from(stamp)))
+        }
     }
 
     /// Whether drain `index` is `oc adm drain` of OpenShift 3.11 (kubectl 1.11), whose
@@ -3226,7 +3347,7 @@ impl<'c> World<'c> {
             return;
         }
         if !retrying {
-            // A pod the drain stops waiting for ([`World::skip_poll`]).
+            // A pod the drain stops waiting for ([`World::redeleted_stamp`]).
             self.check_drains(at);
             return;
         }
@@ -3252,7 +3373,7 @@ impl<'c> World<'c> {
     }
 
     /// Whether a drain still waits at `at` for an evicted pod to go: it is still there,
-    /// and not skipped yet ([`World::skip_poll`]).
+    /// and not skipped yet ([`World::redeleted_stamp`]).
     fn waits_for(&self, awaited: &Awaited, at: Duration) -> bool {
         matches!(self.life.get(awaited.pod), Some(Life::Terminating { .. }))
             && awaited.skipped.is_none_or(|skipped| at < skipped)
@@ -3652,6 +3773,12 @@ impl<'c> World<'c> {
                 self.after_drain(at, machine);
             }
             Stage::Running | Stage::WaitingPreDrain => {
+                if self.drain_worker.is_some() {
+                    if !self.drain_queue.contains(&machine) {
+                        self.drain_queue.push_back(machine);
+                    }
+                    return;
+                }
                 let node = run
                     .node
                     .filter(|node| self.nodes.get(*node).is_some_and(|target| !target.gone));
@@ -3725,10 +3852,22 @@ impl<'c> World<'c> {
                     return;
                 }
                 self.set_stage(machine, Stage::Draining);
+                self.drain_worker = Some(machine);
                 self.cordon(at, node, true);
                 self.start_drain(at, node, Flags::machine_controller(), Some(machine));
             }
             Stage::WaitingPreTerminate => self.after_drain(at, machine),
+        }
+    }
+
+    /// The drain controller's worker, once free, takes the machines queued for it in turn
+    /// (a reconcile that does not drain returns at once).
+    fn next_machine_drain(&mut self, at: Duration) {
+        while self.drain_worker.is_none() {
+            let Some(machine) = self.drain_queue.pop_front() else {
+                return;
+            };
+            self.reconcile_machine(at, machine);
         }
     }
 
@@ -3743,6 +3882,10 @@ impl<'c> World<'c> {
         node: Option<&str>,
         result: Result<(), String>,
     ) {
+        // The reconcile returns: the worker is free for the next machine queued.
+        if self.drain_worker == Some(machine) {
+            self.drain_worker = None;
+        }
         let Some(run) = self.machines.get_mut(machine) else {
             return;
         };
@@ -3815,17 +3958,20 @@ impl<'c> World<'c> {
         }
     }
 
-    /// The Node object is deleted; its pods go with it (pod garbage collection).
+    /// The Node object is deleted; the pod garbage collector deletes the pods left on it
+    /// later ([`World::gc_orphaned`]).
     fn remove_node(&mut self, at: Duration, node: usize) {
         let Some(target) = self.nodes.get(node) else {
             return;
         };
-        // None left on a node removed before (two machines named it).
-        let pods = if target.gone {
-            Vec::new()
-        } else {
-            self.pods_on(node)
-        };
+        // Nothing new for a node removed before (two machines named it).
+        let orphans = !target.gone
+            && self.pods_on(node).into_iter().any(|pod| {
+                matches!(
+                    self.life.get(pod),
+                    Some(Life::Running | Life::Terminating { .. })
+                )
+            });
         let Some(target) = self.nodes.get_mut(node) else {
             return;
         };
@@ -3843,20 +3989,9 @@ impl<'c> World<'c> {
             "RemovingNode",
             node_event(name, format_args!("Removing Node {name} from Controller")),
         );
-        self.prefetch(&pods);
-        for pod in pods {
-            if self.life.get(pod) == Some(&Life::Running) {
-                self.delete_directly(
-                    at,
-                    pod,
-                    "machine-deletion",
-                    "NodeDeleted",
-                    |_| Words::Fixed("the pod's node was deleted"),
-                    Some(Duration(0)),
-                );
-            }
-            self.forget(pod);
-            self.noticed_gone(at, pod);
+        if orphans {
+            self.orphaned.push((node, None));
+            self.plan_pod_gc_pass(at);
         }
         self.changed = true;
         self.check_drains(at);
@@ -5298,8 +5433,62 @@ items:
         };
         assert_eq!(first.rescheduled_to.as_deref(), Some("node2"));
         assert_eq!(Some(&second.pod), first.replacement.as_ref());
-        assert_eq!(second.cause, "machine-deletion");
+        assert_eq!(second.cause, "pod-gc");
         assert_eq!(second.rescheduled_to.as_deref(), Some("node4"));
+    }
+
+    /// The pods left on a removed node go at the pod garbage collector's pass after its
+    /// quarantine: node1, removed at 30 s, is queued by the pass at 40 s and its pod
+    /// deleted by the pass at 80 s (and replaced then). 1.11 deletes it at the pass at
+    /// 40 s, without the quarantine.
+    #[test]
+    fn the_pod_gc_deletes_the_pods_of_a_removed_node_after_its_quarantine() {
+        let machine = "---\napiVersion: machine.openshift.io/v1beta1\nkind: Machine\nmetadata:\n  name: m1\n  namespace: openshift-machine-api\n  annotations: {machine.openshift.io/exclude-node-draining: ''}\nstatus: {phase: Running, nodeRef: {kind: Node, name: node1}}\n";
+        let node2 = NODE.replace("node1", "node2");
+        let input = [
+            NODE,
+            &node2,
+            machine,
+            &web_pod("web-a", "node1", "", ""),
+            &scenario("  - {at: 30s, deleteMachine: m1}\n"),
+        ]
+        .concat();
+        for (version, at, reason, message) in [
+            (
+                Version::Current,
+                80,
+                "DeletionByPodGC",
+                "PodGC: node no longer exists",
+            ),
+            (
+                Version::Legacy,
+                40,
+                "PodGC",
+                "PodGC is force deleting Pod: default/web-a",
+            ),
+        ] {
+            let outcome = play_as(&input, Some(version));
+            assert_eq!(evicted(&outcome), [("default/web-a".into(), at)]);
+            let eviction = outcome.disruption.evictions.first();
+            assert_eq!(eviction.map(|e| &*e.cause), Some("pod-gc"));
+            assert_eq!(
+                eviction.and_then(|e| e.rescheduled_to.as_deref()),
+                Some("node2")
+            );
+            let seen = happenings(&outcome);
+            let deleted = seen
+                .iter()
+                .find(|(_, _, object)| object == "Pod/default/web-a")
+                .map(|(at, reason, _)| (*at, reason.as_str()));
+            assert_eq!(deleted, Some((at, reason)));
+            let worded = outcome
+                .disruption
+                .timeline
+                .iter()
+                .find(|event| event.reason == reason)
+                .map(|event| event.message.to_string());
+            assert_eq!(worded.as_deref(), Some(message));
+        }
     }
 
     /// The machine's events, as `reason: message`.
@@ -5553,6 +5742,46 @@ spec: {containers: [{name: c, image: i}]}
                 "DrainProceeds: Node drain proceeds",
                 "DrainRequeued: Node drain requeued: drain not permitted: requeue in: 20s"
             ]
+        );
+    }
+
+    /// The drain controller has one worker and drains inside its reconcile: m2, deleted
+    /// with m1, waits until m1's drain returns (its pod gone at 10 s), then drains.
+    #[test]
+    fn machine_drains_run_one_at_a_time() {
+        let second = machine_on("node2", "").replace("m1", "m2");
+        let node2 = NODE.replace("node1", "node2");
+        let node3 = NODE.replace("node1", "node3");
+        let grace = "  terminationGracePeriodSeconds: 10\n";
+        let input = [
+            NODE,
+            &node2,
+            &node3,
+            &machine_on("node1", ""),
+            &second,
+            &web_pod("web-a", "node1", grace, ""),
+            &web_pod("web-b", "node2", grace, ""),
+            &scenario("  - {at: 0s, deleteMachine: m1}\n  - {at: 0s, deleteMachine: m2}\n"),
+        ]
+        .concat();
+        let outcome = play(&input);
+        let drains: Vec<(i64, String, String)> = happenings(&outcome)
+            .into_iter()
+            .filter(|(_, reason, _)| reason.starts_with("Drain") && reason != "Drain")
+            .collect();
+        let m = |name: &str| alloc::format!("Machine/openshift-machine-api/{name}");
+        assert_eq!(
+            drains,
+            [
+                (0, "DrainProceeds".into(), m("m1")),
+                (10, "DrainSucceeded".into(), m("m1")),
+                (10, "DrainProceeds".into(), m("m2")),
+                (20, "DrainSucceeded".into(), m("m2")),
+            ]
+        );
+        assert_eq!(
+            evicted(&outcome),
+            [("default/web-a".into(), 0), ("default/web-b".into(), 10)]
         );
     }
 
@@ -7030,6 +7259,38 @@ spec: {containers: [{name: c, image: i}]}
         assert_eq!(done.map(|(at, _, _)| *at), Some(0));
     }
 
+    /// `skipDeletedFilter` passes over a pod deleted long enough ago whoever deleted it:
+    /// the taint eviction controller deleted this one at 60 s (its deadline 90 s), so the
+    /// machine controller's drain at 400 s has nothing to evict.
+    #[test]
+    fn an_unreachable_nodes_drain_passes_over_pods_the_timeline_deleted() {
+        let node2 = NODE.replace("node1", "node2");
+        let tolerate = "  tolerations: [{key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 60}]\n";
+        let steps = scenario(
+            "  - {at: 0s, nodeCondition: {node: node1, type: Ready, status: Unknown}}\n  - {at: 400s, deleteMachine: m1}\n",
+        );
+        let input = [
+            NODE,
+            &node2,
+            &machine_on("node1", ""),
+            &web_pod("web-a", "node1", tolerate, ""),
+            &steps,
+        ]
+        .concat();
+        let outcome = play(&input);
+        let drain = outcome
+            .disruption
+            .timeline
+            .iter()
+            .find(|event| event.kind == EventKind::Drain)
+            .map(|event| event.message.to_string());
+        assert_eq!(
+            drain.as_deref(),
+            Some("draining node/node1: 0 pod(s) to evict")
+        );
+        assert_eq!(evicted(&outcome), [("default/web-a".into(), 60)]);
+    }
+
     /// `enable-taint-manager: [false]` among the master configuration's
     /// `controllerArguments`: 1.11 runs no NoExecute taint manager, so a NoExecute taint
     /// evicts nothing, and the node lifecycle controller deletes a down node's pods after
@@ -7356,6 +7617,25 @@ spec: {containers: [{name: c, image: i}]}
                 ("default/pod2".into(), 100),
                 ("default/pod3".into(), 110)
             ]
+        );
+    }
+
+    /// The machine controller's drain prints its warnings through `RunNodeDrain`, in
+    /// capitals (k8s.io/kubectl/pkg/drain/default.go), unlike `oc adm drain`.
+    #[test]
+    fn a_machine_drain_warns_in_capitals() {
+        let steps = scenario("  - {at: 0s, deleteMachine: m1}\n");
+        let input = [NODE, &pod("pod1", None), &machine_on("node1", ""), &steps].concat();
+        let outcome = play(&input);
+        let drain = outcome
+            .disruption
+            .timeline
+            .iter()
+            .find(|event| event.kind == EventKind::Drain)
+            .map(|event| event.message.to_string());
+        assert_eq!(
+            drain.as_deref(),
+            Some("WARNING: deleting Pods that declare no controller: default/pod1")
         );
     }
 

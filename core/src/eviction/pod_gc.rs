@@ -1,18 +1,26 @@
-//! The pod garbage collector's pass over terminating pods on nodes out of service
-//! (non-graceful node shutdown): when its passes run, and which nodes they clear.
+//! The pod garbage collector's passes: when they run, which terminating pods on nodes
+//! out of service they clear, and when they delete the pods of a removed node.
 //!
-//! Upstream: `pkg/controller/podgc/gc_controller.go` (`gcTerminating`,
-//! `markFailedAndDeletePod`), 1.34. The controller starts with the others, at 0 s on the
-//! timeline, and `wait.UntilWithContext` runs its pass then and every `gcCheckPeriod`
-//! (20 s) after. A pass force-deletes (phase Failed, grace period 0) every pod with a
-//! `deletionTimestamp` whose node is not Ready and carries a taint with the key
-//! `node.kubernetes.io/out-of-service`, whatever its value or effect. Since 1.28 no
-//! feature gate guards it (`NodeOutOfServiceVolumeDetach` went GA and was removed); the
-//! controller records no event. 1.11 has no such pass (it came in 1.24).
+//! Upstream: `pkg/controller/podgc/gc_controller.go` (`gcTerminating`, `gcOrphaned`,
+//! `markFailedAndDeletePodWithCondition`), 1.34. The controller starts with the others,
+//! at 0 s on the timeline, and `wait.UntilWithContext` runs its pass then and every
+//! `gcCheckPeriod` (20 s) after. A pass force-deletes (phase Failed, grace period 0)
+//! every pod with a `deletionTimestamp` whose node is not Ready and carries a taint with
+//! the key `node.kubernetes.io/out-of-service`, whatever its value or effect. Since 1.28
+//! no feature gate guards it (`NodeOutOfServiceVolumeDetach` went GA and was removed);
+//! the controller records no event. 1.11 has no such pass (it came in 1.24).
+//!
+//! Pods bound to a node that no longer exists (`gcOrphaned`): the first pass that finds
+//! the node missing queues it for `quarantineTime` (40 s, `discoverDeletedNodes`); the
+//! first pass after that, the node still gone, force-deletes its pods with the
+//! DisruptionTarget condition `DeletionByPodGC` ("PodGC: node no longer exists"). 1.11
+//! (the same file in release-1.11) lists the nodes from the API server and force-deletes
+//! the pods at the first pass, without a condition.
 //!
 //! Example: a node goes Unknown at 0 s, its pods are deleted and stay terminating (its
 //! kubelet cannot confirm); the out-of-service taint comes at 10 m 5 s: the pass at
-//! 10 m 20 s removes them, and a StatefulSet recreates its pod.
+//! 10 m 20 s removes them, and a StatefulSet recreates its pod. A node removed at 30 s:
+//! the pass at 40 s queues it, the pass at 80 s deletes its pods (1.11: at 40 s).
 //!
 //! Difference: upstream's `IsNodeReady` reads a node without a Ready condition as not
 //! ready; kubefit reads it as ready, as everywhere in the timeline.
@@ -22,6 +30,9 @@ use crate::model::Taint;
 
 /// `gcCheckPeriod`.
 pub const PERIOD: Duration = Duration::from_seconds(20);
+/// `quarantineTime`: how long 1.34 waits before it deletes the pods of a node a pass
+/// found missing.
+pub const QUARANTINE: Duration = Duration::from_seconds(40);
 /// `v1.TaintNodeOutOfService`.
 pub const OUT_OF_SERVICE: &str = "node.kubernetes.io/out-of-service";
 

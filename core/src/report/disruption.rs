@@ -110,8 +110,9 @@ pub struct Eviction {
     #[serde(serialize_with = "seconds")]
     #[cfg_attr(feature = "tsify", tsify(type = "number"))]
     pub at: Duration,
-    /// `taint`, `drain`, `machine-deletion`, `node-lifecycle`, `descheduler:<Strategy>`,
-    /// `preemption` or `job` (a failed Job deleting its pods) (borrowed when fixed).
+    /// `taint`, `node-lifecycle`, `drain`, `machine-deletion`, `pod-gc` (the pods of a
+    /// removed node), `descheduler:<Strategy>`, `preemption` or `job` (a failed Job
+    /// deleting its pods) (borrowed when fixed).
     #[cfg_attr(feature = "tsify", tsify(type = "string"))]
     pub cause: Cow<'static, str>,
     /// Where its replacement was bound (`null`: no replacement, or it stays Pending).
