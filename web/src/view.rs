@@ -614,7 +614,8 @@ pub struct Eviction {
     pub node: String,
     /// Nanoseconds from the start.
     pub at: i64,
-    /// `taint`, `drain`, `machine-deletion`, `descheduler:<Strategy>` or `preemption`.
+    /// `taint`, `node-lifecycle`, `drain`, `machine-deletion`, `pod-gc`,
+    /// `descheduler:<Strategy>`, `preemption` or `job`.
     pub cause: String,
     /// The pod its controller creates in its place.
     pub replacement: Option<String>,
