@@ -4682,6 +4682,16 @@ mod tests {
         run(&cluster, &ScheduleOptions::default(), &Options::default()).expect("a Scenario")
     }
 
+    /// The message of the outcome's first drain event.
+    fn drain_message(outcome: &Outcome) -> Option<String> {
+        outcome
+            .disruption
+            .timeline
+            .iter()
+            .find(|event| event.kind == EventKind::Drain)
+            .map(|event| event.message.to_string())
+    }
+
     /// Every eviction of the outcome as `(pod, seconds)`.
     fn evicted(outcome: &Outcome) -> Vec<(String, i64)> {
         outcome
@@ -7278,12 +7288,7 @@ spec: {containers: [{name: c, image: i}]}
         ]
         .concat();
         let outcome = play(&input);
-        let drain = outcome
-            .disruption
-            .timeline
-            .iter()
-            .find(|event| event.kind == EventKind::Drain)
-            .map(|event| event.message.to_string());
+        let drain = drain_message(&outcome);
         assert_eq!(
             drain.as_deref(),
             Some("draining node/node1: 0 pod(s) to evict")
@@ -7599,12 +7604,7 @@ spec: {containers: [{name: c, image: i}]}
             "  - {at: 0s, taint: 'node1 testTaint1=test1:NoExecute'}\n  - {at: 110s, drain: {node: node1, force: true}}\n",
         );
         let outcome = play(&[NODE, &pods, &steps].concat());
-        let drain = outcome
-            .disruption
-            .timeline
-            .iter()
-            .find(|event| event.kind == EventKind::Drain)
-            .map(|event| event.message.to_string());
+        let drain = drain_message(&outcome);
         // pod1 went at 30 s; pod2, deleted at 100 s, terminates until 130 s.
         assert_eq!(
             drain.as_deref(),
@@ -7627,12 +7627,7 @@ spec: {containers: [{name: c, image: i}]}
         let steps = scenario("  - {at: 0s, deleteMachine: m1}\n");
         let input = [NODE, &pod("pod1", None), &machine_on("node1", ""), &steps].concat();
         let outcome = play(&input);
-        let drain = outcome
-            .disruption
-            .timeline
-            .iter()
-            .find(|event| event.kind == EventKind::Drain)
-            .map(|event| event.message.to_string());
+        let drain = drain_message(&outcome);
         assert_eq!(
             drain.as_deref(),
             Some("WARNING: deleting Pods that declare no controller: default/pod1")

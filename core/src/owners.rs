@@ -861,8 +861,8 @@ mod tests {
     use crate::cluster::Cluster;
     use crate::{input, Limits, Source};
 
-    /// The labels of the pods generated from `yaml` under `version`, by pod name.
-    fn generated_labels(yaml: &str, version: Version) -> Vec<(String, Vec<(String, String)>)> {
+    /// What `read` makes of each pod generated from `yaml` under `version`.
+    fn generated_with<T>(yaml: &str, version: Version, read: impl Fn(&Pod) -> T) -> Vec<T> {
         let sources = [Source::new("test", yaml)];
         let loaded = input::load(&sources, &Limits::default());
         let cluster = Cluster::build(loaded, &sources, Some(version));
@@ -870,12 +870,17 @@ mod tests {
             .pods
             .iter()
             .filter(|entry| entry.generated_from.is_some())
-            .map(|entry| {
-                let labels = entry.pod.metadata.labels.iter();
-                let labels = labels.map(|(key, value)| (key.clone(), value.clone()));
-                (entry.pod.metadata.name.clone(), labels.collect())
-            })
+            .map(|entry| read(&entry.pod))
             .collect()
+    }
+
+    /// The labels of the pods generated from `yaml` under `version`, by pod name.
+    fn generated_labels(yaml: &str, version: Version) -> Vec<(String, Vec<(String, String)>)> {
+        generated_with(yaml, version, |pod| {
+            let labels = pod.metadata.labels.iter();
+            let labels = labels.map(|(key, value)| (key.clone(), value.clone()));
+            (pod.metadata.name.clone(), labels.collect())
+        })
     }
 
     fn pairs(labels: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -1073,18 +1078,9 @@ spec:
     /// The names of the pods generated from `yaml` under `version`, with their
     /// finalizers.
     fn generated(yaml: &str, version: Version) -> Vec<(String, Vec<String>)> {
-        let sources = [Source::new("test", yaml)];
-        let loaded = input::load(&sources, &Limits::default());
-        let cluster = Cluster::build(loaded, &sources, Some(version));
-        cluster
-            .pods
-            .iter()
-            .filter(|entry| entry.generated_from.is_some())
-            .map(|entry| {
-                let metadata = &entry.pod.metadata;
-                (metadata.name.clone(), metadata.finalizers.clone())
-            })
-            .collect()
+        generated_with(yaml, version, |pod| {
+            (pod.metadata.name.clone(), pod.metadata.finalizers.clone())
+        })
     }
 
     /// `IsPodActive`: a pod being deleted no longer counts, so a ReplicaSet of two with
