@@ -302,6 +302,8 @@ struct Awaited {
     /// The poll that stops waiting for it, still there, in a drain that skips pods
     /// deleted long enough ago (`shouldSkipPod`).
     skipped: Option<Duration>,
+    /// The poll that finds it gone, once it is: the drain waits for it until then.
+    seen: Option<Duration>,
 }
 
 /// Where a machine's deletion stands.
@@ -2659,7 +2661,7 @@ impl<'c> World<'c> {
         self.event(at, EventKind::PodDeleted, object, "Killing", message);
         self.noticed_gone(at, pod);
         self.changed = true;
-        self.check_drains(at);
+        self.drains_see_gone(at, pod);
     }
 
     /// The taint eviction controller notices a pod is gone (`handlePodUpdate`, not found):
@@ -3188,6 +3190,7 @@ impl<'c> World<'c> {
                     pod,
                     evicted: at,
                     skipped,
+                    seen: None,
                 };
                 if let Some(skipped) = skipped.filter(|skipped| *skipped > at) {
                     self.agenda_push(skipped, Happening::DrainRetry(index));
@@ -3373,10 +3376,43 @@ impl<'c> World<'c> {
     }
 
     /// Whether a drain still waits at `at` for an evicted pod to go: it is still there,
-    /// and not skipped yet ([`World::redeleted_stamp`]).
+    /// or gone since `waitForDelete`'s last poll, and not skipped yet
+    /// ([`World::redeleted_stamp`]).
     fn waits_for(&self, awaited: &Awaited, at: Duration) -> bool {
-        matches!(self.life.get(awaited.pod), Some(Life::Terminating { .. }))
+        let there = matches!(self.life.get(awaited.pod), Some(Life::Terminating { .. }));
+        (there || awaited.seen.is_some_and(|seen| at < seen))
             && awaited.skipped.is_none_or(|skipped| at < skipped)
+    }
+
+    /// `pod` is gone: each drain waiting for it finds so at its `waitForDelete`'s next
+    /// poll, a whole number of seconds after the eviction (`wait.PollImmediate` every
+    /// second, the first right away: `waitForDelete` in
+    /// `staging/src/k8s.io/kubectl/pkg/drain/drain.go`, and in 1.11's
+    /// `pkg/kubectl/cmd/drain.go`), and finishes no earlier.
+    fn drains_see_gone(&mut self, at: Duration, pod: usize) {
+        let mut polls = Vec::new();
+        for (index, drain) in self.drains.iter_mut().enumerate() {
+            if drain.finished {
+                continue;
+            }
+            let Ok(found) = drain
+                .waiting
+                .binary_search_by_key(&pod, |awaited| awaited.pod)
+            else {
+                continue;
+            };
+            if let Some(awaited) = drain.waiting.get_mut(found) {
+                let poll = first_poll(awaited.evicted, at);
+                awaited.seen = Some(poll);
+                if poll > at {
+                    polls.push((poll, index));
+                }
+            }
+        }
+        for (poll, index) in polls {
+            self.agenda_push(poll, Happening::DrainRetry(index));
+        }
+        self.check_drains(at);
     }
 
     /// Past a drain's `--timeout` (`evictPods` in
@@ -3445,9 +3481,15 @@ impl<'c> World<'c> {
         self.check_drains(at);
     }
 
-    /// Finishes the drains that have nothing left to evict or wait for.
+    /// Takes the pods the drains' polls have found gone off their lists, and finishes
+    /// the drains that have nothing left to evict or wait for.
     fn check_drains(&mut self, at: Duration) {
         for index in 0..self.drains.len() {
+            if let Some(drain) = self.drains.get_mut(index).filter(|drain| !drain.finished) {
+                drain
+                    .waiting
+                    .retain(|awaited| awaited.seen.is_none_or(|poll| poll > at));
+            }
             let Some(drain) = self.drains.get(index) else {
                 continue;
             };
@@ -6297,6 +6339,33 @@ spec: {containers: [{name: c, image: i}]}
             blocked.first().map(String::as_str),
             Some("Pod/default/web-b")
         );
+    }
+
+    /// `waitForDelete` polls every second from the eviction: a drain at 0.5 s of a pod
+    /// whose deletion, under way, ends at 15 s (its grace period of 45 s began at -5 s;
+    /// the drain asks 20 s) finds it gone, and is drained, at 15.5 s, in either profile.
+    #[test]
+    fn a_drain_finds_its_pods_gone_at_its_next_poll() {
+        let dying = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: dying, namespace: default, creationTimestamp: '2024-01-01T00:00:00Z', deletionTimestamp: '2024-01-01T00:00:40Z', deletionGracePeriodSeconds: 45, ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: d, uid: u1, controller: true}]}\nspec:\n  nodeName: node1\n  containers: [{name: c, image: c}]\nstatus: {phase: Running}\n";
+        let steps = scenario("  - {at: 0.5s, drain: {node: node1, gracePeriod: 20}}\n");
+        let yaml = [NODE, dying, &steps].concat();
+        let second = crate::duration::SECOND;
+        for version in [Version::Current, Version::Legacy] {
+            let outcome = play_as(&yaml, Some(version));
+            let at = |reason: &str| {
+                let mut events = outcome.disruption.timeline.iter();
+                events
+                    .find(|event| event.reason == reason)
+                    .map(|event| event.at)
+            };
+            assert_eq!(
+                at("Killing"),
+                Some(Duration::from_seconds(15)),
+                "{version:?}"
+            );
+            let poll = Duration(15 * second + second / 2);
+            assert_eq!(at("Drained"), Some(poll), "{version:?}");
+        }
     }
 
     /// RemoveDuplicates evicts `web-b`, spending the budget; LowNodeUtilization then asks
