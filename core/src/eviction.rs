@@ -1953,13 +1953,14 @@ impl<'c> World<'c> {
     /// or the node lifecycle controller's deletion): no budget is asked (`canIgnorePDB`),
     /// the API server deletes it at once (`CheckGracefulDelete`: no grace for a finished
     /// pod), and no controller replaces it. `message` words the eviction from the pod's
-    /// `namespace/name`.
+    /// `namespace/name`; `reason` is its event's, `None` for a deletion said nothing of
+    /// as it starts.
     fn delete_finished(
         &mut self,
         at: Duration,
         pod: usize,
         cause: &'static str,
-        reason: &'static str,
+        reason: impl Into<Option<&'static str>>,
         message: impl FnOnce(&Arc<str>) -> Words,
     ) {
         let Some(entry) = self.pods.get(pod) else {
@@ -1978,7 +1979,9 @@ impl<'c> World<'c> {
             message: message.clone(),
         });
         let object = Words::Shared("Pod/", name);
-        self.event(at, EventKind::PodEvicted, object.clone(), reason, message);
+        if let Some(reason) = reason.into() {
+            self.event(at, EventKind::PodEvicted, object.clone(), reason, message);
+        }
         self.event(
             at,
             EventKind::PodDeleted,
@@ -2023,8 +2026,9 @@ impl<'c> World<'c> {
     }
 
     /// Deletes a pod: it terminates after its grace period, and its controller creates a
-    /// replacement. `message` words the eviction from the pod's `namespace/name`; `asked`
-    /// is the grace period the deleter asks for, if it asks one.
+    /// replacement. `message` words the eviction from the pod's `namespace/name`; `reason`
+    /// is its event's (`None`: nothing is said as the deletion starts); `asked` is the
+    /// grace period the deleter asks for, if it asks one.
     ///
     /// A pod the input shows being deleted was replaced when that deletion began (its
     /// controller stopped counting it then: `IsPodActive` in
@@ -2035,7 +2039,7 @@ impl<'c> World<'c> {
         at: Duration,
         pod: usize,
         cause: impl Into<Cow<'static, str>>,
-        reason: &'static str,
+        reason: impl Into<Option<&'static str>>,
         message: impl FnOnce(&Arc<str>) -> Words,
         asked: Option<Duration>,
     ) {
@@ -2109,13 +2113,15 @@ impl<'c> World<'c> {
         }
         // A deletion the taint eviction controller planned stays planned: the pod is still
         // there until it is gone (`pod_gone` calls it off then).
-        self.event(
-            at,
-            EventKind::PodEvicted,
-            Words::Shared("Pod/", Arc::clone(&name)),
-            reason,
-            message,
-        );
+        if let Some(reason) = reason.into() {
+            self.event(
+                at,
+                EventKind::PodEvicted,
+                Words::Shared("Pod/", Arc::clone(&name)),
+                reason,
+                message,
+            );
+        }
         if replaced_now {
             self.controller_lost(at, pod, eviction);
         }
@@ -3166,13 +3172,25 @@ impl<'c> World<'c> {
         let life = self.life.get(pod);
         let terminating = matches!(life, Some(Life::Terminating { .. }));
         let ready = self.ready(pod);
+        // kubectl 1.34 says `evicting pod ns/name` as it asks; 1.11's `evictPods` says
+        // nothing then, and its `waitForDelete` prints `pod/name evicted` once it finds
+        // the pod gone ([`World::drains_see_gone`]), which is what its eviction records.
+        let legacy = self.kubectl_1_11(index);
+        let reason = (!legacy).then_some("Evicted");
+        let evicted = legacy.then(|| evicted_line(name));
+        let words = |key: &Arc<str>| match evicted {
+            Some(line) => Words::from(line),
+            None => Words::Shared("evicting pod ", Arc::clone(key)),
+        };
         self.budgets.at(at);
         let result = self.budgets.evict(&entry.pod, ready, terminating);
         match result {
             Ok(()) if life == Some(&Life::Elsewhere) => {
-                self.delete_finished(at, pod, cause, "Evicted", |name| {
-                    Words::Shared("evicting pod ", Arc::clone(name))
-                });
+                self.delete_finished(at, pod, cause, reason, words);
+                // Deleted at once: `waitForDelete`'s first poll, right away, finds it gone.
+                if legacy {
+                    self.announce_evicted(at, pod);
+                }
             }
             Ok(()) => {
                 let stamp = drain
@@ -3211,14 +3229,7 @@ impl<'c> World<'c> {
                 if terminating && grace == Some(Duration(0)) {
                     self.delete_at_once(at, pod, Goes::AtOnce);
                 }
-                self.terminate(
-                    at,
-                    pod,
-                    cause,
-                    "Evicted",
-                    |name| Words::Shared("evicting pod ", Arc::clone(name)),
-                    grace,
-                );
+                self.terminate(at, pod, cause, reason, words, grace);
             }
             Err(error) if error == budget::VIOLATES_BUDGET => {
                 let message = match self.kubectl_1_11(index) {
@@ -3415,6 +3426,16 @@ impl<'c> World<'c> {
         self.check_drains(at);
     }
 
+    /// kubectl 1.11's line for an evicted pod its drain found gone.
+    fn announce_evicted(&mut self, at: Duration, pod: usize) {
+        let Some(entry) = self.pods.get(pod) else {
+            return;
+        };
+        let line = evicted_line(&entry.pod.metadata.name);
+        let object = Words::Shared("Pod/", Arc::clone(&entry.key));
+        self.event(at, EventKind::PodEvicted, object, "Evicted", line);
+    }
+
     /// Past a drain's `--timeout` (`evictPods` in
     /// `staging/src/k8s.io/kubectl/pkg/drain/drain.go`): each pod's goroutine reports on
     /// its own. One waiting for its pod to go (`waitForDelete`, which polls every second
@@ -3481,14 +3502,25 @@ impl<'c> World<'c> {
         self.check_drains(at);
     }
 
-    /// Takes the pods the drains' polls have found gone off their lists, and finishes
-    /// the drains that have nothing left to evict or wait for.
+    /// Takes the pods the drains' polls have found gone off their lists (kubectl 1.11
+    /// says so of each), and finishes the drains that have nothing left to evict or wait
+    /// for.
     fn check_drains(&mut self, at: Duration) {
         for index in 0..self.drains.len() {
+            let mut seen = Vec::new();
             if let Some(drain) = self.drains.get_mut(index).filter(|drain| !drain.finished) {
-                drain
-                    .waiting
-                    .retain(|awaited| awaited.seen.is_none_or(|poll| poll > at));
+                drain.waiting.retain(|awaited| {
+                    let gone = awaited.seen.is_some_and(|poll| poll <= at);
+                    if gone {
+                        seen.push(awaited.pod);
+                    }
+                    !gone
+                });
+            }
+            if self.kubectl_1_11(index) {
+                for pod in seen {
+                    self.announce_evicted(at, pod);
+                }
             }
             let Some(drain) = self.drains.get(index) else {
                 continue;
@@ -4295,6 +4327,12 @@ fn grace_period(version: Version, asked: Option<Duration>, own: Option<i64>) -> 
         Version::Current => Duration::from_seconds(1),
         Version::Legacy => Duration(0),
     }
+}
+
+/// kubectl 1.11's name printer on an evicted pod (`waitForDelete` in
+/// `pkg/kubectl/cmd/drain.go`): `pod/name evicted`, without the namespace.
+fn evicted_line(name: &str) -> String {
+    alloc::format!("pod/{name} evicted")
 }
 
 /// The first of `waitForDelete`'s polls, a second apart from `evicted`, at or after
@@ -6366,6 +6404,45 @@ spec: {containers: [{name: c, image: i}]}
             let poll = Duration(15 * second + second / 2);
             assert_eq!(at("Drained"), Some(poll), "{version:?}");
         }
+    }
+
+    /// kubectl 1.11 says nothing as it evicts; it prints `pod/name evicted` once its poll
+    /// finds the pod gone (a finished pod at once). 1.34 says `evicting pod ns/name` as it
+    /// asks.
+    #[test]
+    fn kubectl_1_11_says_a_pod_is_evicted_once_it_is_gone() {
+        let web = web_pod(
+            "web-a",
+            "node1",
+            "  terminationGracePeriodSeconds: 30\n",
+            "",
+        );
+        let done = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: done, namespace: default}\nspec:\n  nodeName: node1\n  restartPolicy: Never\n  containers: [{name: c, image: c}]\nstatus: {phase: Succeeded}\n";
+        let steps = scenario("  - {at: 10s, drain: node1}\n");
+        let yaml = [NODE, &web, done, &steps].concat();
+        let said = |version| {
+            let outcome = play_as(&yaml, Some(version));
+            let events = outcome.disruption.timeline.iter();
+            events
+                .filter(|event| matches!(&*event.reason, "Evicted" | "Drained"))
+                .map(|event| {
+                    let at = event.at.0 / crate::duration::SECOND;
+                    (at, event.message.to_string())
+                })
+                .collect::<Vec<_>>()
+        };
+        let legacy = [
+            (10, "pod/done evicted".into()),
+            (40, "pod/web-a evicted".into()),
+            (40, "node/node1 drained".into()),
+        ];
+        assert_eq!(said(Version::Legacy), legacy);
+        let current = [
+            (10, "evicting pod default/done".into()),
+            (10, "evicting pod default/web-a".into()),
+            (40, "node/node1 drained".into()),
+        ];
+        assert_eq!(said(Version::Current), current);
     }
 
     /// RemoveDuplicates evicts `web-b`, spending the budget; LowNodeUtilization then asks
