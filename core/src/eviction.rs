@@ -3173,8 +3173,9 @@ impl<'c> World<'c> {
         let terminating = matches!(life, Some(Life::Terminating { .. }));
         let ready = self.ready(pod);
         // kubectl 1.34 says `evicting pod ns/name` as it asks; 1.11's `evictPods` says
-        // nothing then, and its `waitForDelete` prints `pod/name evicted` once it finds
-        // the pod gone ([`World::drains_see_gone`]), which is what its eviction records.
+        // nothing then, only `pod/name evicted` once it finds the pod gone
+        // ([`World::drains_see_gone`]), which is what its eviction records.
+        let kubectl = drain.machine.is_none();
         let legacy = self.kubectl_1_11(index);
         let reason = (!legacy).then_some("Evicted");
         let evicted = legacy.then(|| evicted_line(name));
@@ -3188,7 +3189,7 @@ impl<'c> World<'c> {
             Ok(()) if life == Some(&Life::Elsewhere) => {
                 self.delete_finished(at, pod, cause, reason, words);
                 // Deleted at once: `waitForDelete`'s first poll, right away, finds it gone.
-                if legacy {
+                if kubectl {
                     self.announce_evicted(at, pod);
                 }
             }
@@ -3426,7 +3427,7 @@ impl<'c> World<'c> {
         self.check_drains(at);
     }
 
-    /// kubectl 1.11's line for an evicted pod its drain found gone.
+    /// `oc adm drain`'s line for an evicted pod its poll found gone.
     fn announce_evicted(&mut self, at: Duration, pod: usize) {
         let Some(entry) = self.pods.get(pod) else {
             return;
@@ -3502,7 +3503,7 @@ impl<'c> World<'c> {
         self.check_drains(at);
     }
 
-    /// Takes the pods the drains' polls have found gone off their lists (kubectl 1.11
+    /// Takes the pods the drains' polls have found gone off their lists (`oc adm drain`
     /// says so of each), and finishes the drains that have nothing left to evict or wait
     /// for.
     fn check_drains(&mut self, at: Duration) {
@@ -3517,7 +3518,12 @@ impl<'c> World<'c> {
                     !gone
                 });
             }
-            if self.kubectl_1_11(index) {
+            // The machine controller's drain logs them instead.
+            if self
+                .drains
+                .get(index)
+                .is_some_and(|drain| drain.machine.is_none())
+            {
                 for pod in seen {
                     self.announce_evicted(at, pod);
                 }
@@ -4329,8 +4335,9 @@ fn grace_period(version: Version, asked: Option<Duration>, own: Option<i64>) -> 
     }
 }
 
-/// kubectl 1.11's name printer on an evicted pod (`waitForDelete` in
-/// `pkg/kubectl/cmd/drain.go`): `pod/name evicted`, without the namespace.
+/// kubectl's name printer on an evicted pod, without its namespace: `pod/name evicted`
+/// (`waitForDelete` in 1.11's `pkg/kubectl/cmd/drain.go`; 1.34's drain command prints
+/// it from `onPodDeletionOrEvictionFinished`, `staging/src/k8s.io/kubectl/pkg/cmd/drain`).
 fn evicted_line(name: &str) -> String {
     alloc::format!("pod/{name} evicted")
 }
@@ -6408,7 +6415,7 @@ spec: {containers: [{name: c, image: i}]}
 
     /// kubectl 1.11 says nothing as it evicts; it prints `pod/name evicted` once its poll
     /// finds the pod gone (a finished pod at once). 1.34 says `evicting pod ns/name` as it
-    /// asks.
+    /// asks, and `pod/name evicted` too.
     #[test]
     fn kubectl_1_11_says_a_pod_is_evicted_once_it_is_gone() {
         let web = web_pod(
@@ -6439,7 +6446,9 @@ spec: {containers: [{name: c, image: i}]}
         assert_eq!(said(Version::Legacy), legacy);
         let current = [
             (10, "evicting pod default/done".into()),
+            (10, "pod/done evicted".into()),
             (10, "evicting pod default/web-a".into()),
+            (40, "pod/web-a evicted".into()),
             (40, "node/node1 drained".into()),
         ];
         assert_eq!(said(Version::Current), current);
