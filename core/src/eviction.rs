@@ -302,6 +302,8 @@ struct Awaited {
     /// The poll that stops waiting for it, still there, in a drain that skips pods
     /// deleted long enough ago (`shouldSkipPod`).
     skipped: Option<Duration>,
+    /// The poll that finds it gone, once it is: the drain waits for it until then.
+    seen: Option<Duration>,
 }
 
 /// Where a machine's deletion stands.
@@ -1951,13 +1953,14 @@ impl<'c> World<'c> {
     /// or the node lifecycle controller's deletion): no budget is asked (`canIgnorePDB`),
     /// the API server deletes it at once (`CheckGracefulDelete`: no grace for a finished
     /// pod), and no controller replaces it. `message` words the eviction from the pod's
-    /// `namespace/name`.
+    /// `namespace/name`; `reason` is its event's, `None` for a deletion said nothing of
+    /// as it starts.
     fn delete_finished(
         &mut self,
         at: Duration,
         pod: usize,
         cause: &'static str,
-        reason: &'static str,
+        reason: impl Into<Option<&'static str>>,
         message: impl FnOnce(&Arc<str>) -> Words,
     ) {
         let Some(entry) = self.pods.get(pod) else {
@@ -1976,7 +1979,9 @@ impl<'c> World<'c> {
             message: message.clone(),
         });
         let object = Words::Shared("Pod/", name);
-        self.event(at, EventKind::PodEvicted, object.clone(), reason, message);
+        if let Some(reason) = reason.into() {
+            self.event(at, EventKind::PodEvicted, object.clone(), reason, message);
+        }
         self.event(
             at,
             EventKind::PodDeleted,
@@ -2021,8 +2026,9 @@ impl<'c> World<'c> {
     }
 
     /// Deletes a pod: it terminates after its grace period, and its controller creates a
-    /// replacement. `message` words the eviction from the pod's `namespace/name`; `asked`
-    /// is the grace period the deleter asks for, if it asks one.
+    /// replacement. `message` words the eviction from the pod's `namespace/name`; `reason`
+    /// is its event's (`None`: nothing is said as the deletion starts); `asked` is the
+    /// grace period the deleter asks for, if it asks one.
     ///
     /// A pod the input shows being deleted was replaced when that deletion began (its
     /// controller stopped counting it then: `IsPodActive` in
@@ -2033,7 +2039,7 @@ impl<'c> World<'c> {
         at: Duration,
         pod: usize,
         cause: impl Into<Cow<'static, str>>,
-        reason: &'static str,
+        reason: impl Into<Option<&'static str>>,
         message: impl FnOnce(&Arc<str>) -> Words,
         asked: Option<Duration>,
     ) {
@@ -2107,13 +2113,15 @@ impl<'c> World<'c> {
         }
         // A deletion the taint eviction controller planned stays planned: the pod is still
         // there until it is gone (`pod_gone` calls it off then).
-        self.event(
-            at,
-            EventKind::PodEvicted,
-            Words::Shared("Pod/", Arc::clone(&name)),
-            reason,
-            message,
-        );
+        if let Some(reason) = reason.into() {
+            self.event(
+                at,
+                EventKind::PodEvicted,
+                Words::Shared("Pod/", Arc::clone(&name)),
+                reason,
+                message,
+            );
+        }
         if replaced_now {
             self.controller_lost(at, pod, eviction);
         }
@@ -2659,7 +2667,7 @@ impl<'c> World<'c> {
         self.event(at, EventKind::PodDeleted, object, "Killing", message);
         self.noticed_gone(at, pod);
         self.changed = true;
-        self.check_drains(at);
+        self.drains_see_gone(at, pod);
     }
 
     /// The taint eviction controller notices a pod is gone (`handlePodUpdate`, not found):
@@ -3164,13 +3172,26 @@ impl<'c> World<'c> {
         let life = self.life.get(pod);
         let terminating = matches!(life, Some(Life::Terminating { .. }));
         let ready = self.ready(pod);
+        // kubectl 1.34 says `evicting pod ns/name` as it asks; 1.11's `evictPods` says
+        // nothing then, only `pod/name evicted` once it finds the pod gone
+        // ([`World::drains_see_gone`]), which is what its eviction records.
+        let kubectl = drain.machine.is_none();
+        let legacy = self.kubectl_1_11(index);
+        let reason = (!legacy).then_some("Evicted");
+        let evicted = legacy.then(|| evicted_line(name));
+        let words = |key: &Arc<str>| match evicted {
+            Some(line) => Words::from(line),
+            None => Words::Shared("evicting pod ", Arc::clone(key)),
+        };
         self.budgets.at(at);
         let result = self.budgets.evict(&entry.pod, ready, terminating);
         match result {
             Ok(()) if life == Some(&Life::Elsewhere) => {
-                self.delete_finished(at, pod, cause, "Evicted", |name| {
-                    Words::Shared("evicting pod ", Arc::clone(name))
-                });
+                self.delete_finished(at, pod, cause, reason, words);
+                // Deleted at once: `waitForDelete`'s first poll, right away, finds it gone.
+                if kubectl {
+                    self.announce_evicted(at, pod);
+                }
             }
             Ok(()) => {
                 let stamp = drain
@@ -3188,6 +3209,7 @@ impl<'c> World<'c> {
                     pod,
                     evicted: at,
                     skipped,
+                    seen: None,
                 };
                 if let Some(skipped) = skipped.filter(|skipped| *skipped > at) {
                     self.agenda_push(skipped, Happening::DrainRetry(index));
@@ -3208,14 +3230,7 @@ impl<'c> World<'c> {
                 if terminating && grace == Some(Duration(0)) {
                     self.delete_at_once(at, pod, Goes::AtOnce);
                 }
-                self.terminate(
-                    at,
-                    pod,
-                    cause,
-                    "Evicted",
-                    |name| Words::Shared("evicting pod ", Arc::clone(name)),
-                    grace,
-                );
+                self.terminate(at, pod, cause, reason, words, grace);
             }
             Err(error) if error == budget::VIOLATES_BUDGET => {
                 let message = match self.kubectl_1_11(index) {
@@ -3373,10 +3388,53 @@ impl<'c> World<'c> {
     }
 
     /// Whether a drain still waits at `at` for an evicted pod to go: it is still there,
-    /// and not skipped yet ([`World::redeleted_stamp`]).
+    /// or gone since `waitForDelete`'s last poll, and not skipped yet
+    /// ([`World::redeleted_stamp`]).
     fn waits_for(&self, awaited: &Awaited, at: Duration) -> bool {
-        matches!(self.life.get(awaited.pod), Some(Life::Terminating { .. }))
+        let there = matches!(self.life.get(awaited.pod), Some(Life::Terminating { .. }));
+        (there || awaited.seen.is_some_and(|seen| at < seen))
             && awaited.skipped.is_none_or(|skipped| at < skipped)
+    }
+
+    /// `pod` is gone: each drain waiting for it finds so at its `waitForDelete`'s next
+    /// poll, a whole number of seconds after the eviction (`wait.PollImmediate` every
+    /// second, the first right away: `waitForDelete` in
+    /// `staging/src/k8s.io/kubectl/pkg/drain/drain.go`, and in 1.11's
+    /// `pkg/kubectl/cmd/drain.go`), and finishes no earlier.
+    fn drains_see_gone(&mut self, at: Duration, pod: usize) {
+        let mut polls = Vec::new();
+        for (index, drain) in self.drains.iter_mut().enumerate() {
+            if drain.finished {
+                continue;
+            }
+            let Ok(found) = drain
+                .waiting
+                .binary_search_by_key(&pod, |awaited| awaited.pod)
+            else {
+                continue;
+            };
+            if let Some(awaited) = drain.waiting.get_mut(found) {
+                let poll = first_poll(awaited.evicted, at);
+                awaited.seen = Some(poll);
+                if poll > at {
+                    polls.push((poll, index));
+                }
+            }
+        }
+        for (poll, index) in polls {
+            self.agenda_push(poll, Happening::DrainRetry(index));
+        }
+        self.check_drains(at);
+    }
+
+    /// `oc adm drain`'s line for an evicted pod its poll found gone.
+    fn announce_evicted(&mut self, at: Duration, pod: usize) {
+        let Some(entry) = self.pods.get(pod) else {
+            return;
+        };
+        let line = evicted_line(&entry.pod.metadata.name);
+        let object = Words::Shared("Pod/", Arc::clone(&entry.key));
+        self.event(at, EventKind::PodEvicted, object, "Evicted", line);
     }
 
     /// Past a drain's `--timeout` (`evictPods` in
@@ -3445,9 +3503,31 @@ impl<'c> World<'c> {
         self.check_drains(at);
     }
 
-    /// Finishes the drains that have nothing left to evict or wait for.
+    /// Takes the pods the drains' polls have found gone off their lists (`oc adm drain`
+    /// says so of each), and finishes the drains that have nothing left to evict or wait
+    /// for.
     fn check_drains(&mut self, at: Duration) {
         for index in 0..self.drains.len() {
+            let mut seen = Vec::new();
+            if let Some(drain) = self.drains.get_mut(index).filter(|drain| !drain.finished) {
+                drain.waiting.retain(|awaited| {
+                    let gone = awaited.seen.is_some_and(|poll| poll <= at);
+                    if gone {
+                        seen.push(awaited.pod);
+                    }
+                    !gone
+                });
+            }
+            // The machine controller's drain logs them instead.
+            if self
+                .drains
+                .get(index)
+                .is_some_and(|drain| drain.machine.is_none())
+            {
+                for pod in seen {
+                    self.announce_evicted(at, pod);
+                }
+            }
             let Some(drain) = self.drains.get(index) else {
                 continue;
             };
@@ -4253,6 +4333,13 @@ fn grace_period(version: Version, asked: Option<Duration>, own: Option<i64>) -> 
         Version::Current => Duration::from_seconds(1),
         Version::Legacy => Duration(0),
     }
+}
+
+/// kubectl's name printer on an evicted pod, without its namespace: `pod/name evicted`
+/// (`waitForDelete` in 1.11's `pkg/kubectl/cmd/drain.go`; 1.34's drain command prints
+/// it from `onPodDeletionOrEvictionFinished`, `staging/src/k8s.io/kubectl/pkg/cmd/drain`).
+fn evicted_line(name: &str) -> String {
+    alloc::format!("pod/{name} evicted")
 }
 
 /// The first of `waitForDelete`'s polls, a second apart from `evicted`, at or after
@@ -6307,6 +6394,74 @@ spec: {containers: [{name: c, image: i}]}
             blocked.first().map(String::as_str),
             Some("Pod/default/web-b")
         );
+    }
+
+    /// `waitForDelete` polls every second from the eviction: a drain at 0.5 s of a pod
+    /// whose deletion, under way, ends at 15 s (its grace period of 45 s began at -5 s;
+    /// the drain asks 20 s) finds it gone, and is drained, at 15.5 s, in either profile.
+    #[test]
+    fn a_drain_finds_its_pods_gone_at_its_next_poll() {
+        let dying = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: dying, namespace: default, creationTimestamp: '2024-01-01T00:00:00Z', deletionTimestamp: '2024-01-01T00:00:40Z', deletionGracePeriodSeconds: 45, ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: d, uid: u1, controller: true}]}\nspec:\n  nodeName: node1\n  containers: [{name: c, image: c}]\nstatus: {phase: Running}\n";
+        let steps = scenario("  - {at: 0.5s, drain: {node: node1, gracePeriod: 20}}\n");
+        let yaml = [NODE, dying, &steps].concat();
+        let second = crate::duration::SECOND;
+        for version in [Version::Current, Version::Legacy] {
+            let outcome = play_as(&yaml, Some(version));
+            let at = |reason: &str| {
+                let mut events = outcome.disruption.timeline.iter();
+                events
+                    .find(|event| event.reason == reason)
+                    .map(|event| event.at)
+            };
+            assert_eq!(
+                at("Killing"),
+                Some(Duration::from_seconds(15)),
+                "{version:?}"
+            );
+            let poll = Duration(15 * second + second / 2);
+            assert_eq!(at("Drained"), Some(poll), "{version:?}");
+        }
+    }
+
+    /// kubectl 1.11 says nothing as it evicts; it prints `pod/name evicted` once its poll
+    /// finds the pod gone (a finished pod at once). 1.34 says `evicting pod ns/name` as it
+    /// asks, and `pod/name evicted` too.
+    #[test]
+    fn kubectl_1_11_says_a_pod_is_evicted_once_it_is_gone() {
+        let web = web_pod(
+            "web-a",
+            "node1",
+            "  terminationGracePeriodSeconds: 30\n",
+            "",
+        );
+        let done = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: done, namespace: default}\nspec:\n  nodeName: node1\n  restartPolicy: Never\n  containers: [{name: c, image: c}]\nstatus: {phase: Succeeded}\n";
+        let steps = scenario("  - {at: 10s, drain: node1}\n");
+        let yaml = [NODE, &web, done, &steps].concat();
+        let said = |version| {
+            let outcome = play_as(&yaml, Some(version));
+            let events = outcome.disruption.timeline.iter();
+            events
+                .filter(|event| matches!(&*event.reason, "Evicted" | "Drained"))
+                .map(|event| {
+                    let at = event.at.0 / crate::duration::SECOND;
+                    (at, event.message.to_string())
+                })
+                .collect::<Vec<_>>()
+        };
+        let legacy = [
+            (10, "pod/done evicted".into()),
+            (40, "pod/web-a evicted".into()),
+            (40, "node/node1 drained".into()),
+        ];
+        assert_eq!(said(Version::Legacy), legacy);
+        let current = [
+            (10, "evicting pod default/done".into()),
+            (10, "pod/done evicted".into()),
+            (10, "evicting pod default/web-a".into()),
+            (40, "pod/web-a evicted".into()),
+            (40, "node/node1 drained".into()),
+        ];
+        assert_eq!(said(Version::Current), current);
     }
 
     /// RemoveDuplicates evicts `web-b`, spending the budget; LowNodeUtilization then asks
