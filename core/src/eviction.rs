@@ -2852,6 +2852,11 @@ impl<'c> World<'c> {
                     self.pending(at, pod, placement.message.unwrap_or_default());
                     self.preempt(at, &victims, pod, &node);
                 }
+                // No scheduler of the cluster takes the pod: 1.34's informer passes only
+                // the pods `responsibleForPod` accepts (`pkg/scheduler/eventhandlers.go`),
+                // 1.11's factory filters by `schedulerName` likewise, and a gated pod
+                // stops at PreEnqueue, which only logs. No event; it stays Pending.
+                (Placed::NotHandled | Placed::Gated, _) => {}
                 _ => {
                     let message = placement.message.unwrap_or_default();
                     self.pending(at, pod, message);
@@ -7340,6 +7345,43 @@ spec: {containers: [{name: c, image: i}]}
                 event.reason == "NodeLifecycleController" && event.object == "Node/node2"
             });
             assert!(tainted, "{values}: {:?}", outcome.disruption.timeline);
+        }
+    }
+
+    /// A replacement no scheduler serves, or one its template gates, never reaches a
+    /// scheduling cycle: no `FailedScheduling` event, and it stays Pending.
+    #[test]
+    fn a_replacement_no_scheduler_takes_has_no_scheduling_event() {
+        let web_set = |spec: &str| {
+            alloc::format!(
+                "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {{name: web, namespace: default, uid: u1}}\nspec:\n  replicas: 1\n  selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{labels: {{app: web}}}}\n    spec:\n      containers: [{{name: c, image: c}}]\n{spec}"
+            )
+        };
+        let steps = scenario("  - {at: 0s, taint: node1 k=v:NoExecute}\n");
+        let node2 = NODE.replace("node1", "node2");
+        for spec in [
+            "      schedulerName: other-scheduler\n",
+            "      schedulingGates: [{name: example.com/wait}]\n",
+        ] {
+            let yaml = [
+                NODE,
+                &node2,
+                &web_set(spec),
+                &web_pod("web-a", "node1", "", ""),
+                &steps,
+            ]
+            .concat();
+            let outcome = play(&yaml);
+            assert!(
+                happenings(&outcome)
+                    .iter()
+                    .all(|(_, reason, _)| reason != "FailedScheduling" && reason != "Scheduled"),
+                "{:?}",
+                outcome.disruption.timeline
+            );
+            let eviction = outcome.disruption.evictions.first();
+            assert!(eviction.is_some_and(|eviction| eviction.replacement.is_some()
+                && eviction.rescheduled_to.is_none()));
         }
     }
 
