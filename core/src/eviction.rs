@@ -12,7 +12,8 @@
 //! period (the longest a kubelet lets them run; never on a node that is not Ready, whose
 //! kubelet cannot confirm, unless 1.34's pod garbage collector force-deletes them once
 //! the node is out of service ([`pod_gc`]); at once for a grace period of zero, which
-//! the API server applies without the kubelet). Their controllers create replacements, from their
+//! the API server applies without the kubelet; never while a finalizer no modelled
+//! controller removes keeps the object). Their controllers create replacements, from their
 //! template when the input has the controller, at once (a controller of the input only
 //! while it has fewer active pods than it wants; a StatefulSet
 //! only once the old pod is gone, lowest ordinal first, none past its replicas and, unless
@@ -235,6 +236,9 @@ enum Goes {
     /// At once: the pod garbage collector force-deleted it, its node removed
     /// ([`World::gc_orphaned`]).
     Orphaned,
+    /// Never: its containers stopped, but a finalizer no modelled controller removes
+    /// keeps the object, terminating ([`held_by_finalizers`]).
+    Held,
 }
 
 /// A deletion the input shows under way, on the timeline.
@@ -2473,7 +2477,10 @@ impl<'c> World<'c> {
         let Some(Life::Terminating { goes, .. }) = self.life.get_mut(pod) else {
             return;
         };
-        if !matches!(*goes, Goes::AtOnce | Goes::Collected | Goes::Orphaned) {
+        if !matches!(
+            *goes,
+            Goes::AtOnce | Goes::Collected | Goes::Orphaned | Goes::Held
+        ) {
             *goes = how;
             self.agenda_push(at, Happening::PodGone(pod));
         }
@@ -2632,6 +2639,21 @@ impl<'c> World<'c> {
         if goes == Goes::AfterGrace && node.is_some_and(|node| !ready(node)) {
             if let Some(Life::Terminating { goes, .. }) = self.life.get_mut(pod) {
                 *goes = Goes::Never;
+            }
+            return;
+        }
+        let held = (self.pods.get(pod))
+            .is_some_and(|entry| held_by_finalizers(&entry.pod.metadata.finalizers));
+        if held {
+            // The object stays, terminating, on its node: a StatefulSet waits for it
+            // (`processReplica`), the drains and the pod garbage collector still see it.
+            // Its kubelet stopped it all the same (phase Failed), which is what a Job
+            // that waits for its pods' failure counts.
+            if let Some(Life::Terminating { goes, .. }) = self.life.get_mut(pod) {
+                *goes = Goes::Held;
+            }
+            if let Some((job, JobReplacement::WhenGone)) = self.job_replacement(pod) {
+                self.job_pod_finished(at, pod, eviction, job);
             }
             return;
         }
@@ -4235,6 +4257,24 @@ const UNSCHEDULABLE_TAINT: &str = "node.kubernetes.io/unschedulable";
 const NOT_READY: &str = crate::admission::default_toleration_seconds::NOT_READY;
 const UNREACHABLE: &str = crate::admission::default_toleration_seconds::UNREACHABLE;
 
+/// True if `finalizers` keep a deleted pod's object after its grace period: the API
+/// server removes it only once they are all gone (`updateForGracefulDeletionAndFinalizers`
+/// and `shouldDeleteDuringUpdate` in
+/// `staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go`), whatever the
+/// grace period. Taken as removed at once: the Job controller's tracking finalizer (it
+/// removes it once it counted the pod, `trackJobStatusAndRemoveFinalizers` in
+/// `pkg/controller/job/job_controller.go`) and the garbage collector's `orphan` and
+/// `foregroundDeletion` (about a pod's dependents, which pods do not have). Any other
+/// belongs to a controller kubefit does not model, and keeps the pod.
+fn held_by_finalizers(finalizers: &[String]) -> bool {
+    finalizers.iter().any(|finalizer| {
+        !matches!(
+            finalizer.as_str(),
+            crate::owners::JOB_TRACKING | "orphan" | "foregroundDeletion"
+        )
+    })
+}
+
 /// The NoExecute taint a Ready condition's status calls for, and the one it replaces
 /// (`None` for a ready node).
 fn ready_taints(status: Option<&str>) -> Option<(&'static str, &'static str)> {
@@ -4890,6 +4930,46 @@ items:
                 (10, EventKind::PodDeleted, "Pod/default/db-0".into()),
                 (10, EventKind::PodRescheduled, "Pod/default/db-0".into()),
             ]
+        );
+    }
+
+    /// A finalizer kubefit does not take as removed keeps the deleted object: the
+    /// StatefulSet never recreates the name, and a drain waits for it until its timeout.
+    /// The Job's tracking finalizer and the garbage collector's do not hold it.
+    #[test]
+    fn a_finalizer_keeps_a_deleted_pod_terminating() {
+        let node2 = NODE.replace("node1", "node2");
+        let outcome = |finalizers: &str, step: &str| {
+            let pod = alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata:\n  name: db-0\n  namespace: default\n  finalizers: [{finalizers}]\n  ownerReferences: [{{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: u1, controller: true}}]\nspec:\n  nodeName: node1\n  terminationGracePeriodSeconds: 10\n  containers: [{{name: c, image: c}}]\nstatus: {{phase: Running}}\n"
+            );
+            play(&[NODE, &node2, &pod, &scenario(step)].concat())
+        };
+        let taint = "  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n";
+        let held = outcome("example.com/protect, orphan", taint);
+        assert_eq!(
+            happenings(&held),
+            [
+                (0, "Taint".into(), "Node/node1".into()),
+                (0, "TaintManagerEviction".into(), "Pod/default/db-0".into()),
+            ]
+        );
+        assert_eq!(held.disruption.evictions[0].replacement, None);
+        for finalizers in ["batch.kubernetes.io/job-tracking", "foregroundDeletion"] {
+            let gone = outcome(finalizers, taint);
+            assert_eq!(
+                gone.disruption.evictions[0].rescheduled_to.as_deref(),
+                Some("node2")
+            );
+        }
+        let drain = "  - {at: 0s, drain: {node: node1, timeout: 60s}}\n";
+        let drained = outcome("example.com/protect", drain);
+        let last = happenings(&drained).into_iter().last();
+        assert!(
+            last.as_ref().is_some_and(|(at, reason, object)| *at == 60
+                && reason != "Drained"
+                && object == "Node/node1"),
+            "{last:?}"
         );
     }
 
@@ -7380,8 +7460,9 @@ spec: {containers: [{name: c, image: i}]}
                 outcome.disruption.timeline
             );
             let eviction = outcome.disruption.evictions.first();
-            assert!(eviction.is_some_and(|eviction| eviction.replacement.is_some()
-                && eviction.rescheduled_to.is_none()));
+            assert!(eviction.is_some_and(
+                |eviction| eviction.replacement.is_some() && eviction.rescheduled_to.is_none()
+            ));
         }
     }
 
