@@ -20,7 +20,9 @@
 //! its policy is Parallel, once every lower ordinal runs, ready (and in 1.34 available for
 //! its `minReadySeconds`); a 1.34 Job of the input once the
 //! backoff of its failures has passed since the last, all it misses together, and none
-//! past its backoff limit, where it deletes its other pods; DaemonSets and bare pods
+//! past its backoff limit, where it deletes its other pods; a DaemonSet of the input once
+//! the pod is gone and its node should run one again, pinned there in 1.34 and bound by
+//! the controller in 1.11 where the node has room for it; bare pods
 //! never; none for a pod the input already shows being deleted, which was replaced then), and the scheduling
 //! engine places every replacement on the cluster as it is at that moment, retrying the
 //! ones left Pending whenever the cluster changes. A replacement is Ready as soon as it
@@ -493,6 +495,11 @@ struct World<'c> {
     set_missing: BTreeMap<String, BTreeMap<u64, (usize, usize)>>,
     /// The StatefulSets whose input pods are in `set_pods` ([`World::seed_set_pods`]).
     sets_seeded: BTreeSet<String>,
+    /// Per DaemonSet of the input (its position in the workloads) and node, its pod there
+    /// that is gone and not yet replaced, with its eviction ([`World::sync_daemon_node`]).
+    daemon_lost: BTreeMap<(usize, usize), (usize, usize)>,
+    /// The daemon pods the timeline created, with their DaemonSet and node.
+    daemon_made: Vec<(usize, usize, usize)>,
     /// The StatefulSets' new pods that are ready but not yet for their set's
     /// `minReadySeconds`.
     not_available: BTreeSet<usize>,
@@ -615,6 +622,8 @@ impl<'c> World<'c> {
             sets_seeded: BTreeSet::new(),
             not_available: BTreeSet::new(),
             set_created: false,
+            daemon_lost: BTreeMap::new(),
+            daemon_made: Vec::new(),
             reschedule: true,
             state_wanted: false,
             started: OnceCell::new(),
@@ -796,6 +805,7 @@ impl<'c> World<'c> {
                 // And puts back one of its taints that the node still calls for.
                 if removed > 0 {
                     self.reconcile_no_schedule(at, node_index);
+                    self.daemon_node_changed(at, node_index);
                 }
             }
             Action::Cordon(node) => {
@@ -942,6 +952,7 @@ impl<'c> World<'c> {
             reason,
             alloc::format!("node/{name} {verb} with {described}"),
         );
+        self.daemon_node_changed(at, node);
         effect == "NoExecute"
     }
 
@@ -968,6 +979,7 @@ impl<'c> World<'c> {
             alloc::format!("node/{name} untainted {key}:{effect}"),
         );
         self.changed = true;
+        self.daemon_node_changed(at, node);
         true
     }
 
@@ -2681,7 +2693,133 @@ impl<'c> World<'c> {
         self.event(at, EventKind::PodDeleted, object, "Killing", message);
         self.noticed_gone(at, pod);
         self.changed = true;
+        // Its DaemonSet hears of the deletion (`deletePod`) and syncs.
+        if let (Some(set), Some(node)) = (self.daemon_set_of(pod), node) {
+            self.daemon_lost.insert((set, node), (pod, eviction));
+            self.sync_daemon_node(at, set, node);
+        }
         self.check_drains(at);
+    }
+
+    /// The DaemonSet of the input (its position in the workloads) that controls `pod`.
+    fn daemon_set_of(&self, pod: usize) -> Option<usize> {
+        let entry = self.pods.get(pod)?;
+        if entry.deletion.controller != Some(Controller::DaemonSet) {
+            return None;
+        }
+        crate::owners::controller_object(&self.cluster.workloads, &entry.pod)
+    }
+
+    /// A node's taints changed: each DaemonSet of the input looks at it again (`updateNode`
+    /// in `pkg/controller/daemon/daemon_controller.go` queues every DaemonSet whose
+    /// `NodeShouldRunDaemonPod` changed; one that did not change has nothing to do).
+    fn daemon_node_changed(&mut self, at: Duration, node: usize) {
+        if self.daemon_lost.is_empty() {
+            return;
+        }
+        let sets: Vec<usize> = (self.daemon_lost.keys())
+            .filter(|(_, lost_on)| *lost_on == node)
+            .map(|(set, _)| *set)
+            .collect();
+        for set in sets {
+            self.sync_daemon_node(at, set, node);
+        }
+    }
+
+    /// The DaemonSet at `set` syncs `node` (`manage` and `podsShouldBeOnNode`): where
+    /// `NodeShouldRunDaemonPod` says it should run (its tolerations against the node's
+    /// NoSchedule and NoExecute taints, `tolerationSeconds` aside) and no pod of the set
+    /// is there (a terminating one counts until it is gone), it creates one: in 1.34
+    /// pinned to the node for the scheduler, in 1.11 bound there when the node has room
+    /// for it (the controller's own `GeneralPredicates`; without room it creates none).
+    /// The timeline replaces the pods it saw go: a node the input shows without the
+    /// set's pod got its pending one when the cluster was built.
+    fn sync_daemon_node(&mut self, at: Duration, set: usize, node: usize) {
+        let Some(&(old, eviction)) = self.daemon_lost.get(&(set, node)) else {
+            return;
+        };
+        let (Some((WorkloadKind::DaemonSet, workload)), Some(target)) =
+            (self.cluster.workloads.get(set), self.nodes.get(node))
+        else {
+            return;
+        };
+        if target.gone
+            || !crate::owners::daemon_should_run_on(workload, &target.to_node(), self.version)
+        {
+            return;
+        }
+        let node_name = target.name();
+        let life = &self.life;
+        let alive = |pod: usize| {
+            matches!(
+                life.get(pod),
+                Some(Life::Running | Life::Terminating { .. } | Life::Waiting)
+            )
+        };
+        let on_node = self.pods_on(node);
+        let exists = (on_node.iter())
+            .any(|&pod| alive(pod) && self.daemon_set_of(pod) == Some(set))
+            || (self.daemon_made.iter())
+                .any(|&(made_for, made_on, pod)| (made_for, made_on) == (set, node) && alive(pod));
+        if exists {
+            return;
+        }
+        if self.version == Version::Legacy && !self.daemon_fits(old, set, node, &on_node) {
+            return;
+        }
+        self.daemon_lost.remove(&(set, node));
+        let made = self.pods.len();
+        self.replace(old, eviction, false);
+        if self.pods.len() > made {
+            self.daemon_made.push((set, node, made));
+            if self.version == Version::Legacy {
+                // Created bound: no scheduler, and the event is the controller's
+                // (`CreatePodsOnNode` in `pkg/controller/controller_utils.go`).
+                let created = self.pods.get(made).map(|entry| {
+                    let pod = &entry.pod.metadata;
+                    alloc::format!("Created pod: {}", pod.name)
+                });
+                let object = alloc::format!(
+                    "DaemonSet/{}/{}",
+                    workload.metadata.namespace,
+                    workload.metadata.name
+                );
+                self.event(
+                    at,
+                    EventKind::PodRescheduled,
+                    object,
+                    "SuccessfulCreate",
+                    created.unwrap_or_default(),
+                );
+                self.waiting.retain(|&pod| pod != made);
+                self.bind(at, made, node_name, false);
+            }
+        }
+    }
+
+    /// 1.11's DaemonSet controller checks its pod's `GeneralPredicates` itself against
+    /// the node's other pods, terminating ones included (`nodeShouldRunDaemonPod` in
+    /// `pkg/controller/daemon/daemon_controller.go`, release-1.11).
+    fn daemon_fits(&self, old: usize, set: usize, node: usize, on_node: &[usize]) -> bool {
+        let (Some(entry), Some(target)) = (self.pods.get(old), self.nodes.get(node)) else {
+            return false;
+        };
+        let name = entry.pod.metadata.name.as_str();
+        let Some(pod) =
+            crate::owners::replacement(&self.cluster.workloads, &entry.pod, name, self.version)
+        else {
+            return false;
+        };
+        let others: Vec<&crate::model::Pod> = (on_node.iter())
+            .filter(|&&other| {
+                matches!(
+                    self.life.get(other),
+                    Some(Life::Running | Life::Terminating { .. })
+                ) && self.daemon_set_of(other) != Some(set)
+            })
+            .filter_map(|&other| self.pods.get(other).map(|entry| &*entry.pod))
+            .collect();
+        crate::owners::fits_among(&pod, &target.to_node(), &others)
     }
 
     /// The taint eviction controller notices a pod is gone (`handlePodUpdate`, not found):
@@ -2760,13 +2898,18 @@ impl<'c> World<'c> {
                     entry
                 }
             };
+            // 1.11's DaemonSet controller creates its pods bound ([`World::sync_daemon_node`]).
+            let created_bound = self.version == Version::Legacy
+                && old.deletion.controller == Some(Controller::DaemonSet);
             let facts = &mut *entry;
             let pod = Arc::make_mut(&mut facts.pod);
             if let Some(own_name) = own_name {
                 pod.metadata.name = own_name.to_string();
                 pod.metadata.uid = String::new();
             }
-            pod.spec.node_name = String::new();
+            if !created_bound {
+                pod.spec.node_name = String::new();
+            }
             pod.metadata.deletion_timestamp = None;
             pod.metadata.deletion_grace_period_seconds = None;
             // Its controller creates it through the API server, from its template and
@@ -2850,7 +2993,7 @@ impl<'c> World<'c> {
                 continue;
             };
             match (placement.outcome, placement.node) {
-                (Placed::Scheduled, Some(node)) => self.bind(at, pod, &node),
+                (Placed::Scheduled, Some(node)) => self.bind(at, pod, &node, true),
                 (Placed::Nominated, _) => {
                     let victims: Vec<String> = placement
                         .preemption
@@ -2917,7 +3060,9 @@ impl<'c> World<'c> {
         view
     }
 
-    fn bind(&mut self, at: Duration, pod: usize, node_name: &str) {
+    /// Binds a replacement to its node: by the scheduler (`scheduled`, with its event) or
+    /// created bound by its controller.
+    fn bind(&mut self, at: Duration, pod: usize, node_name: &str, scheduled: bool) {
         let Some(node) = self.node_index.get(node_name) else {
             return;
         };
@@ -2951,13 +3096,15 @@ impl<'c> World<'c> {
                 record.rescheduled_to = Some(node_name.to_string());
             }
         }
-        self.event(
-            at,
-            EventKind::PodRescheduled,
-            alloc::format!("Pod/{name}"),
-            "Scheduled",
-            alloc::format!("Successfully assigned {name} to {node_name}"),
-        );
+        if scheduled {
+            self.event(
+                at,
+                EventKind::PodRescheduled,
+                alloc::format!("Pod/{name}"),
+                "Scheduled",
+                alloc::format!("Successfully assigned {name} to {node_name}"),
+            );
+        }
         // `handlePodUpdate`: the taint manager looks at the pod on its new node.
         if self.taint_manager {
             self.process_pod(at, node, pod);
@@ -7464,6 +7611,111 @@ spec: {containers: [{name: c, image: i}]}
                 |eviction| eviction.replacement.is_some() && eviction.rescheduled_to.is_none()
             ));
         }
+    }
+
+    /// A DaemonSet of the input tolerating `tolerations` (a YAML list) and requesting
+    /// `cpu`, and its running pod on node1; node2, the `extra` documents and the scenario's
+    /// `steps`.
+    fn daemon_set_on_node1(tolerations: &str, cpu: &str, extra: &str, steps: &str) -> String {
+        let spec = alloc::format!(
+            "{{containers: [{{name: c, image: c, resources: {{requests: {{cpu: '{cpu}'}}}}}}], tolerations: {tolerations}}}"
+        );
+        let daemon_set = alloc::format!(
+            "---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {{name: agent, namespace: default, uid: d1}}\nspec:\n  selector: {{matchLabels: {{app: agent}}}}\n  template:\n    metadata: {{labels: {{app: agent}}}}\n    spec: {spec}\n"
+        );
+        let pod = alloc::format!(
+            "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: agent-a, namespace: default, labels: {{app: agent}}, ownerReferences: [{{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: d1, controller: true}}]}}\nspec: {spec}\nstatus: {{phase: Running}}\n"
+        )
+        .replace("spec: {containers", "spec: {nodeName: node1, containers");
+        let node2 = NODE.replace("node1", "node2");
+        [NODE, &node2, &daemon_set, &pod, extra, &scenario(steps)].concat()
+    }
+
+    /// The DaemonSet controller creates a pod on a node that should run one and has none:
+    /// not while the node's NoExecute taint is untolerated, at once when it goes. 1.34
+    /// pins it to the node for the scheduler; 1.11 creates it bound, with its own event,
+    /// and none while the node has no room for it. A dump without the DaemonSet replaces
+    /// nothing.
+    #[test]
+    fn a_daemon_set_recreates_its_pod_once_its_node_takes_it_again() {
+        let steps = "  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n  - {at: 2m, untaint: 'node1 k:NoExecute'}\n";
+        let yaml = daemon_set_on_node1("[]", "1", "", steps);
+        let outcome = play(&yaml);
+        let replacement = outcome.disruption.evictions[0].replacement.clone();
+        let name = replacement
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        assert!(
+            name.starts_with("default/agent-") && name.len() == 19,
+            "{name}"
+        );
+        assert_eq!(
+            happenings(&outcome).last(),
+            Some(&(120, "Scheduled".into(), alloc::format!("Pod/{name}")))
+        );
+        assert_eq!(
+            outcome.disruption.evictions[0].rescheduled_to.as_deref(),
+            Some("node1")
+        );
+
+        let legacy = play_as(&yaml, Some(Version::Legacy));
+        let events = happenings(&legacy);
+        assert_eq!(
+            events.last(),
+            Some(&(
+                120,
+                "SuccessfulCreate".into(),
+                "DaemonSet/default/agent".into()
+            ))
+        );
+        assert!(events.iter().all(|(_, reason, _)| reason != "Scheduled"));
+        assert_eq!(
+            legacy.disruption.evictions[0].rescheduled_to.as_deref(),
+            Some("node1")
+        );
+        // And the pod it created goes and comes back too.
+        let again = "  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n  - {at: 2m, untaint: 'node1 k:NoExecute'}\n  - {at: 3m, taint: 'node1 k=v:NoExecute'}\n  - {at: 5m, untaint: 'node1 k:NoExecute'}\n";
+        let twice = play_as(
+            &daemon_set_on_node1("[]", "1", "", again),
+            Some(Version::Legacy),
+        );
+        let landed: Vec<Option<&str>> = (twice.disruption.evictions.iter())
+            .map(|eviction| eviction.rescheduled_to.as_deref())
+            .collect();
+        assert_eq!(landed, [Some("node1"), Some("node1")]);
+        // 1.11's controller finds no room on node1 (4 cpu, 2 taken) and creates nothing.
+        let big = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: big, namespace: default}\nspec: {nodeName: node1, containers: [{name: c, image: c, resources: {requests: {cpu: '2'}}}], tolerations: [{key: k, operator: Exists}]}\nstatus: {phase: Running}\n";
+        let full = play_as(
+            &daemon_set_on_node1("[]", "3", big, steps),
+            Some(Version::Legacy),
+        );
+        assert_eq!(full.disruption.evictions.len(), 1);
+        assert_eq!(full.disruption.evictions[0].rescheduled_to, None);
+        // Without the DaemonSet object the timeline knows neither its template nor the
+        // nodes it wants.
+        let without = yaml.replace(
+            "kind: DaemonSet\nmetadata: {name: agent,",
+            "kind: ConfigMap\nmetadata: {name: agent,",
+        );
+        assert_eq!(play(&without).disruption.evictions[0].replacement, None);
+    }
+
+    /// The controller ignores `tolerationSeconds`: a pod the taint eviction controller
+    /// deletes once its toleration ran out comes back as soon as it is gone, and is
+    /// deleted again a toleration later, until the horizon.
+    #[test]
+    fn a_daemon_pod_evicted_after_its_toleration_comes_back_again_and_again() {
+        let tolerations =
+            "[{key: k, operator: Equal, value: v, effect: NoExecute, tolerationSeconds: 60}]";
+        let steps = "  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n";
+        let outcome = play(&daemon_set_on_node1(tolerations, "1", "", steps));
+        let at: Vec<i64> = evicted(&outcome).into_iter().map(|(_, at)| at).collect();
+        // Deleted after 60 s, gone 30 s later, recreated and bound at once: every 90 s
+        // until the horizon (1h).
+        assert_eq!(at.first(), Some(&60));
+        assert_eq!(at.get(1), Some(&150));
+        assert_eq!(at.len(), 40);
     }
 
     /// 1.11's `DeletePods` spares a pod that a DaemonSet of its namespace selects by its

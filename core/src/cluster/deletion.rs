@@ -29,7 +29,8 @@ pub struct Deletion {
     /// controller no longer counts it, and a new deletion only shortens the one under way.
     pub being_deleted: bool,
     /// `namespace/generateName` of the pod's replacements, shared by the pods of one
-    /// owner: `<controller>-` for a ReplicaSet's, ReplicationController's or Job's pod,
+    /// owner: `<controller>-` for a ReplicaSet's, ReplicationController's, Job's or
+    /// DaemonSet's pod,
     /// the pod's own generateName otherwise; `None` when the controller names them
     /// otherwise (a StatefulSet, a pod without generateName and without such an owner).
     pub generated_base: Option<Arc<str>>,
@@ -205,7 +206,7 @@ const MAX_GENERATED_NAME_LENGTH: usize = 58;
 
 /// Writes into `out` the generateName under which the pod's controller creates the pods
 /// that replace it, as the API server keeps it; empty when there is none. A ReplicaSet,
-/// ReplicationController or Job names its pods `<controller>-`, or `<controller>` if that
+/// ReplicationController, Job or DaemonSet names its pods `<controller>-`, or `<controller>` if that
 /// is not a valid name prefix (`getPodsPrefix` in `pkg/controller/controller_utils.go`),
 /// whatever the pod's own name; an Indexed Job's pod, `<job>-<index>-` with the job's
 /// name cut so that it fits (`podGenerateNameWithIndex` in
@@ -217,7 +218,7 @@ fn replacement_generate_name(pod: &Pod, out: &mut String) {
     let controller = metadata.controller().filter(|owner| {
         matches!(
             owner.kind.as_str(),
-            "ReplicaSet" | "ReplicationController" | "Job"
+            "ReplicaSet" | "ReplicationController" | "Job" | "DaemonSet"
         )
     });
     let Some(owner) = controller else {
