@@ -12,14 +12,17 @@
 //! period (the longest a kubelet lets them run; never on a node that is not Ready, whose
 //! kubelet cannot confirm, unless 1.34's pod garbage collector force-deletes them once
 //! the node is out of service ([`pod_gc`]); at once for a grace period of zero, which
-//! the API server applies without the kubelet). Their controllers create replacements, from their
+//! the API server applies without the kubelet; never while a finalizer no modelled
+//! controller removes keeps the object). Their controllers create replacements, from their
 //! template when the input has the controller, at once (a controller of the input only
 //! while it has fewer active pods than it wants; a StatefulSet
 //! only once the old pod is gone, lowest ordinal first, none past its replicas and, unless
 //! its policy is Parallel, once every lower ordinal runs, ready (and in 1.34 available for
 //! its `minReadySeconds`); a 1.34 Job of the input once the
 //! backoff of its failures has passed since the last, all it misses together, and none
-//! past its backoff limit, where it deletes its other pods; DaemonSets and bare pods
+//! past its backoff limit, where it deletes its other pods; a DaemonSet of the input once
+//! the pod is gone and its node should run one again, pinned there in 1.34 and bound by
+//! the controller in 1.11 where the node has room for it; bare pods
 //! never; none for a pod the input already shows being deleted, which was replaced then), and the scheduling
 //! engine places every replacement on the cluster as it is at that moment, retrying the
 //! ones left Pending whenever the cluster changes. A replacement is Ready as soon as it
@@ -204,6 +207,11 @@ enum Life {
         stamp: Duration,
         /// Owned by a StatefulSet, which recreates it under its name once it is gone.
         stateful: bool,
+        /// Owned by a DaemonSet, which syncs its node once it is gone.
+        daemon: bool,
+        /// Finalizers keep its object once its kubelet stopped it
+        /// ([`crate::cluster::Deletion::held_by_finalizers`]).
+        held: bool,
         /// The taint eviction controller's worker for it fired and, in 1.11, its key
         /// stays in the queue until the pod is gone or a node update cancels it
         /// ([`World::worker_fired`]).
@@ -235,6 +243,10 @@ enum Goes {
     /// At once: the pod garbage collector force-deleted it, its node removed
     /// ([`World::gc_orphaned`]).
     Orphaned,
+    /// Never: its containers stopped, but a finalizer no modelled controller removes
+    /// keeps the object, terminating
+    /// ([`crate::cluster::Deletion::held_by_finalizers`]).
+    Held,
 }
 
 /// A deletion the input shows under way, on the timeline.
@@ -491,6 +503,11 @@ struct World<'c> {
     set_missing: BTreeMap<String, BTreeMap<u64, (usize, usize)>>,
     /// The StatefulSets whose input pods are in `set_pods` ([`World::seed_set_pods`]).
     sets_seeded: BTreeSet<String>,
+    /// Per DaemonSet of the input (its position in the workloads) and node, its pod there
+    /// that is gone and not yet replaced, with its eviction ([`World::sync_daemon_node`]).
+    daemon_lost: BTreeMap<(usize, usize), (usize, usize)>,
+    /// The daemon pods the timeline created, with their DaemonSet and node.
+    daemon_made: Vec<(usize, usize, usize)>,
     /// The StatefulSets' new pods that are ready but not yet for their set's
     /// `minReadySeconds`.
     not_available: BTreeSet<usize>,
@@ -613,6 +630,8 @@ impl<'c> World<'c> {
             sets_seeded: BTreeSet::new(),
             not_available: BTreeSet::new(),
             set_created: false,
+            daemon_lost: BTreeMap::new(),
+            daemon_made: Vec::new(),
             reschedule: true,
             state_wanted: false,
             started: OnceCell::new(),
@@ -794,6 +813,7 @@ impl<'c> World<'c> {
                 // And puts back one of its taints that the node still calls for.
                 if removed > 0 {
                     self.reconcile_no_schedule(at, node_index);
+                    self.daemon_node_changed(at, node_index);
                 }
             }
             Action::Cordon(node) => {
@@ -940,6 +960,7 @@ impl<'c> World<'c> {
             reason,
             alloc::format!("node/{name} {verb} with {described}"),
         );
+        self.daemon_node_changed(at, node);
         effect == "NoExecute"
     }
 
@@ -966,6 +987,7 @@ impl<'c> World<'c> {
             alloc::format!("node/{name} untainted {key}:{effect}"),
         );
         self.changed = true;
+        self.daemon_node_changed(at, node);
         true
     }
 
@@ -2099,6 +2121,8 @@ impl<'c> World<'c> {
                 eviction,
                 stamp: stamp.unwrap_or(at),
                 stateful,
+                daemon: controller == Some(Controller::DaemonSet),
+                held: entry.deletion.held_by_finalizers,
                 fired: false,
             };
         }
@@ -2481,7 +2505,10 @@ impl<'c> World<'c> {
         let Some(Life::Terminating { goes, .. }) = self.life.get_mut(pod) else {
             return;
         };
-        if !matches!(*goes, Goes::AtOnce | Goes::Collected | Goes::Orphaned) {
+        if !matches!(
+            *goes,
+            Goes::AtOnce | Goes::Collected | Goes::Orphaned | Goes::Held
+        ) {
             *goes = how;
             self.agenda_push(at, Happening::PodGone(pod));
         }
@@ -2624,6 +2651,8 @@ impl<'c> World<'c> {
             goes: goes @ (Goes::AfterGrace | Goes::AtOnce | Goes::Collected | Goes::Orphaned),
             eviction,
             stateful,
+            daemon,
+            held,
             ..
         }) = self.life.get(pod)
         else {
@@ -2640,6 +2669,19 @@ impl<'c> World<'c> {
         if goes == Goes::AfterGrace && node.is_some_and(|node| !ready(node)) {
             if let Some(Life::Terminating { goes, .. }) = self.life.get_mut(pod) {
                 *goes = Goes::Never;
+            }
+            return;
+        }
+        if held {
+            // The object stays, terminating, on its node: a StatefulSet waits for it
+            // (`processReplica`), the drains and the pod garbage collector still see it.
+            // Its kubelet stopped it all the same (phase Failed), which is what a Job
+            // that waits for its pods' failure counts.
+            if let Some(Life::Terminating { goes, .. }) = self.life.get_mut(pod) {
+                *goes = Goes::Held;
+            }
+            if let Some((job, JobReplacement::WhenGone)) = self.job_replacement(pod) {
+                self.job_pod_finished(at, pod, eviction, job);
             }
             return;
         }
@@ -2667,7 +2709,134 @@ impl<'c> World<'c> {
         self.event(at, EventKind::PodDeleted, object, "Killing", message);
         self.noticed_gone(at, pod);
         self.changed = true;
+        // Its DaemonSet hears of the deletion (`deletePod`) and syncs.
+        let set = daemon.then(|| self.daemon_set_of(pod)).flatten();
+        if let (Some(set), Some(node)) = (set, node) {
+            self.daemon_lost.insert((set, node), (pod, eviction));
+            self.sync_daemon_node(at, set, node);
+        }
         self.drains_see_gone(at, pod);
+    }
+
+    /// The DaemonSet of the input (its position in the workloads) that controls `pod`.
+    fn daemon_set_of(&self, pod: usize) -> Option<usize> {
+        let entry = self.pods.get(pod)?;
+        if entry.deletion.controller != Some(Controller::DaemonSet) {
+            return None;
+        }
+        crate::owners::controller_object(&self.cluster.workloads, &entry.pod)
+    }
+
+    /// A node's taints changed: each DaemonSet of the input looks at it again (`updateNode`
+    /// in `pkg/controller/daemon/daemon_controller.go` queues every DaemonSet whose
+    /// `NodeShouldRunDaemonPod` changed; one that did not change has nothing to do).
+    fn daemon_node_changed(&mut self, at: Duration, node: usize) {
+        if self.daemon_lost.is_empty() {
+            return;
+        }
+        let sets: Vec<usize> = (self.daemon_lost.keys())
+            .filter(|(_, lost_on)| *lost_on == node)
+            .map(|(set, _)| *set)
+            .collect();
+        for set in sets {
+            self.sync_daemon_node(at, set, node);
+        }
+    }
+
+    /// The DaemonSet at `set` syncs `node` (`manage` and `podsShouldBeOnNode`): where
+    /// `NodeShouldRunDaemonPod` says it should run (its tolerations against the node's
+    /// NoSchedule and NoExecute taints, `tolerationSeconds` aside) and no pod of the set
+    /// is there (a terminating one counts until it is gone), it creates one: in 1.34
+    /// pinned to the node for the scheduler, in 1.11 bound there when the node has room
+    /// for it (the controller's own `GeneralPredicates`; without room it creates none).
+    /// The timeline replaces the pods it saw go: a node the input shows without the
+    /// set's pod got its pending one when the cluster was built.
+    fn sync_daemon_node(&mut self, at: Duration, set: usize, node: usize) {
+        let Some(&(old, eviction)) = self.daemon_lost.get(&(set, node)) else {
+            return;
+        };
+        let (Some((WorkloadKind::DaemonSet, workload)), Some(target)) =
+            (self.cluster.workloads.get(set), self.nodes.get(node))
+        else {
+            return;
+        };
+        if target.gone
+            || !crate::owners::daemon_should_run_on(workload, &target.to_node(), self.version)
+        {
+            return;
+        }
+        let node_name = target.name();
+        let life = &self.life;
+        let alive = |pod: usize| {
+            matches!(
+                life.get(pod),
+                Some(Life::Running | Life::Terminating { .. } | Life::Waiting)
+            )
+        };
+        let on_node = self.pods_on(node);
+        let exists = (on_node.iter())
+            .any(|&pod| alive(pod) && self.daemon_set_of(pod) == Some(set))
+            || (self.daemon_made.iter())
+                .any(|&(made_for, made_on, pod)| (made_for, made_on) == (set, node) && alive(pod));
+        if exists {
+            return;
+        }
+        if self.version == Version::Legacy && !self.daemon_fits(old, set, node, &on_node) {
+            return;
+        }
+        self.daemon_lost.remove(&(set, node));
+        let made = self.pods.len();
+        self.replace(old, eviction, false);
+        if self.pods.len() > made {
+            self.daemon_made.push((set, node, made));
+            if self.version == Version::Legacy {
+                // Created bound: no scheduler, and the event is the controller's
+                // (`CreatePodsOnNode` in `pkg/controller/controller_utils.go`).
+                let created = self.pods.get(made).map(|entry| {
+                    let pod = &entry.pod.metadata;
+                    alloc::format!("Created pod: {}", pod.name)
+                });
+                let object = alloc::format!(
+                    "DaemonSet/{}/{}",
+                    workload.metadata.namespace,
+                    workload.metadata.name
+                );
+                self.event(
+                    at,
+                    EventKind::PodRescheduled,
+                    object,
+                    "SuccessfulCreate",
+                    created.unwrap_or_default(),
+                );
+                self.waiting.retain(|&pod| pod != made);
+                self.bind(at, made, node_name, false);
+            }
+        }
+    }
+
+    /// 1.11's DaemonSet controller checks its pod's `GeneralPredicates` itself against
+    /// the node's other pods, terminating ones included (`nodeShouldRunDaemonPod` in
+    /// `pkg/controller/daemon/daemon_controller.go`, release-1.11).
+    fn daemon_fits(&self, old: usize, set: usize, node: usize, on_node: &[usize]) -> bool {
+        let (Some(entry), Some(target)) = (self.pods.get(old), self.nodes.get(node)) else {
+            return false;
+        };
+        let name = entry.pod.metadata.name.as_str();
+        let Some(pod) =
+            crate::owners::replacement(&self.cluster.workloads, &entry.pod, name, self.version)
+        else {
+            return false;
+        };
+        let others: Vec<&crate::model::Pod> = (on_node.iter())
+            .filter(|&&other| {
+                matches!(
+                    self.life.get(other),
+                    Some(Life::Running | Life::Terminating { .. })
+                ) && self.daemon_set_of(other) != Some(set)
+            })
+            .filter_map(|&other| self.pods.get(other).map(|entry| &*entry.pod))
+            .collect();
+        crate::owners::fits_among(&pod, &target.to_node(), &others)
     }
 
     /// The taint eviction controller notices a pod is gone (`handlePodUpdate`, not found):
@@ -2746,13 +2915,18 @@ impl<'c> World<'c> {
                     entry
                 }
             };
+            // 1.11's DaemonSet controller creates its pods bound ([`World::sync_daemon_node`]).
+            let created_bound = self.version == Version::Legacy
+                && old.deletion.controller == Some(Controller::DaemonSet);
             let facts = &mut *entry;
             let pod = Arc::make_mut(&mut facts.pod);
             if let Some(own_name) = own_name {
                 pod.metadata.name = own_name.to_string();
                 pod.metadata.uid = String::new();
             }
-            pod.spec.node_name = String::new();
+            if !created_bound {
+                pod.spec.node_name = String::new();
+            }
             pod.metadata.deletion_timestamp = None;
             pod.metadata.deletion_grace_period_seconds = None;
             // Its controller creates it through the API server, from its template and
@@ -2836,7 +3010,7 @@ impl<'c> World<'c> {
                 continue;
             };
             match (placement.outcome, placement.node) {
-                (Placed::Scheduled, Some(node)) => self.bind(at, pod, &node),
+                (Placed::Scheduled, Some(node)) => self.bind(at, pod, &node, true),
                 (Placed::Nominated, _) => {
                     let victims: Vec<String> = placement
                         .preemption
@@ -2860,6 +3034,11 @@ impl<'c> World<'c> {
                     self.pending(at, pod, placement.message.unwrap_or_default());
                     self.preempt(at, &victims, pod, &node);
                 }
+                // No scheduler of the cluster takes the pod: 1.34's informer passes only
+                // the pods `responsibleForPod` accepts (`pkg/scheduler/eventhandlers.go`),
+                // 1.11's factory filters by `schedulerName` likewise, and a gated pod
+                // stops at PreEnqueue, which only logs. No event; it stays Pending.
+                (Placed::NotHandled | Placed::Gated, _) => {}
                 _ => {
                     let message = placement.message.unwrap_or_default();
                     self.pending(at, pod, message);
@@ -2898,7 +3077,9 @@ impl<'c> World<'c> {
         view
     }
 
-    fn bind(&mut self, at: Duration, pod: usize, node_name: &str) {
+    /// Binds a replacement to its node: by the scheduler (`scheduled`, with its event) or
+    /// created bound by its controller.
+    fn bind(&mut self, at: Duration, pod: usize, node_name: &str, scheduled: bool) {
         let Some(node) = self.node_index.get(node_name) else {
             return;
         };
@@ -2932,13 +3113,15 @@ impl<'c> World<'c> {
                 record.rescheduled_to = Some(node_name.to_string());
             }
         }
-        self.event(
-            at,
-            EventKind::PodRescheduled,
-            alloc::format!("Pod/{name}"),
-            "Scheduled",
-            alloc::format!("Successfully assigned {name} to {node_name}"),
-        );
+        if scheduled {
+            self.event(
+                at,
+                EventKind::PodRescheduled,
+                alloc::format!("Pod/{name}"),
+                "Scheduled",
+                alloc::format!("Successfully assigned {name} to {node_name}"),
+            );
+        }
         // `handlePodUpdate`: the taint manager looks at the pod on its new node.
         if self.taint_manager {
             self.process_pod(at, node, pod);
@@ -4982,6 +5165,46 @@ items:
                 (10, EventKind::PodDeleted, "Pod/default/db-0".into()),
                 (10, EventKind::PodRescheduled, "Pod/default/db-0".into()),
             ]
+        );
+    }
+
+    /// A finalizer kubefit does not take as removed keeps the deleted object: the
+    /// StatefulSet never recreates the name, and a drain waits for it until its timeout.
+    /// The Job's tracking finalizer and the garbage collector's do not hold it.
+    #[test]
+    fn a_finalizer_keeps_a_deleted_pod_terminating() {
+        let node2 = NODE.replace("node1", "node2");
+        let outcome = |finalizers: &str, step: &str| {
+            let pod = alloc::format!(
+                "---\nkind: Pod\napiVersion: v1\nmetadata:\n  name: db-0\n  namespace: default\n  finalizers: [{finalizers}]\n  ownerReferences: [{{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: u1, controller: true}}]\nspec:\n  nodeName: node1\n  terminationGracePeriodSeconds: 10\n  containers: [{{name: c, image: c}}]\nstatus: {{phase: Running}}\n"
+            );
+            play(&[NODE, &node2, &pod, &scenario(step)].concat())
+        };
+        let taint = "  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n";
+        let held = outcome("example.com/protect, orphan", taint);
+        assert_eq!(
+            happenings(&held),
+            [
+                (0, "Taint".into(), "Node/node1".into()),
+                (0, "TaintManagerEviction".into(), "Pod/default/db-0".into()),
+            ]
+        );
+        assert_eq!(held.disruption.evictions[0].replacement, None);
+        for finalizers in ["batch.kubernetes.io/job-tracking", "foregroundDeletion"] {
+            let gone = outcome(finalizers, taint);
+            assert_eq!(
+                gone.disruption.evictions[0].rescheduled_to.as_deref(),
+                Some("node2")
+            );
+        }
+        let drain = "  - {at: 0s, drain: {node: node1, timeout: 60s}}\n";
+        let drained = outcome("example.com/protect", drain);
+        let last = happenings(&drained).into_iter().last();
+        assert!(
+            last.as_ref().is_some_and(|(at, reason, object)| *at == 60
+                && reason != "Drained"
+                && object == "Node/node1"),
+            "{last:?}"
         );
     }
 
@@ -7501,6 +7724,149 @@ spec: {containers: [{name: c, image: i}]}
             });
             assert!(tainted, "{values}: {:?}", outcome.disruption.timeline);
         }
+    }
+
+    /// A replacement no scheduler serves, or one its template gates, never reaches a
+    /// scheduling cycle: no `FailedScheduling` event, and it stays Pending.
+    #[test]
+    fn a_replacement_no_scheduler_takes_has_no_scheduling_event() {
+        let web_set = |spec: &str| {
+            alloc::format!(
+                "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {{name: web, namespace: default, uid: u1}}\nspec:\n  replicas: 1\n  selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{labels: {{app: web}}}}\n    spec:\n      containers: [{{name: c, image: c}}]\n{spec}"
+            )
+        };
+        let steps = scenario("  - {at: 0s, taint: node1 k=v:NoExecute}\n");
+        let node2 = NODE.replace("node1", "node2");
+        for spec in [
+            "      schedulerName: other-scheduler\n",
+            "      schedulingGates: [{name: example.com/wait}]\n",
+        ] {
+            let yaml = [
+                NODE,
+                &node2,
+                &web_set(spec),
+                &web_pod("web-a", "node1", "", ""),
+                &steps,
+            ]
+            .concat();
+            let outcome = play(&yaml);
+            assert!(
+                happenings(&outcome)
+                    .iter()
+                    .all(|(_, reason, _)| reason != "FailedScheduling" && reason != "Scheduled"),
+                "{:?}",
+                outcome.disruption.timeline
+            );
+            let eviction = outcome.disruption.evictions.first();
+            assert!(eviction.is_some_and(
+                |eviction| eviction.replacement.is_some() && eviction.rescheduled_to.is_none()
+            ));
+        }
+    }
+
+    /// A DaemonSet of the input tolerating `tolerations` (a YAML list) and requesting
+    /// `cpu`, and its running pod on node1; node2, the `extra` documents and the scenario's
+    /// `steps`.
+    fn daemon_set_on_node1(tolerations: &str, cpu: &str, extra: &str, steps: &str) -> String {
+        let spec = alloc::format!(
+            "{{containers: [{{name: c, image: c, resources: {{requests: {{cpu: '{cpu}'}}}}}}], tolerations: {tolerations}}}"
+        );
+        let daemon_set = alloc::format!(
+            "---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {{name: agent, namespace: default, uid: d1}}\nspec:\n  selector: {{matchLabels: {{app: agent}}}}\n  template:\n    metadata: {{labels: {{app: agent}}}}\n    spec: {spec}\n"
+        );
+        let pod = alloc::format!(
+            "---\nkind: Pod\napiVersion: v1\nmetadata: {{name: agent-a, namespace: default, labels: {{app: agent}}, ownerReferences: [{{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: d1, controller: true}}]}}\nspec: {spec}\nstatus: {{phase: Running}}\n"
+        )
+        .replace("spec: {containers", "spec: {nodeName: node1, containers");
+        let node2 = NODE.replace("node1", "node2");
+        [NODE, &node2, &daemon_set, &pod, extra, &scenario(steps)].concat()
+    }
+
+    /// The DaemonSet controller creates a pod on a node that should run one and has none:
+    /// not while the node's NoExecute taint is untolerated, at once when it goes. 1.34
+    /// pins it to the node for the scheduler; 1.11 creates it bound, with its own event,
+    /// and none while the node has no room for it. A dump without the DaemonSet replaces
+    /// nothing.
+    #[test]
+    fn a_daemon_set_recreates_its_pod_once_its_node_takes_it_again() {
+        let steps = "  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n  - {at: 2m, untaint: 'node1 k:NoExecute'}\n";
+        let yaml = daemon_set_on_node1("[]", "1", "", steps);
+        let outcome = play(&yaml);
+        let replacement = outcome.disruption.evictions[0].replacement.clone();
+        let name = replacement
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        assert!(
+            name.starts_with("default/agent-") && name.len() == 19,
+            "{name}"
+        );
+        assert_eq!(
+            happenings(&outcome).last(),
+            Some(&(120, "Scheduled".into(), alloc::format!("Pod/{name}")))
+        );
+        assert_eq!(
+            outcome.disruption.evictions[0].rescheduled_to.as_deref(),
+            Some("node1")
+        );
+
+        let legacy = play_as(&yaml, Some(Version::Legacy));
+        let events = happenings(&legacy);
+        assert_eq!(
+            events.last(),
+            Some(&(
+                120,
+                "SuccessfulCreate".into(),
+                "DaemonSet/default/agent".into()
+            ))
+        );
+        assert!(events.iter().all(|(_, reason, _)| reason != "Scheduled"));
+        assert_eq!(
+            legacy.disruption.evictions[0].rescheduled_to.as_deref(),
+            Some("node1")
+        );
+        // And the pod it created goes and comes back too.
+        let again = "  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n  - {at: 2m, untaint: 'node1 k:NoExecute'}\n  - {at: 3m, taint: 'node1 k=v:NoExecute'}\n  - {at: 5m, untaint: 'node1 k:NoExecute'}\n";
+        let twice = play_as(
+            &daemon_set_on_node1("[]", "1", "", again),
+            Some(Version::Legacy),
+        );
+        let landed: Vec<Option<&str>> = (twice.disruption.evictions.iter())
+            .map(|eviction| eviction.rescheduled_to.as_deref())
+            .collect();
+        assert_eq!(landed, [Some("node1"), Some("node1")]);
+        // 1.11's controller finds no room on node1 (4 cpu, 2 taken) and creates nothing.
+        let big = "---\nkind: Pod\napiVersion: v1\nmetadata: {name: big, namespace: default}\nspec: {nodeName: node1, containers: [{name: c, image: c, resources: {requests: {cpu: '2'}}}], tolerations: [{key: k, operator: Exists}]}\nstatus: {phase: Running}\n";
+        let full = play_as(
+            &daemon_set_on_node1("[]", "3", big, steps),
+            Some(Version::Legacy),
+        );
+        assert_eq!(full.disruption.evictions.len(), 1);
+        assert_eq!(full.disruption.evictions[0].rescheduled_to, None);
+        // Without the DaemonSet object the timeline knows neither its template nor the
+        // nodes it wants.
+        let without = yaml.replace(
+            "kind: DaemonSet\nmetadata: {name: agent,",
+            "kind: ConfigMap\nmetadata: {name: agent,",
+        );
+        assert_eq!(play(&without).disruption.evictions[0].replacement, None);
+    }
+
+    /// The controller ignores `tolerationSeconds`: a pod the taint eviction controller
+    /// deletes once its toleration ran out comes back as soon as it is gone, and is
+    /// deleted again a toleration later, until the horizon.
+    #[test]
+    fn a_daemon_pod_evicted_after_its_toleration_comes_back_again_and_again() {
+        let tolerations =
+            "[{key: k, operator: Equal, value: v, effect: NoExecute, tolerationSeconds: 60}]";
+        let steps = "  - {at: 0s, taint: 'node1 k=v:NoExecute'}\n";
+        let outcome = play(&daemon_set_on_node1(tolerations, "1", "", steps));
+        let at: Vec<i64> = evicted(&outcome).into_iter().map(|(_, at)| at).collect();
+        // Deleted after 60 s, gone 30 s later, recreated and bound at once: every 90 s
+        // until the horizon (1h).
+        assert_eq!(at.first(), Some(&60));
+        assert_eq!(at.get(1), Some(&150));
+        assert_eq!(at.len(), 40);
     }
 
     /// 1.11's `DeletePods` spares a pod that a DaemonSet of its namespace selects by its

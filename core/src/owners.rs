@@ -424,25 +424,42 @@ fn daemon_set(
     version: Version,
     created: &mut Vec<Pod>,
 ) {
-    let template = &daemon_set.spec.template.spec;
-    let tolerations =
-        with_daemon_tolerations(&template.tolerations, template.host_network, version);
+    let tolerations = daemon_set_tolerations(daemon_set, version);
     let selector = daemon_set.spec.selector.as_ref();
     let covered: BTreeSet<&str> = claimed(pods, WorkloadKind::DaemonSet, daemon_set, selector)
         .filter(|pod| !is_terminal(pod))
-        .filter_map(|pod| {
-            if pod.spec.node_name.is_empty() {
-                pinned_node(pod)
-            } else {
-                Some(pod.spec.node_name.as_str())
-            }
-        })
+        .filter_map(target_node)
         .collect();
-    // `CreatePodTemplate` (`pkg/controller/daemon/util/daemonset_util.go`) labels the pods
-    // with the template generation the `apps/v1` object keeps in an annotation, which the
-    // API server sets to 1 on a DaemonSet it creates. Its `controller-revision-hash` label
-    // is left out: it hashes the object's serialized template, which cannot be reproduced
-    // offline.
+    for node in nodes {
+        let name = &node.metadata.name;
+        if covered.contains(name.as_str()) || !daemon_should_run(daemon_set, &tolerations, node) {
+            continue;
+        }
+        let pod_name = alloc::format!("{}-{}", daemon_set.metadata.name, suffix(name, 0));
+        let mut pod = daemon_pod(daemon_set, &tolerations, name, pod_name, version);
+        mark_generated(&mut pod, WorkloadKind::DaemonSet, daemon_set);
+        if version == Version::Legacy && !fits_beside(&pod, node, pods, created, daemon_set) {
+            continue;
+        }
+        created.push(pod);
+    }
+}
+
+/// The daemon pod the DaemonSet controller creates for `node` (`CreatePodTemplate` in
+/// `pkg/controller/daemon/util/daemonset_util.go`): its template with the controller's
+/// tolerations and the template generation label (the `apps/v1` object keeps the
+/// generation in an annotation, which the API server sets to 1 on a DaemonSet it creates;
+/// the `controller-revision-hash` label is left out: it hashes the object's serialized
+/// template, which cannot be reproduced offline). 1.34 pins it to the node for the
+/// scheduler (`ReplaceDaemonSetPodNodeNameNodeAffinity`); 1.11, whose
+/// `ScheduleDaemonSetPods` gate is off, creates it bound there.
+fn daemon_pod(
+    daemon_set: &Workload,
+    tolerations: &[Toleration],
+    node: &str,
+    name: String,
+    version: Version,
+) -> Pod {
     let generation = match daemon_set
         .metadata
         .annotations
@@ -451,34 +468,36 @@ fn daemon_set(
         Some(value) => value.parse::<i64>().ok(),
         None => Some(1),
     };
-    for node in nodes {
-        let name = &node.metadata.name;
-        if covered.contains(name.as_str()) || !daemon_should_run(daemon_set, &tolerations, node) {
-            continue;
-        }
-        let pod_name = alloc::format!("{}-{}", daemon_set.metadata.name, suffix(name, 0));
-        let mut pod = pod_for(
-            WorkloadKind::DaemonSet,
-            daemon_set,
-            pod_name,
-            owner_ref(WorkloadKind::DaemonSet, daemon_set),
-        );
-        if let Some(generation) = generation {
-            pod.metadata
-                .labels
-                .insert("pod-template-generation".into(), generation.to_string());
-        }
-        pod.spec.tolerations.clone_from(&tolerations);
-        if version == Version::Current {
-            pin_to_node(&mut pod, name);
-        } else if fits_beside(&pod, node, pods, created, daemon_set) {
-            // 1.11 (`ScheduleDaemonSetPods` off): the controller creates the pod bound.
-            pod.spec.node_name.clone_from(name);
-        } else {
-            continue;
-        }
-        created.push(pod);
+    let owner = owner_ref(WorkloadKind::DaemonSet, daemon_set);
+    let mut pod = from_template(WorkloadKind::DaemonSet, daemon_set, name, owner);
+    if let Some(generation) = generation {
+        pod.metadata
+            .labels
+            .insert("pod-template-generation".into(), generation.to_string());
     }
+    pod.spec.tolerations = tolerations.to_vec();
+    if version == Version::Current {
+        pin_to_node(&mut pod, node);
+    } else {
+        pod.spec.node_name = node.to_string();
+    }
+    pod
+}
+
+/// The tolerations of `daemon_set`'s pods: its template's with the controller's own.
+fn daemon_set_tolerations(daemon_set: &Workload, version: Version) -> Vec<Toleration> {
+    let template = &daemon_set.spec.template.spec;
+    with_daemon_tolerations(&template.tolerations, template.host_network, version)
+}
+
+/// `NodeShouldRunDaemonPod`'s `shouldRun` for `daemon_set` on `node` (1.11: up to its
+/// `GeneralPredicates`, which [`fits_beside`] checks where the pods are known).
+pub(crate) fn daemon_should_run_on(daemon_set: &Workload, node: &Node, version: Version) -> bool {
+    daemon_should_run(
+        daemon_set,
+        &daemon_set_tolerations(daemon_set, version),
+        node,
+    )
 }
 
 /// 1.11's `nodeShouldRunDaemonPod` past the node's selector and taints: its
@@ -500,13 +519,19 @@ fn fits_beside(pod: &Pod, node: &Node, pods: &Index<'_>, made: &[Pod], owner: &W
             })
         })
         .collect();
+    fits_among(pod, node, &others)
+}
+
+/// 1.11's daemon `GeneralPredicates` for `pod` on `node` beside `others`, the node's
+/// pods that count: room for one more pod, the resources it requests, its host ports.
+pub(crate) fn fits_among(pod: &Pod, node: &Node, others: &[&Pod]) -> bool {
     let empty = ResourceList::new();
     let allocatable = node.status.allocatable.as_ref().unwrap_or(&empty);
     let room_for_pods = allocatable
         .get("pods")
         .is_some_and(|pods| i64::try_from(others.len()).unwrap_or(i64::MAX) < pods.value());
     let mut used = ResourceList::new();
-    for other in &others {
+    for other in others {
         resources::add(&mut used, &resources::pod_requests(&other.spec));
     }
     let resources_fit = resources::pod_requests(&pod.spec)
@@ -550,6 +575,17 @@ fn daemon_should_run(daemon_set: &Workload, tolerations: &[Toleration], node: &N
         .iter()
         .filter(|taint| taint.effect == "NoSchedule" || taint.effect == "NoExecute")
         .all(|taint| taints::tolerated(tolerations, taint))
+}
+
+/// The node a daemon pod is for (`GetTargetNodeName` in
+/// `pkg/controller/daemon/util/daemonset_util.go`): its `nodeName`, else the node its
+/// affinity pins it to.
+pub(crate) fn target_node(pod: &Pod) -> Option<&str> {
+    if pod.spec.node_name.is_empty() {
+        pinned_node(pod)
+    } else {
+        Some(pod.spec.node_name.as_str())
+    }
 }
 
 /// The node a daemon pod is pinned to through `matchFields` on `metadata.name`.
@@ -696,6 +732,12 @@ fn owner_ref(kind: WorkloadKind, workload: &Workload) -> OwnerReference {
 /// stands in for.
 fn pod_for(kind: WorkloadKind, workload: &Workload, name: String, owner: OwnerReference) -> Pod {
     let mut pod = from_template(kind, workload, name, owner);
+    mark_generated(&mut pod, kind, workload);
+    pod
+}
+
+/// Notes on a pod kubefit made for the input that `workload` would create it.
+fn mark_generated(pod: &mut Pod, kind: WorkloadKind, workload: &Workload) {
     pod.metadata.annotations.insert(
         GENERATED_FROM.into(),
         alloc::format!(
@@ -705,7 +747,6 @@ fn pod_for(kind: WorkloadKind, workload: &Workload, name: String, owner: OwnerRe
             workload.metadata.name
         ),
     );
-    pod
 }
 
 /// The pod `GetPodFromTemplate` (`pkg/controller/controller_utils.go`) makes of
@@ -740,9 +781,9 @@ fn from_template(
 }
 
 /// The pod a controller whose object is in `workloads` creates in place of `old`, named
-/// `name` (a StatefulSet's: the old pod's own name), as it makes one from its template;
-/// `None` when `old`'s controller is not a ReplicaSet, ReplicationController,
-/// StatefulSet or Job of `workloads`. A StatefulSet's template is `spec.template`, its
+/// `name` (a StatefulSet's: the old pod's own name), as it makes one from its template
+/// (a DaemonSet's: for the node `old` was for); `None` when `old`'s controller is not a
+/// ReplicaSet, ReplicationController, StatefulSet, Job or DaemonSet of `workloads`. A StatefulSet's template is `spec.template`, its
 /// update revision's (what the default RollingUpdate strategy creates). An Indexed Job's
 /// pod keeps its completion index.
 pub(crate) fn replacement(
@@ -781,7 +822,18 @@ pub(crate) fn replacement(
             }
             Some(pod)
         }
-        WorkloadKind::Deployment | WorkloadKind::DaemonSet => None,
+        WorkloadKind::DaemonSet => {
+            let tolerations = daemon_set_tolerations(workload, version);
+            let node = target_node(old)?;
+            Some(daemon_pod(
+                workload,
+                &tolerations,
+                node,
+                name.into(),
+                version,
+            ))
+        }
+        WorkloadKind::Deployment => None,
     }
 }
 

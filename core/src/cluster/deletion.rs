@@ -29,7 +29,8 @@ pub struct Deletion {
     /// controller no longer counts it, and a new deletion only shortens the one under way.
     pub being_deleted: bool,
     /// `namespace/generateName` of the pod's replacements, shared by the pods of one
-    /// owner: `<controller>-` for a ReplicaSet's, ReplicationController's or Job's pod,
+    /// owner: `<controller>-` for a ReplicaSet's, ReplicationController's, Job's or
+    /// DaemonSet's pod,
     /// the pod's own generateName otherwise; `None` when the controller names them
     /// otherwise (a StatefulSet, a pod without generateName and without such an owner).
     pub generated_base: Option<Arc<str>>,
@@ -40,6 +41,9 @@ pub struct Deletion {
     /// pass reads this for 150 000 pods whose annotations, volumes and owners lie
     /// elsewhere in memory.
     pub descheduler_may_evict: bool,
+    /// Finalizers keep the pod's object after its grace period ([`held_by_finalizers`]):
+    /// read when a deleted pod goes, without going to its metadata.
+    pub held_by_finalizers: bool,
     /// The pod has a required node affinity: what the descheduler's
     /// RemovePodsViolatingNodeAffinity looks for, read for 150 000 pods without going to
     /// their specs.
@@ -152,6 +156,7 @@ impl Sharing {
             name_seed: owners::seed_digest(&metadata.name),
             descheduler_may_evict: crate::descheduler::evictable::is_evictable(pod),
             required_node_affinity: pod.spec.required_node_affinity().is_some(),
+            held_by_finalizers: held_by_finalizers(&metadata.finalizers),
             owner_keys,
         }
     }
@@ -205,7 +210,7 @@ const MAX_GENERATED_NAME_LENGTH: usize = 58;
 
 /// Writes into `out` the generateName under which the pod's controller creates the pods
 /// that replace it, as the API server keeps it; empty when there is none. A ReplicaSet,
-/// ReplicationController or Job names its pods `<controller>-`, or `<controller>` if that
+/// ReplicationController, Job or DaemonSet names its pods `<controller>-`, or `<controller>` if that
 /// is not a valid name prefix (`getPodsPrefix` in `pkg/controller/controller_utils.go`),
 /// whatever the pod's own name; an Indexed Job's pod, `<job>-<index>-` with the job's
 /// name cut so that it fits (`podGenerateNameWithIndex` in
@@ -217,7 +222,7 @@ fn replacement_generate_name(pod: &Pod, out: &mut String) {
     let controller = metadata.controller().filter(|owner| {
         matches!(
             owner.kind.as_str(),
-            "ReplicaSet" | "ReplicationController" | "Job"
+            "ReplicaSet" | "ReplicationController" | "Job" | "DaemonSet"
         )
     });
     let Some(owner) = controller else {
@@ -319,6 +324,24 @@ impl<T: ?Sized> Distinct<T> {
         self.last = Some(Arc::clone(&shared));
         shared
     }
+}
+
+/// True if `finalizers` keep a deleted pod's object after its grace period: the API
+/// server removes it only once they are all gone (`updateForGracefulDeletionAndFinalizers`
+/// and `shouldDeleteDuringUpdate` in
+/// `staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go`), whatever the
+/// grace period. Taken as removed at once: the Job controller's tracking finalizer (it
+/// removes it once it counted the pod, `trackJobStatusAndRemoveFinalizers` in
+/// `pkg/controller/job/job_controller.go`) and the garbage collector's `orphan` and
+/// `foregroundDeletion` (about a pod's dependents, which pods do not have). Any other
+/// belongs to a controller kubefit does not model, and keeps the pod.
+fn held_by_finalizers(finalizers: &[String]) -> bool {
+    finalizers.iter().any(|finalizer| {
+        !matches!(
+            finalizer.as_str(),
+            crate::owners::JOB_TRACKING | "orphan" | "foregroundDeletion"
+        )
+    })
 }
 
 #[cfg(test)]
