@@ -541,12 +541,18 @@ test('the disruption panel plays a Scenario, and a what-if button adds a step to
 // selectors 1.11 admits failing in its scheduler, Policy names reused, preferAvoidPods
 // decoded as Go's encoding/json, two default StorageClasses; 1.11 preemptors' full next
 // cycle and cleared nominations; the sampled scan's zone order; 1.34's NoSchedule pass on
-// every node update and PodGC on out-of-service nodes) to 575.3 KB (575 269 B).
+// every node update and PodGC on out-of-service nodes) to 575.3 KB (575 269 B), and
+// session 34's seventh round (the 1.34 scheduler configuration decoded strictly and its
+// PreFilter and PreScore points; YAML documents cut as kubectl cuts them, float and null
+// keys; ReadWriteOncePod counts in preemption; budgets' controllers, failSafe and
+// allowances in flight; Jobs' one backoff, controllers' wanted counts, finalizers,
+// DaemonSets recreating their pods; machine drains one at a time, PodGC for removed
+// nodes, the drain's poll) to 589.8 KB (589 819 B).
 // The budget stops unnoticed growth; raising it is a decision recorded there.
-test('the site fits its 576 KB brotli budget', () => {
+test('the site fits its 590 KB brotli budget', () => {
   const total = readdirSync(SITE).reduce((sum, name) => sum + brotliCompressSync(readFileSync(join(SITE, name))).length, 0);
   measurements.siteBrotliBytes = total;
-  assert.ok(total <= 576_000, `${total} bytes brotli`);
+  assert.ok(total <= 590_000, `${total} bytes brotli`);
 });
 
 test('a large dump is evaluated in the worker while the page stays responsive', { skip: !DUMP && 'KUBEFIT_E2E_DUMP is not set' }, async () => {
