@@ -136,7 +136,7 @@ test('--at stops the Scenario timeline and shows the cluster there', () => {
   const unplaced = report(['--no-reschedule']);
   assert.deepEqual(unplaced.evictions.map((eviction) => eviction.rescheduledTo), [null]);
   const text = cli(['evaluate', input, '-o', 'text']).stdout;
-  assert.match(text, /TIMELINE \(until 1h0m0s, 13 events\)/);
+  assert.match(text, /TIMELINE \(until 1h0m0s, 15 events\)/);
   assert.match(text, /1m5s\s+Evicted\s+Pod\/default\/web-bbbbb/);
   const bad = cli(['evaluate', input, '--at', '5x']);
   assert.equal(bad.status, 1);
