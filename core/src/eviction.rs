@@ -203,12 +203,9 @@ enum Life {
         goes: Goes,
         /// Its entry in `report.evictions`.
         eviction: usize,
-        /// Its `metadata.deletionTimestamp` on the timeline: when its grace period ends.
-        stamp: Duration,
-        /// Owned by a StatefulSet, which recreates it under its name once it is gone.
-        stateful: bool,
-        /// Owned by a DaemonSet, which syncs its node once it is gone.
-        daemon: bool,
+        /// Its controller's kind: a StatefulSet recreates it under its name once it is
+        /// gone, a DaemonSet syncs its node then.
+        controller: Option<Controller>,
         /// Finalizers keep its object once its kubelet stopped it
         /// ([`crate::cluster::Deletion::held_by_finalizers`]).
         held: bool,
@@ -501,6 +498,10 @@ struct World<'c> {
     /// Per StatefulSet, the ordinals gone and not yet recreated, with the old pod and
     /// its eviction.
     set_missing: BTreeMap<String, BTreeMap<u64, (usize, usize)>>,
+    /// Per eviction record, its pod's `metadata.deletionTimestamp` on the timeline: when
+    /// its grace period ends (kept apart from [`Life`], which a 64-bit time would make
+    /// three times larger: the timeline writes one for each of 150 000 pods).
+    deletion_stamps: Vec<Duration>,
     /// The StatefulSets whose input pods are in `set_pods` ([`World::seed_set_pods`]).
     sets_seeded: BTreeSet<String>,
     /// The input's StatefulSet pods by set (namespace, name), each with its ordinal, in
@@ -631,6 +632,7 @@ impl<'c> World<'c> {
             pod_counts: BTreeMap::new(),
             set_pods: BTreeMap::new(),
             set_missing: BTreeMap::new(),
+            deletion_stamps: Vec::new(),
             sets_seeded: BTreeSet::new(),
             input_set_pods: None,
             not_available: BTreeSet::new(),
@@ -1996,6 +1998,7 @@ impl<'c> World<'c> {
         let name = Arc::clone(&entry.key);
         let node: Words = entry.pod.spec.node_name.clone().into();
         let message = message(&name);
+        self.deletion_stamps.push(at);
         self.disruption.evictions.push(Eviction {
             pod: Words::shared(&name),
             node,
@@ -2111,6 +2114,7 @@ impl<'c> World<'c> {
         };
         let message = message(&name);
         let eviction = self.disruption.evictions.len();
+        self.deletion_stamps.push(stamp.unwrap_or(at));
         self.disruption.evictions.push(Eviction {
             pod: Words::shared(&name),
             node: node_words,
@@ -2124,9 +2128,7 @@ impl<'c> World<'c> {
             *life = Life::Terminating {
                 goes,
                 eviction,
-                stamp: stamp.unwrap_or(at),
-                stateful,
-                daemon: controller == Some(Controller::DaemonSet),
+                controller,
                 held: entry.deletion.held_by_finalizers,
                 fired: false,
             };
@@ -2655,8 +2657,7 @@ impl<'c> World<'c> {
         let Some(&Life::Terminating {
             goes: goes @ (Goes::AfterGrace | Goes::AtOnce | Goes::Collected | Goes::Orphaned),
             eviction,
-            stateful,
-            daemon,
+            controller,
             held,
             ..
         }) = self.life.get(pod)
@@ -2698,7 +2699,7 @@ impl<'c> World<'c> {
         let object = record.pod.prefixed("Pod/");
         // A StatefulSet's pod comes back under its name; a Job that waits for its pods
         // to be gone stops counting it now.
-        if stateful {
+        if controller == Some(Controller::StatefulSet) {
             self.stateful_gone(pod, eviction);
         } else if let Some((job, JobReplacement::WhenGone)) = self.job_replacement(pod) {
             self.job_pod_finished(at, pod, eviction, job);
@@ -2715,6 +2716,7 @@ impl<'c> World<'c> {
         self.noticed_gone(at, pod);
         self.changed = true;
         // Its DaemonSet hears of the deletion (`deletePod`) and syncs.
+        let daemon = controller == Some(Controller::DaemonSet);
         let set = daemon.then(|| self.daemon_set_of(pod)).flatten();
         if let (Some(set), Some(node)) = (set, node) {
             self.daemon_lost.insert((set, node), (pod, eviction));
@@ -3388,10 +3390,12 @@ impl<'c> World<'c> {
                     .flatten();
                 let skipped = stamp.map(|stamp| first_poll(at, skipped_from(stamp)));
                 // Deleted again, a terminating pod's deadline only gets shorter.
-                if let (Some(shorter), Some(Life::Terminating { stamp, .. })) =
-                    (stamp, self.life.get_mut(pod))
+                if let (Some(shorter), Some(&Life::Terminating { eviction, .. })) =
+                    (stamp, self.life.get(pod))
                 {
-                    *stamp = shorter.min(*stamp);
+                    if let Some(stamp) = self.deletion_stamps.get_mut(eviction) {
+                        *stamp = shorter.min(*stamp);
+                    }
                 }
                 let awaited = Awaited {
                     pod,
@@ -3474,7 +3478,7 @@ impl<'c> World<'c> {
     /// its deletion on the timeline.
     fn deletion_stamp(&self, pod: usize) -> Option<Duration> {
         match self.life.get(pod)? {
-            Life::Terminating { stamp, .. } => Some(*stamp),
+            Life::Terminating { eviction, .. } => self.deletion_stamps.get(*eviction).copied(),
             _ => self.input_deletion(pod).map(|pending| pending.stamp),
         }
     }
@@ -3494,12 +3498,8 @@ impl<'c> World<'c> {
     ) -> Option<Duration> {
         match (self.input_deletion(pod), self.life.get(pod)) {
             (Some(pending), _) => pending.due(asked),
-            (
-                None,
-                Some(&Life::Terminating {
-                    eviction, stamp, ..
-                }),
-            ) => {
+            (None, Some(&Life::Terminating { eviction, .. })) => {
+                let stamp = *self.deletion_stamps.get(eviction)?;
                 let began = self.disruption.evictions.get(eviction)?.at;
                 let own = self.pods.get(pod)?.deletion.grace_seconds;
                 Some(stamp.min(began.saturating_add(grace_period(self.version, asked, own))))
@@ -4982,6 +4982,13 @@ mod tests {
             cluster.diagnostics
         );
         run(&cluster, &ScheduleOptions::default(), &Options::default()).expect("a Scenario")
+    }
+
+    /// A pod's [`Life`] stays two words: the timeline writes one for each of the cluster's
+    /// pods when it starts (a 64-bit time in it made it three times larger in wasm).
+    #[test]
+    fn a_life_is_two_words() {
+        assert!(core::mem::size_of::<Life>() <= 2 * core::mem::size_of::<usize>());
     }
 
     /// The message of the outcome's first drain event.
