@@ -41,8 +41,9 @@ pub struct Deletion {
     /// pass reads this for 150 000 pods whose annotations, volumes and owners lie
     /// elsewhere in memory.
     pub descheduler_may_evict: bool,
-    /// Finalizers keep the pod's object after its grace period ([`held_by_finalizers`]):
-    /// read when a deleted pod goes, without going to its metadata.
+    /// Finalizers keep the pod's object after its grace period: any but the Job
+    /// controller's tracking finalizer and the garbage collector's `orphan` and
+    /// `foregroundDeletion`. Read when a deleted pod goes, without going to its metadata.
     pub held_by_finalizers: bool,
     /// The pod has a required node affinity: what the descheduler's
     /// RemovePodsViolatingNodeAffinity looks for, read for 150 000 pods without going to
