@@ -2174,11 +2174,12 @@ impl<'c> World<'c> {
                 }
             }
             Some((index, _)) => {
+                // The pod leaves the active count; a replacement that makes up for it
+                // takes its place there.
                 let replaced = self.pod_count(index).is_none_or(|count| {
-                    count.active = count.active.saturating_sub(1);
-                    let short = count.active < count.want;
-                    if short {
-                        count.active = count.active.saturating_add(1);
+                    let short = count.active.saturating_sub(1) < count.want;
+                    if !short {
+                        count.active = count.active.saturating_sub(1);
                     }
                     short
                 });

@@ -230,6 +230,17 @@ mod tests {
         )
     }
 
+    /// The first pending pod's nominated node and first preemption victim.
+    fn nomination(yaml: &str) -> (Option<String>, Option<String>) {
+        let result = schedule(yaml, Version::Current);
+        let placement = &result.pods[0];
+        let victim = (placement.preemption.as_ref()).and_then(|p| p.victims.first());
+        (
+            placement.nominated_node.clone(),
+            victim.map(|victim| victim.pod.clone()),
+        )
+    }
+
     const CLASSES: &str = "---\nkind: PriorityClass\napiVersion: scheduling.k8s.io/v1\nmetadata: {name: mid}\nvalue: 10\n---\nkind: PriorityClass\napiVersion: scheduling.k8s.io/v1\nmetadata: {name: high}\nvalue: 100\n---\nkind: PriorityClass\napiVersion: scheduling.k8s.io/v1\nmetadata: {name: top}\nvalue: 1000\n";
 
     /// `RemovePod` subtracts a removed pod's volumes that name the claim in any namespace:
@@ -251,11 +262,10 @@ mod tests {
             )
             + &mounting("b", "other", "nodeName: n2, ", "", "")
             + &mounting("a", "p", "priorityClassName: high, ", "", "");
-        let result = schedule(&yaml, Version::Current);
-        let placement = &result.pods[0];
-        assert_eq!(placement.nominated_node.as_deref(), Some("n2"));
-        let victims = placement.preemption.as_ref().map(|p| &p.victims[..]);
-        assert_eq!(victims.map(|v| v[0].pod.as_str()), Some("b/other"));
+        assert_eq!(
+            nomination(&yaml),
+            (Some("n2".into()), Some("b/other".into()))
+        );
     }
 
     /// Upstream counts a claim in use once, however many pods use it, and `RemovePod`
@@ -282,11 +292,10 @@ mod tests {
                 "",
             )
             + &mounting("a", "p", "priorityClassName: high, ", "", "");
-        let result = schedule(&yaml, Version::Current);
-        let placement = &result.pods[0];
-        assert_eq!(placement.nominated_node.as_deref(), Some("n1"));
-        let victims = placement.preemption.as_ref().map(|p| &p.victims[..]);
-        assert_eq!(victims.map(|v| v[0].pod.as_str()), Some("a/holder"));
+        assert_eq!(
+            nomination(&yaml),
+            (Some("n1".into()), Some("a/holder".into()))
+        );
     }
 
     /// A pod whose claim nobody uses skips the plugin, and a skipped plugin's `AddPod`
